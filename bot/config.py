@@ -1,0 +1,116 @@
+"""Settings from the environment and an optional ``.env`` file; secrets are never logged."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+HOW_TO_GET_CREDENTIALS = (
+    "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
+    "open Bot > Reset Token, and put the token in a file named .env in the project folder as "
+    "DISCORD_TOKEN=... (see .env.example), or export it in the environment. "
+    "To try the bot without Discord, run: python -m bot sandbox"
+)
+
+
+class ConfigError(Exception):
+    """A missing or bad setting; the message names it and says how to fix it."""
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """Parse ``KEY=value`` lines; blank lines and ``#`` comments are skipped, quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str = field(repr=False)
+    database_path: Path
+    signing_key: bytes = field(repr=False)
+    dev_guild_id: int | None
+    api_base_url: str | None
+    gateway_url: str | None
+    log_level: str
+
+    @classmethod
+    def load(
+        cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")
+    ) -> Settings:
+        """Environment variables win over ``.env``; raises ``ConfigError`` naming the setting."""
+        values = read_env_file(env_file) if env_file is not None else {}
+        values.update(os.environ if environ is None else environ)
+
+        token = values.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(HOW_TO_GET_CREDENTIALS)
+
+        key_text = values.get("GAMENIGHT_SIGNING_KEY", "").strip()
+        if not key_text:
+            raise ConfigError(
+                "GAMENIGHT_SIGNING_KEY is not set. It signs Housie ticket codes; make one with "
+                '`python -c "import secrets; print(secrets.token_hex(32))"` and put it in .env '
+                "as GAMENIGHT_SIGNING_KEY=..."
+            )
+        try:
+            signing_key = bytes.fromhex(key_text)
+        except ValueError:
+            signing_key = b""
+        if len(signing_key) < 16:
+            raise ConfigError(
+                "GAMENIGHT_SIGNING_KEY must be at least 32 hex characters (16 bytes); make one with "
+                '`python -c "import secrets; print(secrets.token_hex(32))"`'
+            )
+
+        guild_text = values.get("GAMENIGHT_DEV_GUILD_ID", "").strip()
+        dev_guild_id: int | None = None
+        if guild_text:
+            if not guild_text.isdigit():
+                raise ConfigError(
+                    f"GAMENIGHT_DEV_GUILD_ID must be a server id (digits only), got {guild_text!r}; "
+                    "enable Developer Mode in Discord and use Copy Server ID, or leave it empty"
+                )
+            dev_guild_id = int(guild_text)
+
+        level = values.get("GAMENIGHT_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+            raise ConfigError(
+                f"GAMENIGHT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}"
+            )
+
+        return cls(
+            token=token,
+            database_path=Path(values.get("GAMENIGHT_DATABASE", "").strip() or "gamenight.sqlite3"),
+            signing_key=signing_key,
+            dev_guild_id=dev_guild_id,
+            api_base_url=_url_setting(values, "DISCORD_API_BASE_URL", ("http", "https")),
+            gateway_url=_url_setting(values, "DISCORD_GATEWAY_URL", ("ws", "wss")),
+            log_level=level,
+        )
+
+
+def _url_setting(values: dict[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    text = values.get(name, "").strip()
+    if not text:
+        return None
+    parsed = urlparse(text)
+    if parsed.scheme not in schemes or not parsed.netloc:
+        raise ConfigError(
+            f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL, got {text!r}; "
+            "leave it empty to talk to Discord itself"
+        )
+    return text.rstrip("/")

@@ -1,0 +1,1 @@
+"""One cog per game: Discord glue only, the rules live in ``engine``."""

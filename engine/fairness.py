@@ -1,0 +1,145 @@
+"""Provably fair randomness: a 32-byte seed committed before play, revealed after.
+
+Algorithm (documented in the README with a test vector):
+
+* ``commitment(seed)`` is ``sha256(seed).hexdigest()``; it is posted before the first draw.
+* A ``SeededRandom(seed, label)`` is a byte stream made of the blocks
+  ``HMAC-SHA256(key=seed, msg=label + b":" + counter.to_bytes(8, "big"))`` for counter 0, 1, 2, ...
+  ``getrandbits(k)`` takes the next ``ceil(k / 8)`` bytes, big-endian, and keeps the top ``k`` bits.
+* ``randbelow(n)`` takes ``k = n.bit_length()`` bits and draws again while the value is ``>= n``
+  (unbiased rejection sampling; this is also what ``random.Random`` does with ``getrandbits``).
+* ``draw_order(seed, size)`` is a Fisher-Yates shuffle of ``1..size`` fed from the stream with
+  label ``b"draw"``: for ``i`` from ``size - 1`` down to ``1``, swap item ``i`` with item
+  ``randbelow(i + 1)``.
+
+Dealing uses other labels (``b"deal"``), so one seed reproduces a whole game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from dataclasses import dataclass
+
+from engine.errors import GameError
+
+SEED_BYTES = 32
+DRAW_LABEL = b"draw"
+DEAL_LABEL = b"deal"
+
+
+def new_seed() -> bytes:
+    """A fresh game seed from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: its SHA-256, hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def parse_seed(text: str) -> bytes:
+    """A seed from its 64-character hex form."""
+    try:
+        seed = bytes.fromhex(text)
+    except ValueError:
+        raise GameError(f"seed {text!r} is not hex") from None
+    if len(seed) != SEED_BYTES:
+        raise GameError(f"seed {text!r} is {len(seed)} bytes, expected {SEED_BYTES}")
+    return seed
+
+
+class SeededRandom(random.Random):
+    """A ``random.Random`` whose every bit comes from an HMAC-SHA256 counter stream."""
+
+    def __init__(self, seed: bytes, label: bytes = DEAL_LABEL) -> None:
+        if len(seed) != SEED_BYTES:
+            raise GameError(f"seed is {len(seed)} bytes, expected {SEED_BYTES}")
+        self._key = seed
+        self._label = label
+        self._counter = 0
+        self._buffer = b""
+        super().__init__()
+
+    def seed(self, *args: object, **kwargs: object) -> None:
+        """Ignored: the stream is fixed by the seed given to the constructor."""
+
+    def _take(self, count: int) -> bytes:
+        while len(self._buffer) < count:
+            block = hmac.new(
+                self._key, self._label + b":" + self._counter.to_bytes(8, "big"), hashlib.sha256
+            ).digest()
+            self._counter += 1
+            self._buffer += block
+        taken, self._buffer = self._buffer[:count], self._buffer[count:]
+        return taken
+
+    def getrandbits(self, k: int, /) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k == 0:
+            return 0
+        nbytes = (k + 7) // 8
+        return int.from_bytes(self._take(nbytes), "big") >> (nbytes * 8 - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0**-53
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` by rejection sampling on ``n.bit_length()`` bits."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        k = n.bit_length()
+        value = self.getrandbits(k)
+        while value >= n:
+            value = self.getrandbits(k)
+        return value
+
+
+def draw_order(seed: bytes, size: int) -> tuple[int, ...]:
+    """The full call order of ``1..size`` for a game seeded with ``seed``."""
+    if size < 1:
+        raise GameError(f"cannot order {size} items")
+    stream = SeededRandom(seed, DRAW_LABEL)
+    items = list(range(1, size + 1))
+    for i in range(size - 1, 0, -1):
+        j = stream.randbelow(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return tuple(items)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOrder:
+    """A game's call order, derived from its seed; ``commitment`` is published before play."""
+
+    seed: bytes
+    order: tuple[int, ...]
+
+    @classmethod
+    def from_seed(cls, seed: bytes, size: int) -> DrawOrder:
+        return cls(seed, draw_order(seed, size))
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed)
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def call(self, index: int) -> int:
+        """The call at position ``index`` (0-based); the deck running out is a domain error."""
+        if not 0 <= index < len(self.order):
+            raise GameError(f"draw {index + 1} is past the end of a {len(self.order)}-item deck")
+        return self.order[index]
+
+    def to_state(self) -> str:
+        return f"{self.seed.hex()}/{len(self.order)}"
+
+    @classmethod
+    def from_state(cls, text: str) -> DrawOrder:
+        seed_hex, _, size_text = text.partition("/")
+        if not size_text.isdigit():
+            raise GameError(f"draw order state {text!r} is not 'seedhex/size'")
+        return cls.from_seed(parse_seed(seed_hex), int(size_text))

@@ -1,0 +1,67 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings, read_env_file
+
+KEY = "ab" * 32
+
+
+def test_missing_token_explains_how_to_get_one():
+    with pytest.raises(ConfigError, match=r"DISCORD_TOKEN.*developers.*\.env"):
+        Settings.load({}, env_file=None)
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path):
+    env = tmp_path / ".env"
+    env.write_text(
+        f"# comment\nDISCORD_TOKEN='from-file'\nGAMENIGHT_SIGNING_KEY={KEY}\n"
+        "GAMENIGHT_DATABASE=x.db\n",
+        encoding="utf-8",
+    )
+    assert read_env_file(env)["DISCORD_TOKEN"] == "from-file"
+    settings = Settings.load({"GAMENIGHT_DATABASE": "y.db"}, env_file=env)
+    assert settings.token == "from-file"
+    assert settings.database_path == Path("y.db")
+    assert settings.signing_key == bytes.fromhex(KEY)
+
+
+def test_secrets_are_not_in_the_repr():
+    settings = Settings.load({"DISCORD_TOKEN": "sekrit-token", "GAMENIGHT_SIGNING_KEY": KEY}, None)
+    assert "sekrit-token" not in repr(settings)
+    assert KEY not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("GAMENIGHT_SIGNING_KEY", "short"),
+        ("GAMENIGHT_DEV_GUILD_ID", "abc"),
+        ("DISCORD_API_BASE_URL", "ftp://x"),
+        ("DISCORD_GATEWAY_URL", "http://x"),
+        ("GAMENIGHT_LOG_LEVEL", "LOUD"),
+    ],
+)
+def test_bad_settings_name_themselves(name: str, value: str):
+    environ = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY, name: value}
+    with pytest.raises(ConfigError, match=name):
+        Settings.load(environ, env_file=None)
+
+
+def test_python_m_bot_without_token_exits_2_with_help(tmp_path: Path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr
+    assert ".env" in result.stderr
+    assert result.stderr.count("\n") == 1

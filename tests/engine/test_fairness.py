@@ -1,0 +1,83 @@
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.errors import GameError
+from engine.fairness import (
+    DrawOrder,
+    SeededRandom,
+    commitment,
+    draw_order,
+    new_seed,
+    parse_seed,
+)
+
+# The README's test vector: seed 00 01 02 ... 1f.
+VECTOR_SEED = bytes(range(32))
+VECTOR_54 = (25, 22, 43, 16, 3, 45, 53, 29, 30, 38)
+VECTOR_90 = (17, 12, 21, 52, 86, 28, 39, 7, 18, 45)
+
+
+def test_readme_test_vector():
+    assert draw_order(VECTOR_SEED, 54)[:10] == VECTOR_54
+    assert draw_order(VECTOR_SEED, 90)[:10] == VECTOR_90
+
+
+def test_readme_documents_the_vector():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert VECTOR_SEED.hex() in readme
+    assert ", ".join(map(str, VECTOR_54)) in readme
+    assert ", ".join(map(str, VECTOR_90)) in readme
+
+
+def test_commitment_is_sha256_of_the_seed():
+    assert commitment(VECTOR_SEED) == hashlib.sha256(VECTOR_SEED).hexdigest()
+
+
+@given(st.binary(min_size=32, max_size=32), st.integers(min_value=1, max_value=120))
+def test_draw_order_is_a_reproducible_permutation(seed: bytes, size: int):
+    order = draw_order(seed, size)
+    assert sorted(order) == list(range(1, size + 1))
+    assert draw_order(seed, size) == order
+
+
+def test_different_seeds_give_different_orders():
+    assert draw_order(new_seed(), 90) != draw_order(new_seed(), 90)
+
+
+def test_randbelow_is_roughly_uniform():
+    stream = SeededRandom(VECTOR_SEED)
+    counts = [0] * 6
+    for _ in range(6000):
+        counts[stream.randbelow(6)] += 1
+    assert all(900 < c < 1100 for c in counts), counts
+
+
+def test_labels_separate_streams():
+    assert SeededRandom(VECTOR_SEED, b"draw").getrandbits(64) != SeededRandom(
+        VECTOR_SEED, b"deal"
+    ).getrandbits(64)
+
+
+def test_draw_order_state_round_trip():
+    order = DrawOrder.from_seed(VECTOR_SEED, 54)
+    text = order.to_state()
+    assert DrawOrder.from_state(text) == order
+    assert order.call(0) == VECTOR_54[0]
+    with pytest.raises(GameError, match="past the end"):
+        order.call(54)
+
+
+@pytest.mark.parametrize("text", ["", "zz/54", "00/54", VECTOR_SEED.hex() + "/x", "abc"])
+def test_bad_draw_order_state_is_a_domain_error(text: str):
+    with pytest.raises(GameError):
+        DrawOrder.from_state(text)
+
+
+def test_parse_seed_rejects_wrong_length():
+    with pytest.raises(GameError, match="bytes"):
+        parse_seed("00ff")
