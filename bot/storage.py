@@ -1,0 +1,660 @@
+"""All persistence: one class with typed async methods on aiosqlite. Cogs never write SQL.
+
+Schema changes are numbered migrations tracked with ``PRAGMA user_version``. Every write commits
+before the method returns, so a caller that announces after ``await storage.x(...)`` has
+written before announcing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Self
+
+import aiosqlite
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the calling games and the table games share one games table.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        host_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        seed BLOB,
+        options TEXT NOT NULL DEFAULT '{}',
+        state TEXT NOT NULL DEFAULT '',
+        lobby_message_id INTEGER,
+        created_at REAL NOT NULL,
+        started_at REAL,
+        finished_at REAL
+    );
+    CREATE INDEX games_by_status ON games (status, kind);
+    CREATE INDEX games_by_channel ON games (channel_id, status);
+    CREATE TABLE players (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        display_name TEXT NOT NULL DEFAULT '',
+        locale TEXT NOT NULL DEFAULT '',
+        false_claims INTEGER NOT NULL DEFAULT 0,
+        out INTEGER NOT NULL DEFAULT 0,
+        dealt INTEGER NOT NULL DEFAULT 0,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id),
+        UNIQUE (game_id, seat)
+    );
+    CREATE TABLE boards (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        board_index INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        code TEXT NOT NULL DEFAULT '',
+        out INTEGER NOT NULL DEFAULT 0,
+        FOREIGN KEY (game_id, user_id) REFERENCES players (game_id, user_id) ON DELETE CASCADE,
+        UNIQUE (game_id, user_id, board_index)
+    );
+    CREATE TABLE draws (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        value INTEGER NOT NULL,
+        drawn_at REAL NOT NULL,
+        message_id INTEGER,
+        PRIMARY KEY (game_id, seq),
+        UNIQUE (game_id, value)
+    );
+    CREATE TABLE claims (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        board_id INTEGER REFERENCES boards (id),
+        prize TEXT NOT NULL,
+        draw_seq INTEGER NOT NULL,
+        valid INTEGER NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX claims_by_game ON claims (game_id, draw_seq);
+    CREATE TABLE winners (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        prize TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        board_id INTEGER REFERENCES boards (id),
+        draw_seq INTEGER NOT NULL,
+        PRIMARY KEY (game_id, prize, user_id)
+    );
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+)
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_live(self) -> bool:
+        return self in {GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED}
+
+
+LIVE_STATUSES = tuple(status.value for status in GameStatus if status.is_live)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    seed: bytes | None
+    options: dict[str, Any]
+    state: str
+    lobby_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    game_id: int
+    user_id: int
+    seat: int
+    display_name: str
+    locale: str
+    false_claims: int
+    out: bool
+    dealt: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    id: int
+    game_id: int
+    user_id: int
+    board_index: int
+    state: str
+    code: str
+    out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRow:
+    seq: int
+    value: int
+    message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    id: int
+    game_id: int
+    user_id: int
+    board_id: int | None
+    prize: str
+    draw_seq: int
+    valid: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerRow:
+    prize: str
+    user_id: int
+    board_id: int | None
+    draw_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    user_id: int
+    kind: str
+    wins: int
+
+
+class StorageError(Exception):
+    """The database refused a write (for example a second winner row for the same prize)."""
+
+
+class Storage:
+    """The bot's SQLite database. Open it with ``async with Storage.open(path) as storage``."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        # One connection: transactions from concurrent tasks must not interleave.
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, path: Path | str) -> AsyncIterator[Self]:
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA journal_mode = WAL")
+            await connection.execute("PRAGMA foreign_keys = ON")
+            await connection.execute("PRAGMA synchronous = NORMAL")
+            await connection.execute("PRAGMA busy_timeout = 5000")
+            storage = cls(connection)
+            await storage.migrate()
+            yield storage
+        finally:
+            await connection.close()
+
+    async def migrate(self) -> int:
+        """Apply every migration past ``PRAGMA user_version``; returns the new version."""
+        version = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            # executescript commits first; the BEGIN makes the migration and its version atomic.
+            await self._db.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+            )
+        return await self.schema_version()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    # -- games ---------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        seed: bytes | None,
+        options: Mapping[str, Any],
+        state: str = "",
+        status: GameStatus = GameStatus.LOBBY,
+    ) -> GameRow:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options,"
+                " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    status.value,
+                    seed,
+                    json.dumps(dict(options), sort_keys=True),
+                    state,
+                    time.time(),
+                ),
+            )
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
+
+    async def live_game_in_channel(self, channel_id: int, kinds: Iterable[str]) -> GameRow | None:
+        kind_list = list(kinds)
+        marks = ",".join("?" * len(kind_list))
+        async with self._db.execute(
+            f"SELECT * FROM games WHERE channel_id = ? AND kind IN ({marks})"  # noqa: S608
+            f" AND status IN ({','.join('?' * len(LIVE_STATUSES))}) ORDER BY id DESC LIMIT 1",
+            (channel_id, *kind_list, *LIVE_STATUSES),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
+
+    async def live_games(self, kind: str | None = None) -> list[GameRow]:
+        query = f"SELECT * FROM games WHERE status IN ({','.join('?' * len(LIVE_STATUSES))})"
+        params: list[Any] = list(LIVE_STATUSES)
+        if kind is not None:
+            query += " AND kind = ?"
+            params.append(kind)
+        async with self._db.execute(query + " ORDER BY id", params) as cursor:
+            rows = await cursor.fetchall()
+        return [_game(row) for row in rows]
+
+    async def live_games_of_player(self, user_id: int, kind: str) -> list[GameRow]:
+        async with self._db.execute(
+            "SELECT games.* FROM games JOIN players ON players.game_id = games.id"
+            " WHERE players.user_id = ? AND games.kind = ? AND players.out = 0"
+            f" AND games.status IN ({','.join('?' * len(LIVE_STATUSES))}) ORDER BY games.id",
+            (user_id, kind, *LIVE_STATUSES),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_game(row) for row in rows]
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        state: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        lobby_message_id: int | None = None,
+        expect_status: GameStatus | None = None,
+    ) -> bool:
+        """Update the given fields; with ``expect_status``, only if the game is in that status.
+
+        Returns whether a row changed, so callers can detect a lost race (two Start clicks).
+        """
+        fields: list[str] = []
+        params: list[Any] = []
+        if status is not None:
+            fields.append("status = ?")
+            params.append(status.value)
+            if status is GameStatus.RUNNING:
+                fields.append("started_at = COALESCE(started_at, ?)")
+                params.append(time.time())
+            if not status.is_live:
+                fields.append("finished_at = ?")
+                params.append(time.time())
+        if state is not None:
+            fields.append("state = ?")
+            params.append(state)
+        if options is not None:
+            fields.append("options = ?")
+            params.append(json.dumps(dict(options), sort_keys=True))
+        if lobby_message_id is not None:
+            fields.append("lobby_message_id = ?")
+            params.append(lobby_message_id)
+        if not fields:
+            return False
+        query = f"UPDATE games SET {', '.join(fields)} WHERE id = ?"  # noqa: S608
+        params.append(game_id)
+        if expect_status is not None:
+            query += " AND status = ?"
+            params.append(expect_status.value)
+        async with self._transaction() as db:
+            cursor = await db.execute(query, params)
+            changed = cursor.rowcount
+        return changed > 0
+
+    # -- players and boards --------------------------------------------------------------------
+
+    async def add_player(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        display_name: str,
+        locale: str,
+        boards: Iterable[tuple[str, str]],
+        max_players: int | None = None,
+    ) -> PlayerRow | None:
+        """Seat a player with their boards ``(state, code)`` in one transaction.
+
+        Returns ``None`` if they are already seated or the game is full (checked atomically).
+        """
+        async with self._transaction() as db:
+            async with db.execute(
+                "SELECT COUNT(*), COALESCE(MAX(seat), -1),"
+                " SUM(user_id = ?) FROM players WHERE game_id = ?",
+                (user_id, game_id),
+            ) as cursor:
+                row = await cursor.fetchone()
+            assert row is not None
+            count, last_seat, already = int(row[0]), int(row[1]), int(row[2] or 0)
+            if already or (max_players is not None and count >= max_players):
+                return None
+            seat = last_seat + 1
+            await db.execute(
+                "INSERT INTO players (game_id, user_id, seat, display_name, locale, joined_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, user_id, seat, display_name, locale, time.time()),
+            )
+            await db.executemany(
+                "INSERT INTO boards (game_id, user_id, board_index, state, code)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, user_id, index, state, code)
+                    for index, (state, code) in enumerate(boards)
+                ],
+            )
+        return await self.get_player(game_id, user_id)
+
+    async def remove_player(self, game_id: int, user_id: int) -> bool:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM boards WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            cursor = await db.execute(
+                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            removed = cursor.rowcount
+        return removed > 0
+
+    async def get_player(self, game_id: int, user_id: int) -> PlayerRow | None:
+        async with self._db.execute(
+            "SELECT * FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _player(row) if row else None
+
+    async def players(self, game_id: int) -> list[PlayerRow]:
+        async with self._db.execute(
+            "SELECT * FROM players WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_player(row) for row in rows]
+
+    async def count_players(self, game_id: int) -> int:
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM players WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def mark_dealt(self, game_id: int, user_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE players SET dealt = 1 WHERE game_id = ? AND user_id = ?",
+                (game_id, user_id),
+            )
+
+    async def record_false_claim(self, game_id: int, user_id: int, *, limit: int) -> PlayerRow:
+        """Count a false claim; at ``limit`` false claims the player is out of the game."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE players SET false_claims = false_claims + 1,"
+                " out = (false_claims + 1 >= ?) WHERE game_id = ? AND user_id = ?",
+                (limit, game_id, user_id),
+            )
+        player = await self.get_player(game_id, user_id)
+        assert player is not None
+        return player
+
+    async def boards(self, game_id: int, user_id: int | None = None) -> list[BoardRow]:
+        if user_id is None:
+            query, params = (
+                "SELECT * FROM boards WHERE game_id = ? ORDER BY user_id, board_index",
+                (game_id,),
+            )
+        else:
+            query, params = (
+                "SELECT * FROM boards WHERE game_id = ? AND user_id = ? ORDER BY board_index",
+                (game_id, user_id),
+            )
+        async with self._db.execute(query, params) as cursor:
+            rows = await cursor.fetchall()
+        return [_board(row) for row in rows]
+
+    async def board_count(self, game_id: int) -> int:
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM boards WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def set_board_out(self, board_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("UPDATE boards SET out = 1 WHERE id = ?", (board_id,))
+
+    # -- draws ---------------------------------------------------------------------------------
+
+    async def record_draw(self, game_id: int, seq: int, value: int, state: str) -> None:
+        """Store draw ``seq`` and the game's new state together, before anyone is told."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO draws (game_id, seq, value, drawn_at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, value, time.time()),
+            )
+            await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
+
+    async def set_draw_message(self, game_id: int, seq: int, message_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE draws SET message_id = ? WHERE game_id = ? AND seq = ?",
+                (message_id, game_id, seq),
+            )
+
+    async def draws(self, game_id: int) -> list[DrawRow]:
+        async with self._db.execute(
+            "SELECT seq, value, message_id FROM draws WHERE game_id = ? ORDER BY seq", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [DrawRow(int(r["seq"]), int(r["value"]), r["message_id"]) for r in rows]
+
+    # -- claims and winners --------------------------------------------------------------------
+
+    async def record_claim(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        board_id: int | None,
+        prize: str,
+        draw_seq: int,
+        valid: bool,
+        reason: str,
+    ) -> int:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, user_id, board_id, prize, draw_seq, int(valid), reason, time.time()),
+            )
+            claim_id = cursor.lastrowid
+        assert claim_id is not None
+        return claim_id
+
+    async def claims(self, game_id: int) -> list[ClaimRow]:
+        async with self._db.execute(
+            "SELECT * FROM claims WHERE game_id = ? ORDER BY id", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [
+            ClaimRow(
+                id=int(r["id"]),
+                game_id=int(r["game_id"]),
+                user_id=int(r["user_id"]),
+                board_id=r["board_id"],
+                prize=str(r["prize"]),
+                draw_seq=int(r["draw_seq"]),
+                valid=bool(r["valid"]),
+                reason=str(r["reason"]),
+            )
+            for r in rows
+        ]
+
+    async def record_win(
+        self,
+        game_id: int,
+        *,
+        prize: str,
+        user_id: int,
+        board_id: int | None,
+        draw_seq: int,
+        claim_reason: str = "",
+        state: str | None = None,
+    ) -> None:
+        """Store a valid claim, its winner row and optionally the game's new state atomically."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
+                " created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                (game_id, user_id, board_id, prize, draw_seq, claim_reason, time.time()),
+            )
+            try:
+                await db.execute(
+                    "INSERT INTO winners (game_id, prize, user_id, board_id, draw_seq)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, prize, user_id, board_id, draw_seq),
+                )
+            except aiosqlite.IntegrityError as error:
+                raise StorageError(f"{user_id} already won {prize} in game {game_id}") from error
+            if state is not None:
+                await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
+
+    async def winners(self, game_id: int) -> list[WinnerRow]:
+        async with self._db.execute(
+            "SELECT prize, user_id, board_id, draw_seq FROM winners WHERE game_id = ?"
+            " ORDER BY draw_seq, rowid",
+            (game_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [
+            WinnerRow(str(r["prize"]), int(r["user_id"]), r["board_id"], int(r["draw_seq"]))
+            for r in rows
+        ]
+
+    async def leaderboard(self, guild_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
+        """Wins per player and game kind in a server: one per game won, however many prizes."""
+        async with self._db.execute(
+            "SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins"
+            " FROM winners JOIN games ON games.id = winners.game_id"
+            " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
+            " ORDER BY wins DESC, winners.user_id LIMIT ?",
+            (guild_id, limit),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    # -- meta ----------------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=int(row["id"]),
+        kind=str(row["kind"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        host_id=int(row["host_id"]),
+        status=GameStatus(row["status"]),
+        seed=row["seed"],
+        options=json.loads(row["options"]),
+        state=str(row["state"]),
+        lobby_message_id=row["lobby_message_id"],
+        created_at=float(row["created_at"]),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _player(row: aiosqlite.Row) -> PlayerRow:
+    return PlayerRow(
+        game_id=int(row["game_id"]),
+        user_id=int(row["user_id"]),
+        seat=int(row["seat"]),
+        display_name=str(row["display_name"]),
+        locale=str(row["locale"]),
+        false_claims=int(row["false_claims"]),
+        out=bool(row["out"]),
+        dealt=bool(row["dealt"]),
+    )
+
+
+def _board(row: aiosqlite.Row) -> BoardRow:
+    return BoardRow(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        user_id=int(row["user_id"]),
+        board_index=int(row["board_index"]),
+        state=str(row["state"]),
+        code=str(row["code"]),
+        out=bool(row["out"]),
+    )

@@ -1,0 +1,146 @@
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import MIGRATIONS, GameStatus, Storage, StorageError
+
+
+@pytest.fixture
+async def storage(tmp_path: Path):
+    async with Storage.open(tmp_path / "game.sqlite3") as opened:
+        yield opened
+
+
+async def new_game(storage: Storage, channel_id: int = 10, kind: str = "loteria"):
+    return await storage.create_game(
+        kind=kind, guild_id=1, channel_id=channel_id, host_id=7, seed=b"s" * 32, options={"a": 1}
+    )
+
+
+async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    async with Storage.open(path) as storage:
+        assert await storage.schema_version() == len(MIGRATIONS)
+        assert await storage.migrate() == len(MIGRATIONS)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    async with Storage.open(path) as storage:
+        assert await storage.schema_version() == len(MIGRATIONS)
+
+
+async def test_game_round_trip_and_conditional_update(storage: Storage):
+    game = await new_game(storage)
+    assert game.status is GameStatus.LOBBY
+    assert game.options == {"a": 1}
+    assert game.seed == b"s" * 32
+    assert await storage.update_game(
+        game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
+    )
+    # A second Start loses the race and changes nothing.
+    assert not await storage.update_game(
+        game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
+    )
+    reloaded = await storage.get_game(game.id)
+    assert reloaded is not None
+    assert reloaded.status is GameStatus.RUNNING
+    assert reloaded.started_at is not None
+    assert await storage.live_game_in_channel(10, ["loteria"]) == reloaded
+    assert await storage.live_game_in_channel(10, ["housie"]) is None
+    assert await storage.update_game(game.id, status=GameStatus.FINISHED)
+    assert await storage.live_game_in_channel(10, ["loteria"]) is None
+    assert (await storage.get_game(game.id)).finished_at is not None  # type: ignore[union-attr]
+
+
+async def test_players_are_seated_once_and_respect_max(storage: Storage):
+    game = await new_game(storage)
+    first = await storage.add_player(
+        game.id, 100, display_name="a", locale="es-ES", boards=[("s1", "")], max_players=2
+    )
+    assert first is not None
+    assert first.seat == 0
+    assert await storage.add_player(game.id, 100, display_name="a", locale="", boards=[]) is None
+    second = await storage.add_player(
+        game.id,
+        101,
+        display_name="b",
+        locale="",
+        boards=[("s2", "c2"), ("s3", "c3")],
+        max_players=2,
+    )
+    assert second is not None
+    assert second.seat == 1
+    assert (
+        await storage.add_player(
+            game.id, 102, display_name="c", locale="", boards=[], max_players=2
+        )
+        is None
+    )
+    assert [b.code for b in await storage.boards(game.id, 101)] == ["c2", "c3"]
+    assert await storage.board_count(game.id) == 3
+    assert await storage.remove_player(game.id, 100)
+    assert await storage.boards(game.id, 100) == []
+    assert [p.user_id for p in await storage.players(game.id)] == [101]
+
+
+async def test_concurrent_joins_never_share_a_seat(storage: Storage):
+    game = await new_game(storage)
+    results = await asyncio.gather(
+        *(
+            storage.add_player(game.id, uid, display_name="", locale="", boards=[("x", "")])
+            for uid in range(30)
+        )
+    )
+    seats = sorted(p.seat for p in results if p is not None)
+    assert seats == list(range(30))
+
+
+async def test_draws_are_unique_and_written_with_state(storage: Storage):
+    game = await new_game(storage)
+    await storage.record_draw(game.id, 1, 42, state="after-1")
+    await storage.set_draw_message(game.id, 1, 999)
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.record_draw(game.id, 1, 43, state="dup-seq")
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.record_draw(game.id, 2, 42, state="dup-value")
+    draws = await storage.draws(game.id)
+    assert [(d.seq, d.value, d.message_id) for d in draws] == [(1, 42, 999)]
+    assert (await storage.get_game(game.id)).state == "after-1"  # type: ignore[union-attr]
+    # The failed writes rolled back and left the connection usable.
+    await storage.record_draw(game.id, 2, 7, state="after-2")
+    assert len(await storage.draws(game.id)) == 2
+
+
+async def test_false_claims_take_a_player_out_at_the_limit(storage: Storage):
+    game = await new_game(storage)
+    await storage.add_player(game.id, 5, display_name="", locale="", boards=[("x", "")])
+    assert not (await storage.record_false_claim(game.id, 5, limit=2)).out
+    player = await storage.record_false_claim(game.id, 5, limit=2)
+    assert player.out
+    assert player.false_claims == 2
+    assert await storage.live_games_of_player(5, "loteria") == []
+
+
+async def test_wins_are_recorded_once_and_counted(storage: Storage):
+    game = await new_game(storage)
+    other = await new_game(storage, channel_id=11, kind="housie")
+    for g in (game, other):
+        await storage.add_player(g.id, 5, display_name="", locale="", boards=[("x", "")])
+    await storage.record_win(game.id, prize="line", user_id=5, board_id=None, draw_seq=4, state="w")
+    await storage.record_win(game.id, prize="full", user_id=5, board_id=None, draw_seq=9)
+    await storage.record_win(other.id, prize="full_house", user_id=5, board_id=None, draw_seq=50)
+    with pytest.raises(StorageError):
+        await storage.record_win(game.id, prize="line", user_id=5, board_id=None, draw_seq=5)
+    assert [w.prize for w in await storage.winners(game.id)] == ["line", "full"]
+    assert len([c for c in await storage.claims(game.id) if c.valid]) == 2
+    board = {(row.user_id, row.kind): row.wins for row in await storage.leaderboard(1)}
+    assert board == {(5, "loteria"): 1, (5, "housie"): 1}
+
+
+async def test_meta_upserts(storage: Storage):
+    assert await storage.get_meta("k") is None
+    await storage.set_meta("k", "1")
+    await storage.set_meta("k", "2")
+    assert await storage.get_meta("k") == "2"
