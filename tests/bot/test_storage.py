@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import MIGRATIONS, GameStatus, Storage, StorageError
+from bot.storage import LIVE_SQL, MIGRATIONS, GameStatus, Storage, StorageError
 
 
 @pytest.fixture
@@ -144,3 +144,9 @@ async def test_meta_upserts(storage: Storage):
     await storage.set_meta("k", "1")
     await storage.set_meta("k", "2")
     assert await storage.get_meta("k") == "2"
+
+
+def test_live_sql_matches_the_live_statuses():
+    live = {status.value for status in GameStatus if status.is_live}
+    expected = "(" + ", ".join(f"'{v}'" for v in GameStatus if v in live) + ")"
+    assert expected == LIVE_SQL
