@@ -457,16 +457,11 @@ class Storage:
         return player
 
     async def boards(self, game_id: int, user_id: int | None = None) -> list[BoardRow]:
-        if user_id is None:
-            query, params = (
-                "SELECT * FROM boards WHERE game_id = ? ORDER BY user_id, board_index",
-                (game_id,),
-            )
-        else:
-            query, params = (
-                "SELECT * FROM boards WHERE game_id = ? AND user_id = ? ORDER BY board_index",
-                (game_id, user_id),
-            )
+        query = "SELECT * FROM boards WHERE game_id = ? ORDER BY user_id, board_index"
+        params: tuple[int, ...] = (game_id,)
+        if user_id is not None:
+            query = "SELECT * FROM boards WHERE game_id = ? AND user_id = ? ORDER BY board_index"
+            params = (game_id, user_id)
         async with self._db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
         return [_board(row) for row in rows]
