@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -57,11 +57,13 @@ MIGRATIONS: tuple[str, ...] = (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         user_id INTEGER NOT NULL,
         board_index INTEGER NOT NULL,
+        deal_index INTEGER NOT NULL,
         state TEXT NOT NULL,
         code TEXT NOT NULL DEFAULT '',
         out INTEGER NOT NULL DEFAULT 0,
         FOREIGN KEY (game_id, user_id) REFERENCES players (game_id, user_id) ON DELETE CASCADE,
-        UNIQUE (game_id, user_id, board_index)
+        UNIQUE (game_id, user_id, board_index),
+        UNIQUE (game_id, deal_index)
     );
     CREATE TABLE draws (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -151,6 +153,7 @@ class BoardRow:
     game_id: int
     user_id: int
     board_index: int
+    deal_index: int
     state: str
     code: str
     out: bool
@@ -371,12 +374,15 @@ class Storage:
         *,
         display_name: str,
         locale: str,
-        boards: Iterable[tuple[str, str]],
+        boards: Callable[[int, int], Sequence[tuple[str, str]]],
         max_players: int | None = None,
     ) -> PlayerRow | None:
-        """Seat a player with their boards ``(state, code)`` in one transaction.
+        """Seat a player and deal their boards in one transaction.
 
-        Returns ``None`` if they are already seated or the game is full (checked atomically).
+        ``boards(seat, first_deal_index)`` returns the boards ``(state, code)`` dealt from the game's
+        seeded stream at positions ``first_deal_index, first_deal_index + 1, ...``; positions are
+        never reused, so a board can be re-derived from the seed for verification.
+        Returns ``None`` if the player is already seated or the game is full (checked atomically).
         """
         async with self._transaction() as db:
             async with db.execute(
@@ -390,17 +396,23 @@ class Storage:
             if already or (max_players is not None and count >= max_players):
                 return None
             seat = last_seat + 1
+            async with db.execute(
+                "SELECT COALESCE(MAX(deal_index), -1) FROM boards WHERE game_id = ?", (game_id,)
+            ) as cursor:
+                deal_row = await cursor.fetchone()
+            first_deal_index = int(deal_row[0]) + 1 if deal_row else 0
+            dealt = boards(seat, first_deal_index)
             await db.execute(
                 "INSERT INTO players (game_id, user_id, seat, display_name, locale, joined_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, user_id, seat, display_name, locale, time.time()),
             )
             await db.executemany(
-                "INSERT INTO boards (game_id, user_id, board_index, state, code)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO boards (game_id, user_id, board_index, deal_index, state, code)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, user_id, index, state, code)
-                    for index, (state, code) in enumerate(boards)
+                    (game_id, user_id, index, first_deal_index + index, state, code)
+                    for index, (state, code) in enumerate(dealt)
                 ],
             )
         return await self.get_player(game_id, user_id)
@@ -650,6 +662,7 @@ def _board(row: aiosqlite.Row) -> BoardRow:
         game_id=int(row["game_id"]),
         user_id=int(row["user_id"]),
         board_index=int(row["board_index"]),
+        deal_index=int(row["deal_index"]),
         state=str(row["state"]),
         code=str(row["code"]),
         out=bool(row["out"]),

@@ -57,39 +57,59 @@ async def test_game_round_trip_and_conditional_update(storage: Storage):
 async def test_players_are_seated_once_and_respect_max(storage: Storage):
     game = await new_game(storage)
     first = await storage.add_player(
-        game.id, 100, display_name="a", locale="es-ES", boards=[("s1", "")], max_players=2
+        game.id,
+        100,
+        display_name="a",
+        locale="es-ES",
+        boards=lambda seat, first: [("s1", "")],
+        max_players=2,
     )
     assert first is not None
     assert first.seat == 0
-    assert await storage.add_player(game.id, 100, display_name="a", locale="", boards=[]) is None
+    assert (
+        await storage.add_player(
+            game.id, 100, display_name="a", locale="", boards=lambda seat, first: []
+        )
+        is None
+    )
     second = await storage.add_player(
         game.id,
         101,
         display_name="b",
         locale="",
-        boards=[("s2", "c2"), ("s3", "c3")],
+        boards=lambda seat, first: [(f"s{first}", "c2"), (f"s{first + 1}", "c3")],
         max_players=2,
     )
     assert second is not None
     assert second.seat == 1
     assert (
         await storage.add_player(
-            game.id, 102, display_name="c", locale="", boards=[], max_players=2
+            game.id, 102, display_name="c", locale="", boards=lambda seat, first: [], max_players=2
         )
         is None
     )
-    assert [b.code for b in await storage.boards(game.id, 101)] == ["c2", "c3"]
+    boards = await storage.boards(game.id, 101)
+    assert [(b.code, b.state, b.deal_index) for b in boards] == [("c2", "s1", 1), ("c3", "s2", 2)]
     assert await storage.board_count(game.id) == 3
     assert await storage.remove_player(game.id, 100)
     assert await storage.boards(game.id, 100) == []
     assert [p.user_id for p in await storage.players(game.id)] == [101]
+    # Deal positions are never reused after a player leaves.
+    again = await storage.add_player(
+        game.id, 100, display_name="a", locale="", boards=lambda seat, first: [(str(first), "")]
+    )
+    assert again is not None
+    assert again.seat == 2
+    assert [b.deal_index for b in await storage.boards(game.id, 100)] == [3]
 
 
 async def test_concurrent_joins_never_share_a_seat(storage: Storage):
     game = await new_game(storage)
     results = await asyncio.gather(
         *(
-            storage.add_player(game.id, uid, display_name="", locale="", boards=[("x", "")])
+            storage.add_player(
+                game.id, uid, display_name="", locale="", boards=lambda seat, first: [("x", "")]
+            )
             for uid in range(30)
         )
     )
@@ -115,7 +135,9 @@ async def test_draws_are_unique_and_written_with_state(storage: Storage):
 
 async def test_false_claims_take_a_player_out_at_the_limit(storage: Storage):
     game = await new_game(storage)
-    await storage.add_player(game.id, 5, display_name="", locale="", boards=[("x", "")])
+    await storage.add_player(
+        game.id, 5, display_name="", locale="", boards=lambda seat, first: [("x", "")]
+    )
     assert not (await storage.record_false_claim(game.id, 5, limit=2)).out
     player = await storage.record_false_claim(game.id, 5, limit=2)
     assert player.out
@@ -127,7 +149,9 @@ async def test_wins_are_recorded_once_and_counted(storage: Storage):
     game = await new_game(storage)
     other = await new_game(storage, channel_id=11, kind="housie")
     for g in (game, other):
-        await storage.add_player(g.id, 5, display_name="", locale="", boards=[("x", "")])
+        await storage.add_player(
+            g.id, 5, display_name="", locale="", boards=lambda seat, first: [("x", "")]
+        )
     await storage.record_win(game.id, prize="line", user_id=5, board_id=None, draw_seq=4, state="w")
     await storage.record_win(game.id, prize="full", user_id=5, board_id=None, draw_seq=9)
     await storage.record_win(other.id, prize="full_house", user_id=5, board_id=None, draw_seq=50)
