@@ -1,0 +1,93 @@
+"""The bot object and its start-up, in the shape of discord.py's ``advanced_startup`` example."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.errors import GameNightTree
+from bot.i18n import GameNightTranslator
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+# Loaded in this order by setup_hook; each cog registers its own persistent buttons.
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.loteria",
+    "cogs.housie",
+    "cogs.stats",
+)
+
+
+class GameNightBot(commands.Bot):
+    """Holds the settings and the open database; cogs reach them through ``bot.storage``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        *,
+        extensions: Sequence[str] = EXTENSIONS,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=GameNightTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.storage = storage
+        self.initial_extensions = tuple(extensions)
+
+    async def setup_hook(self) -> None:
+        await self.storage.migrate()
+        await self.tree.set_translator(GameNightTranslator())
+        for extension in self.initial_extensions:
+            await self.load_extension(extension)
+        await self.sync_commands_if_changed()
+
+    async def sync_commands_if_changed(self) -> None:
+        """Sync slash commands only when their definition changed since the last sync."""
+        guild = (
+            discord.Object(self.settings.dev_guild_id)
+            if self.settings.dev_guild_id is not None
+            else None
+        )
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(
+            json.dumps(payload, sort_keys=True, default=str).encode()
+        ).hexdigest()
+        target = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+        if await self.storage.get_meta(target) == digest:
+            log.info("slash commands unchanged; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.storage.set_meta(target, digest)
+        log.info(
+            "synced %d slash commands to %s", len(synced), guild.id if guild else "all servers"
+        )
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("connected as %s (%s) to %d servers", self.user, self.user.id, len(self.guilds))
+
+
+async def run_bot(settings: Settings, **bot_options: Any) -> None:
+    """Open the database, then run the bot until it is closed."""
+    async with (
+        Storage.open(settings.database_path) as storage,
+        GameNightBot(settings, storage, **bot_options) as bot,
+    ):
+        await bot.start(settings.token)

@@ -1,0 +1,817 @@
+"""What Lotería and Housie nights share: lobby, dealing by DM, the caller's timer, claims,
+host controls, the end summary and verification. The two cogs plug their rules in.
+
+Every change is written to SQLite before it is announced. A draw is announced with a nonce
+derived from (game, draw number), so a re-announcement after a crash cannot post twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord.ext import commands
+
+from bot.errors import UserError, report_error, send_ephemeral
+from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+log = logging.getLogger(__name__)
+
+LOBBY_EDIT_INTERVAL = 2.0
+DM_CONCURRENCY = 8
+FALSE_CLAIM_LIMIT = 2
+MIN_INTERVAL, MAX_INTERVAL = 5, 120
+MAX_PLAYERS_LIMIT = 1000
+FIRST_CALL_DELAY = 2.0
+PRIZE_SHARING_GRACE = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A rendered PNG with its alt text, ready to attach."""
+
+    png: bytes
+    alt_text: str
+    filename: str
+
+    def file(self) -> discord.File:
+        return discord.File(
+            io.BytesIO(self.png), filename=self.filename, description=self.alt_text[:1024]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of one claim on one board."""
+
+    valid: bool
+    prize: str
+    reason: str
+    board: BoardRow | None
+    image: Image | None = None
+
+
+@dataclass
+class LiveGame:
+    """In-memory companions of a stored game: its lock, timer task and lobby throttle."""
+
+    game_id: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    lobby_dirty: bool = False
+    lobby_task: asyncio.Task[None] | None = None
+    dealing: int = 0
+
+
+def is_manager(member: discord.abc.User | discord.Member) -> bool:
+    permissions = getattr(member, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+class CallingButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gn:(?P<kind>loteria|housie):(?P<action>[a-z]+):(?P<game>\d+)",
+):
+    """Every button of a calling game; the custom id carries the game, so it survives restarts."""
+
+    def __init__(
+        self, kind: str, action: str, game_id: int, button: discord.ui.Button[Any]
+    ) -> None:
+        self.kind = kind
+        self.action = action
+        self.game_id = game_id
+        button.custom_id = f"gn:{kind}:{action}:{game_id}"
+        super().__init__(button)
+
+    @classmethod
+    def make(
+        cls,
+        kind: str,
+        action: str,
+        game_id: int,
+        label: str,
+        style: discord.ButtonStyle,
+        emoji: str | None = None,
+    ) -> CallingButton:
+        return cls(kind, action, game_id, discord.ui.Button(label=label, style=style, emoji=emoji))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CallingButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(match["kind"], match["action"], int(match["game"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog(CallingGameCog.cog_names[self.kind])
+        try:
+            if not isinstance(cog, CallingGameCog):
+                raise UserError("This game is not available right now.")
+            await cog.on_button(interaction, self.action, self.game_id)
+        except Exception as error:  # every error becomes a reply, never "interaction failed"
+            await report_error(interaction, error, context=f"game {self.game_id}")
+
+
+class CallingGameCog(commands.Cog):
+    """Shared machinery; subclasses supply the rules, texts and images of their game."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    total_calls: ClassVar[int]
+    cog_names: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "kind", None):
+            CallingGameCog.cog_names[cls.kind] = cls.__cog_name__
+
+    def __init__(self, bot: GameNightBot) -> None:
+        self.bot = bot
+        self.live: dict[int, LiveGame] = {}
+        self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
+
+    @property
+    def storage(self) -> Storage:
+        return self.bot.storage
+
+    # -- rules supplied by each game -----------------------------------------------------------
+
+    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
+        """Boards ``(state, code)`` at deal positions ``first_deal_index, ...``."""
+        raise NotImplementedError
+
+    def next_call(self, game: GameRow) -> tuple[str, int]:
+        """The game's state after the next call, and the value called."""
+        raise NotImplementedError
+
+    def called(self, game: GameRow) -> tuple[int, ...]:
+        """Everything called so far, in order."""
+        raise NotImplementedError
+
+    def open_prizes(self, game: GameRow) -> list[str]:
+        """Prizes still to be won, in the order they are played."""
+        raise NotImplementedError
+
+    def after_award(self, game: GameRow, prize: str) -> str:
+        """The game's state once ``prize`` has been awarded."""
+        raise NotImplementedError
+
+    def render_boards(
+        self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
+    ) -> list[Image]:
+        """The player's boards as images (marked with the calls so far when ``marked``)."""
+        raise NotImplementedError
+
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image]:
+        """The channel announcement for call number ``seq`` (text and image)."""
+        raise NotImplementedError
+
+    def judge(
+        self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
+    ) -> Verdict:
+        """Check a claim of ``prize`` on the player's live boards against the calls so far."""
+        raise NotImplementedError
+
+    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
+        """Problems found re-deriving every board from the seed (empty when all match)."""
+        raise NotImplementedError
+
+    def describe_options(self, game: GameRow) -> str:
+        """One line describing the game's settings for the lobby."""
+        raise NotImplementedError
+
+    def board_word(self, count: int) -> str:
+        return "board" if count == 1 else "boards"
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(CallingButton)
+        for game in await self.storage.live_games(self.kind):
+            if game.status is GameStatus.RUNNING:
+                self.ensure_timer(game.id)
+
+    async def cog_unload(self) -> None:
+        for live in self.live.values():
+            for task in (live.task, live.lobby_task):
+                if task is not None:
+                    task.cancel()
+
+    def live_game(self, game_id: int) -> LiveGame:
+        live = self.live.get(game_id)
+        if live is None:
+            live = self.live[game_id] = LiveGame(game_id)
+        return live
+
+    def ensure_timer(self, game_id: int) -> None:
+        live = self.live_game(game_id)
+        if live.task is None or live.task.done():
+            live.task = asyncio.create_task(self._caller(game_id), name=f"{self.kind}-{game_id}")
+
+    # -- looking things up ---------------------------------------------------------------------
+
+    async def game_here(self, interaction: discord.Interaction[Any]) -> GameRow:
+        if interaction.channel_id is None:
+            raise UserError("Use this in a server channel.")
+        game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
+        if game is None:
+            raise UserError(
+                f"There is no {self.title} game in this channel. Start one with `/{self.kind} start`."
+            )
+        return game
+
+    async def game_by_id(self, game_id: int) -> GameRow:
+        game = await self.storage.get_game(game_id)
+        if game is None or game.kind != self.kind:
+            raise UserError(f"There is no {self.title} game #{game_id}.")
+        return game
+
+    async def require_controller(
+        self, interaction: discord.Interaction[Any], game: GameRow
+    ) -> None:
+        if interaction.user.id != game.host_id and not is_manager(interaction.user):
+            raise UserError(
+                f"Only the host (<@{game.host_id}>) or someone with Manage Server can do that."
+            )
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        seed: bytes,
+        state: str,
+        options: dict[str, Any],
+    ) -> GameRow:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError("Host games in a server channel, not in DMs.")
+        existing = await self.storage.live_game_in_channel(
+            interaction.channel_id, ["loteria", "housie"]
+        )
+        if existing is not None:
+            raise UserError(
+                f"A {existing.kind} game (#{existing.id}) is already on in this channel; "
+                "one calling game per channel at a time."
+            )
+        options = {**options, "guild_locale": str(interaction.guild_locale or "")}
+        game = await self.storage.create_game(
+            kind=self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            seed=seed,
+            options=options,
+            state=state,
+        )
+        await interaction.response.send_message(
+            await self.lobby_text(game), view=self.lobby_view(game)
+        )
+        message = await interaction.original_response()
+        await self.storage.update_game(game.id, lobby_message_id=message.id)
+        return game
+
+    def lobby_view(self, game: GameRow) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        if game.status is GameStatus.LOBBY:
+            view.add_item(
+                CallingButton.make(self.kind, "join", game.id, "Join", discord.ButtonStyle.success)
+            )
+            view.add_item(
+                CallingButton.make(
+                    self.kind, "leave", game.id, "Leave", discord.ButtonStyle.secondary
+                )
+            )
+            view.add_item(
+                CallingButton.make(
+                    self.kind, "start", game.id, "Start", discord.ButtonStyle.primary
+                )
+            )
+            view.add_item(
+                CallingButton.make(
+                    self.kind, "cancel", game.id, "Cancel", discord.ButtonStyle.danger
+                )
+            )
+        return view
+
+    async def lobby_text(self, game: GameRow) -> str:
+        players = await self.storage.players(game.id)
+        dealt = sum(player.dealt for player in players)
+        status = {
+            GameStatus.LOBBY: "Lobby open: press **Join** to get your board by DM.",
+            GameStatus.RUNNING: "Game on: joins are closed.",
+            GameStatus.PAUSED: "Paused by the host.",
+            GameStatus.FINISHED: "Game over.",
+            GameStatus.CANCELLED: "Cancelled.",
+        }[game.status]
+        lines = [
+            f"## {self.title} #{game.id} hosted by <@{game.host_id}>",
+            self.describe_options(game),
+            status,
+            f"Players: **{len(players)}**"
+            + (f" (dealt {dealt} of {len(players)})" if players else ""),
+            f"Fairness commitment (SHA-256 of the seed): `{_commitment(game)}`",
+        ]
+        return "\n".join(lines)
+
+    def touch_lobby(self, game_id: int) -> None:
+        """Ask for a lobby refresh; edits happen at most every LOBBY_EDIT_INTERVAL seconds."""
+        live = self.live_game(game_id)
+        live.lobby_dirty = True
+        if live.lobby_task is None or live.lobby_task.done():
+            live.lobby_task = asyncio.create_task(self._lobby_refresher(live))
+
+    async def _lobby_refresher(self, live: LiveGame) -> None:
+        while live.lobby_dirty:
+            live.lobby_dirty = False
+            try:
+                await self.refresh_lobby(live.game_id)
+            except discord.HTTPException:
+                log.warning("could not edit the lobby of game %s", live.game_id, exc_info=True)
+            await asyncio.sleep(LOBBY_EDIT_INTERVAL)
+
+    async def refresh_lobby(self, game_id: int) -> None:
+        game = await self.storage.get_game(game_id)
+        if game is None or game.lobby_message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        await channel.get_partial_message(game.lobby_message_id).edit(
+            content=await self.lobby_text(game), view=self.lobby_view(game)
+        )
+
+    # -- buttons -------------------------------------------------------------------------------
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, game_id: int
+    ) -> None:
+        game = await self.game_by_id(game_id)
+        if action == "join":
+            await self.join(interaction, game, tickets=1)
+        elif action == "leave":
+            await self.leave(interaction, game)
+        elif action == "start":
+            await self.start_game(interaction, game)
+        elif action == "cancel":
+            await self.cancel_game(interaction, game)
+        elif action == "claim":
+            await self.claim(interaction, game, None, None)
+        else:
+            raise UserError("That button is not in use any more.")
+
+    # -- joining and dealing -------------------------------------------------------------------
+
+    async def join(
+        self, interaction: discord.Interaction[Any], game: GameRow, *, tickets: int
+    ) -> None:
+        if game.status is not GameStatus.LOBBY:
+            raise UserError(f"{self.title} #{game.id} has already started; joins are closed.")
+        max_players = int(game.options.get("max_players", MAX_PLAYERS_LIMIT))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        live = self.live_game(game.id)
+        async with live.lock:
+            fresh = await self.storage.get_game(game.id)
+            if fresh is None or fresh.status is not GameStatus.LOBBY:
+                raise UserError(f"{self.title} #{game.id} has already started; joins are closed.")
+            player = await self.storage.add_player(
+                game.id,
+                interaction.user.id,
+                display_name=interaction.user.display_name,
+                locale=str(interaction.locale),
+                boards=lambda _seat, first: self.deal(fresh, first, tickets),
+                max_players=max_players,
+            )
+        if player is None:
+            if await self.storage.get_player(game.id, interaction.user.id):
+                raise UserError(
+                    "You are already in this game: your board is in your DMs (or use the board command)."
+                )
+            raise UserError(f"This game is full ({max_players} players).")
+        self.touch_lobby(game.id)
+        await self.deliver_boards(interaction, fresh, player)
+
+    async def deliver_boards(
+        self, interaction: discord.Interaction[Any], game: GameRow, player: PlayerRow
+    ) -> None:
+        """DM the player's boards; if their DMs are closed, show them here instead."""
+        boards = await self.storage.boards(game.id, player.user_id)
+        images = await asyncio.to_thread(self.render_boards, game, boards, marked=False)
+        live = self.live_game(game.id)
+        live.dealing += 1
+        try:
+            async with self.dm_slots:
+                try:
+                    await interaction.user.send(
+                        f"Your {self.title} {self.board_word(len(images))} for game #{game.id} "
+                        f"in <#{game.channel_id}>. Good luck!",
+                        files=[image.file() for image in images],
+                    )
+                    delivered_by_dm = True
+                except discord.Forbidden:
+                    delivered_by_dm = False
+        finally:
+            live.dealing -= 1
+        await self.storage.mark_dealt(game.id, player.user_id)
+        self.touch_lobby(game.id)
+        if delivered_by_dm:
+            await interaction.followup.send(
+                f"You're in {self.title} #{game.id}! Your {self.board_word(len(images))} "
+                "is in your DMs.",
+                ephemeral=True,
+            )
+        else:
+            await interaction.followup.send(
+                f"You're in {self.title} #{game.id}! I couldn't DM you, so here it is. "
+                "To get boards by DM, allow direct messages from server members "
+                "(server name > Privacy Settings > Direct Messages).",
+                files=[image.file() for image in images],
+                ephemeral=True,
+            )
+
+    async def leave(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        if game.status is not GameStatus.LOBBY:
+            raise UserError(
+                "The game has started; you can't leave now, but you can just stop playing."
+            )
+        async with self.live_game(game.id).lock:
+            removed = await self.storage.remove_player(game.id, interaction.user.id)
+        if not removed:
+            raise UserError("You are not in this game.")
+        self.touch_lobby(game.id)
+        await send_ephemeral(interaction, f"You left {self.title} #{game.id}.")
+
+    async def show_boards(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.game_here(interaction)
+        boards = await self.storage.boards(game.id, interaction.user.id)
+        if not boards:
+            raise UserError(f"You are not playing in {self.title} #{game.id}.")
+        images = await asyncio.to_thread(self.render_boards, game, boards, marked=True)
+        await interaction.response.send_message(
+            f"Your {self.board_word(len(images))} in {self.title} #{game.id}, "
+            f"{len(self.called(game))} calls so far.",
+            files=[image.file() for image in images],
+            ephemeral=True,
+        )
+
+    # -- host controls -------------------------------------------------------------------------
+
+    async def start_game(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        await self.require_controller(interaction, game)
+        if game.status is not GameStatus.LOBBY:
+            raise UserError(f"{self.title} #{game.id} is already {game.status.value}.")
+        async with self.live_game(game.id).lock:
+            if await self.storage.count_players(game.id) == 0:
+                raise UserError("Nobody has joined yet: wait for at least one player.")
+            started = await self.storage.update_game(
+                game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
+            )
+        if not started:
+            raise UserError(f"{self.title} #{game.id} has already started.")
+        await send_ephemeral(interaction, f"{self.title} #{game.id} is starting. ¡Buena suerte!")
+        self.touch_lobby(game.id)
+        self.ensure_timer(game.id)
+
+    async def cancel_game(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        await self.require_controller(interaction, game)
+        async with self.live_game(game.id).lock:
+            cancelled = await self.storage.update_game(
+                game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
+            )
+        if not cancelled:
+            raise UserError("Only a game still in its lobby can be cancelled; use stop instead.")
+        await send_ephemeral(interaction, f"{self.title} #{game.id} cancelled.")
+        self.touch_lobby(game.id)
+
+    async def pause(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.game_here(interaction)
+        await self.require_controller(interaction, game)
+        async with self.live_game(game.id).lock:
+            paused = await self.storage.update_game(
+                game.id, status=GameStatus.PAUSED, expect_status=GameStatus.RUNNING
+            )
+        if not paused:
+            raise UserError(f"{self.title} #{game.id} is not running.")
+        self.live_game(game.id).wake.set()
+        await interaction.response.send_message(
+            f"⏸️ {self.title} #{game.id} paused by {interaction.user.mention}."
+        )
+
+    async def resume(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.game_here(interaction)
+        await self.require_controller(interaction, game)
+        async with self.live_game(game.id).lock:
+            resumed = await self.storage.update_game(
+                game.id, status=GameStatus.RUNNING, expect_status=GameStatus.PAUSED
+            )
+        if not resumed:
+            raise UserError(f"{self.title} #{game.id} is not paused.")
+        self.ensure_timer(game.id)
+        self.live_game(game.id).wake.set()
+        await interaction.response.send_message(f"▶️ {self.title} #{game.id} resumed.")
+
+    async def set_speed(self, interaction: discord.Interaction[Any], seconds: int) -> None:
+        game = await self.game_here(interaction)
+        await self.require_controller(interaction, game)
+        if not MIN_INTERVAL <= seconds <= MAX_INTERVAL:
+            raise UserError(f"The interval must be {MIN_INTERVAL} to {MAX_INTERVAL} seconds.")
+        async with self.live_game(game.id).lock:
+            await self.storage.update_game(game.id, options={**game.options, "interval": seconds})
+        self.live_game(game.id).wake.set()
+        await interaction.response.send_message(f"⏱️ One call every {seconds} s from now on.")
+
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.game_here(interaction)
+        await self.require_controller(interaction, game)
+        await interaction.response.send_message(
+            f"⏹️ {self.title} #{game.id} stopped by {interaction.user.mention}."
+        )
+        await self.finish(game.id, reason="stopped by the host")
+
+    # -- the caller ----------------------------------------------------------------------------
+
+    async def _caller(self, game_id: int) -> None:
+        """Draw one call per interval until the game ends; resumes cleanly after a restart."""
+        await self.bot.wait_until_ready()
+        live = self.live_game(game_id)
+        try:
+            await self.announce_unannounced(game_id)
+            while True:
+                game = await self.storage.get_game(game_id)
+                if game is None or game.status is not GameStatus.RUNNING:
+                    return
+                draws = await self.storage.draws(game_id)
+                interval = float(game.options.get("interval", 10))
+                if not self.open_prizes(game):
+                    interval = min(interval, PRIZE_SHARING_GRACE)
+                if draws:
+                    next_at = draws[-1].drawn_at + interval
+                else:
+                    next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY
+                delay = max(0.0, next_at - time.time())
+                live.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(live.wake.wait(), timeout=delay)
+                    continue  # woken by pause, resume, speed or stop: look again
+                async with live.lock:
+                    game = await self.storage.get_game(game_id)
+                    if game is None or game.status is not GameStatus.RUNNING:
+                        return
+                    if not self.open_prizes(game):
+                        await self._finish_locked(game, reason="every prize has been won")
+                        return
+                    if len(self.called(game)) >= self.total_calls:
+                        ending = (
+                            "the deck ran out"
+                            if self.kind == "loteria"
+                            else "all 90 numbers were called"
+                        )
+                        await self._finish_locked(game, reason=ending)
+                        return
+                    state, value = self.next_call(game)
+                    seq = len(draws) + 1
+                    await self.storage.record_draw(game_id, seq, value, state)
+                await self.announce_call(game_id, seq, value)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "the caller of %s game %s stopped; it restarts with the bot", self.kind, game_id
+            )
+
+    async def announce_unannounced(self, game_id: int) -> None:
+        """Announce draws stored before a crash but never posted (the nonce prevents doubles)."""
+        for draw in await self.storage.draws(game_id):
+            if draw.message_id is None:
+                await self.announce_call(game_id, draw.seq, draw.value)
+
+    async def announce_call(self, game_id: int, seq: int, value: int) -> None:
+        game = await self.storage.get_game(game_id)
+        assert game is not None
+        content, image = await asyncio.to_thread(self.render_call, game, value, seq)
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.claim_button(game))
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        message = await channel.send(
+            content, file=image.file(), view=view, nonce=f"g{game_id}c{seq}"
+        )
+        await self.storage.set_draw_message(game_id, seq, message.id)
+        await self.after_announce(game, seq)
+
+    def claim_button(self, game: GameRow) -> CallingButton:
+        return CallingButton.make(self.kind, "claim", game.id, "Claim", discord.ButtonStyle.success)
+
+    async def after_announce(self, game: GameRow, seq: int) -> None:
+        """Extra posts after a call (Housie posts its board every 10 calls)."""
+
+    # -- claims --------------------------------------------------------------------------------
+
+    async def claim(
+        self,
+        interaction: discord.Interaction[Any],
+        game: GameRow | None,
+        prize: str | None,
+        board_number: int | None,
+    ) -> None:
+        """A claim by slash command (``prize`` named) or by the call's button (``prize`` None)."""
+        if game is None:
+            game = await self.game_here(interaction)
+        elif interaction.channel_id != game.channel_id:
+            raise UserError("Claim in the channel where the game is played.")
+        if not game.status.is_live:
+            raise UserError(f"{self.title} #{game.id} is over.")
+        if game.status is GameStatus.LOBBY:
+            raise UserError(f"{self.title} #{game.id} has not started yet.")
+        player = await self.storage.get_player(game.id, interaction.user.id)
+        if player is None:
+            raise UserError(f"You are not playing in {self.title} #{game.id}.")
+        if player.out:
+            raise UserError("You are out of this game after two false claims.")
+        await interaction.response.defer(thinking=True)
+        async with self.live_game(game.id).lock:
+            content, files = await self._judge_locked(
+                interaction.user, game.id, prize, board_number
+            )
+        await interaction.followup.send(content, files=files)
+
+    async def _judge_locked(
+        self,
+        user: discord.abc.User,
+        game_id: int,
+        prize: str | None,
+        board_number: int | None,
+    ) -> tuple[str, list[discord.File]]:
+        game = await self.storage.get_game(game_id)
+        assert game is not None
+        if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED}:
+            return f"{user.mention}, {self.title} #{game.id} is over.", []
+        seq = len(self.called(game))
+        winners = await self.storage.winners(game.id)
+        won_this_call = [w.prize for w in winners if w.draw_seq == seq]
+        open_prizes = self.open_prizes(game)
+        # Claims valid on the call that won a prize share it; otherwise play the current prize.
+        candidates = (
+            [prize]
+            if prize is not None
+            else list(dict.fromkeys([*won_this_call, *open_prizes[:1]]))
+        )
+        if not candidates:
+            return f"{user.mention}, every prize has been won.", []
+        for candidate in candidates:
+            if candidate not in open_prizes[:1] and candidate not in won_this_call:
+                if any(w.prize == candidate for w in winners):
+                    return f"{user.mention}, {prize_label(candidate)} was already won.", []
+                return (
+                    f"{user.mention}, {prize_label(candidate)} is not being played right now"
+                    + (
+                        f"; the prize now is {prize_label(open_prizes[0])}." if open_prizes else "."
+                    ),
+                    [],
+                )
+        boards = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
+        if not boards:
+            return f"{user.mention}, you have no boards left in play.", []
+        verdict: Verdict | None = None
+        for candidate in candidates:
+            verdict = await asyncio.to_thread(self.judge, game, boards, candidate, board_number)
+            if verdict.valid:
+                break
+        assert verdict is not None
+        if not verdict.valid:
+            await self.storage.record_claim(
+                game.id,
+                user.id,
+                board_id=verdict.board.id if verdict.board else None,
+                prize=verdict.prize,
+                draw_seq=seq,
+                valid=False,
+                reason=verdict.reason,
+            )
+            return await self.false_claim(game, user, verdict), []
+        if any(w.prize == verdict.prize and w.user_id == user.id for w in winners):
+            return f"{user.mention}, you already won {prize_label(verdict.prize)}.", []
+        sharing = verdict.prize in won_this_call
+        await self.storage.record_win(
+            game.id,
+            prize=verdict.prize,
+            user_id=user.id,
+            board_id=verdict.board.id if verdict.board else None,
+            draw_seq=seq,
+            claim_reason=verdict.reason,
+            state=None if sharing else self.after_award(game, verdict.prize),
+        )
+        if not sharing:
+            # The caller ends the game after a short grace period once no prize is left,
+            # so that simultaneous claims on this call can still share the last prize.
+            self.live_game(game.id).wake.set()
+        text = f"🎉 **{prize_label(verdict.prize)}!** {user.mention} wins on call {seq}" + (
+            ", sharing the prize." if sharing else "."
+        )
+        return text, [verdict.image.file()] if verdict.image else []
+
+    async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
+        """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""
+        player = await self.storage.record_false_claim(game.id, user.id, limit=FALSE_CLAIM_LIMIT)
+        consequence = (
+            "That was their second false claim: they are out of the game."
+            if player.out
+            else "One more false claim and they are out."
+        )
+        return f"❌ False claim by {user.mention}: {verdict.reason}. {consequence}"
+
+    # -- the end -------------------------------------------------------------------------------
+
+    async def finish(self, game_id: int, *, reason: str) -> None:
+        async with self.live_game(game_id).lock:
+            game = await self.storage.get_game(game_id)
+            if game is None or not game.status.is_live:
+                return
+            await self._finish_locked(game, reason=reason)
+
+    async def _finish_locked(self, game: GameRow, *, reason: str) -> None:
+        ended = await self.storage.update_game(game.id, status=GameStatus.FINISHED)
+        if not ended:
+            return
+        live = self.live_game(game.id)
+        live.wake.set()
+        winners = await self.storage.winners(game.id)
+        draws = await self.storage.draws(game.id)
+        lines = [f"## {self.title} #{game.id} is over: {reason}.", f"Calls: {len(draws)}."]
+        if winners:
+            lines.append("Winners:")
+            lines += [
+                f"- {prize_label(w.prize)}: <@{w.user_id}> (call {w.draw_seq})" for w in winners
+            ]
+        else:
+            lines.append("Nobody won a prize this time.")
+        assert game.seed is not None
+        lines.append(
+            f"Seed: `{game.seed.hex()}` (its SHA-256 is the commitment posted in the lobby). "
+            f"Check it with `/{self.kind} verify game:{game.id}`."
+        )
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            await channel.send("\n".join(lines))
+        except discord.HTTPException:
+            log.warning("could not post the summary of game %s", game.id, exc_info=True)
+        self.touch_lobby(game.id)
+
+    async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        game = await self.game_by_id(game_id)
+        if game.status.is_live:
+            raise UserError(
+                f"{self.title} #{game.id} is still on; its seed is revealed when it ends."
+            )
+        assert game.seed is not None
+        problems = await self.verify_game(game)
+        commitment_line = f"Seed `{game.seed.hex()}`, commitment `{_commitment(game)}`."
+        if problems:
+            text = "⚠️ Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems[:10])
+        else:
+            draws = await self.storage.draws(game.id)
+            boards = await self.storage.board_count(game.id)
+            text = (
+                f"✅ {self.title} #{game.id} verified: all {len(draws)} calls and {boards} "
+                "boards match the seed."
+            )
+        await interaction.response.send_message(f"{text}\n{commitment_line}")
+
+    async def verify_game(self, game: GameRow) -> list[str]:
+        from engine.fairness import draw_order
+
+        assert game.seed is not None
+        problems: list[str] = []
+        order = draw_order(game.seed, self.total_calls)
+        for draw in await self.storage.draws(game.id):
+            expected = self.expected_call(game, order, draw.seq)
+            if draw.value != expected:
+                problems.append(f"call {draw.seq} was {draw.value}, the seed gives {expected}")
+        problems += self.verify_boards(game, await self.storage.boards(game.id))
+        return problems
+
+    def expected_call(self, game: GameRow, order: Sequence[int], seq: int) -> int:
+        return order[seq - 1]
+
+
+def prize_label(prize: str) -> str:
+    return prize.replace("_", " ").title()
+
+
+def _commitment(game: GameRow) -> str:
+    from engine.fairness import commitment
+
+    return commitment(game.seed) if game.seed else "none"

@@ -1,0 +1,83 @@
+"""Turning errors into replies: domain errors become friendly ephemeral messages, the rest an
+apology plus a log line with the game id. Shared by slash commands and buttons."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine.errors import GameError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. The game is safe; please try again."
+
+
+class UserError(Exception):
+    """A refusal meant for the user who asked: not a player, not the host, wrong channel..."""
+
+
+def friendly_message(error: BaseException) -> str | None:
+    """The text to show for an expected error, or ``None`` for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserError | GameError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command only works in a server channel."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.TransformerError):
+        return f"{error.value!r} is not a valid value here."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use this command here."
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
+    """Reply privately whether or not the interaction was acknowledged already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
+
+
+async def report_error(
+    interaction: discord.Interaction[Any], error: BaseException, *, context: str = ""
+) -> None:
+    """Answer the user for ``error`` and log it if it is a bug. Never raises."""
+    message = friendly_message(error)
+    if message is None:
+        original = getattr(error, "original", error)
+        command = interaction.command.qualified_name if interaction.command else None
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
+        log.error(
+            "error in %s (%s) for user %s in channel %s",
+            command or custom_id or "interaction",
+            context or "no game",
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=original,
+        )
+        message = APOLOGY
+    try:
+        await send_ephemeral(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not tell user %s about an error", interaction.user.id)
+
+
+class GameNightTree(app_commands.CommandTree[Any]):
+    """The one command tree: maps every command error to an ephemeral reply."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        namespace = getattr(interaction, "namespace", None)
+        game = getattr(namespace, "game", None)
+        await report_error(interaction, error, context=f"game {game}" if game else "")
