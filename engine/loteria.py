@@ -14,8 +14,9 @@ is one uniform integer ``r = randbelow(54 * 53 * ... * 39)`` read as mixed-radix
 Fisher-Yates shuffle of ``pool = [1..54]``: for ``i`` in ``0..15``, ``r, j = divmod(r, 54 - i)``,
 swap ``pool[i]`` and ``pool[i + j]``; the tabla is ``pool[:16]`` (fresh pool each time). A tabla
 whose SET of cards was already dealt in this game is dropped and drawn again. A game's tablas come
-from ``SeededRandom(seed, DEAL_LABEL)``, so seat ``k`` (0-based, in joining order) always gets
-the ``k``-th tabla of that stream: ``tabla_for_seat(seed, k) == deal_for_game(seed, k + 1)[k]``.
+from ``SeededRandom(seed, DEAL_LABEL)``, so deal position ``k`` (0-based, handed out in joining
+order) always holds the ``k``-th tabla of that stream, whether dealt all at once or one by one:
+``tablas_at(seed, k, n) == deal_for_game(seed, k + n)[k:]``; ``tabla_for_seat(seed, k)`` is one.
 """
 
 from __future__ import annotations
@@ -324,18 +325,30 @@ def deal_for_game(seed: bytes, count: int) -> list[Tabla]:
     return deal_tablas(count, SeededRandom(seed, DEAL_LABEL))
 
 
-def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
-    """The tabla of the ``seat``-th player to join (0-based), same as in ``deal_for_game``.
+def tablas_at(seed: bytes, first_index: int, count: int = 1) -> list[Tabla]:
+    """Tablas ``first_index .. first_index + count - 1`` (0-based) of the game's deal stream.
 
-    It replays the deal stream up to ``seat``: O(seat), about 10 us per earlier seat, and needs
-    nothing stored but the seed and the seat number.
+    Equal to ``deal_for_game(seed, first_index + count)[first_index:]``: deal positions handed
+    out in joining order (one or several per player) give the same tablas as dealing all at once.
+    It replays the stream from the start, about 6 us per earlier tabla, so nothing but the seed
+    and the positions needs storing.
     """
+    if type(first_index) is not int or first_index < 0:
+        raise GameError(f"deal position {first_index!r} is negative or not a number")
+    _check_count(count, "tablas")
+    if first_index + count > MAX_TABLAS:
+        raise GameError(f"deal positions past {MAX_TABLAS - 1} are beyond the table limit")
+    stream = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
+    for _ in range(first_index):
+        next(stream)
+    return [next(stream) for _ in range(count)]
+
+
+def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
+    """The tabla at deal position ``seat`` (the ``seat``-th tabla handed out, 0-based)."""
     if type(seat) is not int or not 0 <= seat < MAX_TABLAS:
         raise GameError(f"seat {seat!r} is outside 0..{MAX_TABLAS - 1}")
-    stream = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
-    for _ in range(seat):
-        next(stream)
-    return next(stream)
+    return tablas_at(seed, seat)[0]
 
 
 # ------------------------------------------------------------------------------------- patterns

@@ -25,6 +25,7 @@ from engine.loteria import (
     deal_tablas,
     deck_named,
     tabla_for_seat,
+    tablas_at,
 )
 
 SEED = bytes(range(32))
@@ -366,6 +367,19 @@ def test_joining_one_by_one_matches_dealing_at_once(seed: bytes, count: int):
     assert deal_for_game(seed, count + 5)[:count] == at_once
     assert tabla_for_seat(seed, count - 1) == at_once[-1]
     assert tabla_for_seat(seed, 0) == at_once[0]
+    # Players joining one at a time, taking one or two positions each.
+    joined, position = [], 0
+    while position < count:
+        take = min(1 + position % 2, count - position)
+        joined += tablas_at(seed, position, take)
+        position += take
+    assert joined == at_once
+
+
+@pytest.mark.parametrize(("first_index", "count"), [(-1, 1), ("0", 1), (0, 0), (MAX_TABLAS - 1, 2)])
+def test_tablas_at_limits(first_index, count):
+    with pytest.raises(GameError):
+        tablas_at(SEED, first_index, count)
 
 
 def test_different_seeds_deal_different_tablas():
