@@ -163,6 +163,7 @@ class BoardRow:
 class DrawRow:
     seq: int
     value: int
+    drawn_at: float
     message_id: int | None
 
 
@@ -509,10 +510,14 @@ class Storage:
 
     async def draws(self, game_id: int) -> list[DrawRow]:
         async with self._db.execute(
-            "SELECT seq, value, message_id FROM draws WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seq, value, drawn_at, message_id FROM draws WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()
-        return [DrawRow(int(r["seq"]), int(r["value"]), r["message_id"]) for r in rows]
+        return [
+            DrawRow(int(r["seq"]), int(r["value"]), float(r["drawn_at"]), r["message_id"])
+            for r in rows
+        ]
 
     # -- claims and winners --------------------------------------------------------------------
 
