@@ -190,7 +190,7 @@ def draw_text(
     xy: tuple[float, float],
     text: str,
     face: ImageFont.FreeTypeFont,
-    fill: RGB,
+    fill: RGB | int,
     anchor: str = "la",
     stroke: tuple[int, RGB] | None = None,
 ) -> None:
@@ -223,13 +223,19 @@ def palette_of(samples: Iterable[Image.Image], colours: int = 256) -> Image.Imag
     median cut across many small drawings (median cut starved the greys and greens).
     """
     pieces = [sample.convert("RGB") for sample in samples]
+    # Shelf packing: rows as wide as the widest piece, so little filler skews the palette.
     width = max(piece.width for piece in pieces)
-    height = sum(piece.height for piece in pieces)
-    montage = Image.new("RGB", (width, height), Palette.PAPER)
-    top = 0
+    places: list[tuple[int, int]] = []
+    left = top = shelf = 0
     for piece in pieces:
-        montage.paste(piece, (0, top))
-        top += piece.height
+        if left + piece.width > width:
+            left, top, shelf = 0, top + shelf, 0
+        places.append((left, top))
+        left += piece.width
+        shelf = max(shelf, piece.height)
+    montage = Image.new("RGB", (width, top + shelf), Palette.PAPER)
+    for piece, place in zip(pieces, places, strict=True):
+        montage.paste(piece, place)
     return montage.quantize(
         colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
@@ -261,6 +267,11 @@ def limit_alt_text(text: str) -> str:
     if len(text) <= ALT_TEXT_LIMIT:
         return text
     return text[: ALT_TEXT_LIMIT - 1].rstrip() + "…"
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for labels drawn in a fixed space."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]+")

@@ -7,8 +7,10 @@ the card's OpenMoji emoji. Tiles are cached per card and size, so a warm tabla i
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from functools import lru_cache
+from math import ceil
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -26,6 +28,7 @@ from bot.render.common import (
     limit_alt_text,
     palette_of,
     safe_filename,
+    shorten,
     text_width,
     tint,
 )
@@ -127,11 +130,32 @@ def card_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
         "mm",
     )
 
-    # The name in capitals, as big as fits the card's width.
+    # The name in capitals, as big as fits the card's width; the longest are set condensed
+    # rather than small, like the narrow lettering of the printed cards.
     label = name.upper()
-    name_font = fit_font(label, FontFace.SLAB, round(w * 0.13), round(w * 0.075), w - 2 * pad)
-    name_centre = (w / 2, picture[3] + (h - picture[3]) / 2)
-    draw_text(draw, name_centre, label, name_font, Palette.INK, "mm")
+    room = w - 2 * pad
+    name_font = fit_font(label, FontFace.SLAB, round(w * 0.13), round(w * 0.115), room)
+    name_centre = (round(w / 2), round(picture[3] + (h - picture[3]) / 2))
+    natural = text_width(label, name_font)
+    if natural <= room:
+        draw_text(draw, name_centre, label, name_font, Palette.INK, "mm")
+    else:
+        lettering = Image.new("L", (ceil(natural) + 4, round(w * 0.2)), 0)
+        draw_text(
+            ImageDraw.Draw(lettering),
+            (lettering.width / 2, lettering.height / 2),
+            label,
+            name_font,
+            255,
+            "mm",
+        )
+        lettering = lettering.resize((room, lettering.height), Image.Resampling.LANCZOS)
+        ink = Image.new("RGBA", lettering.size, (*Palette.INK, 255))
+        tile.paste(
+            ink,
+            (name_centre[0] - room // 2, name_centre[1] - lettering.height // 2),
+            lettering,
+        )
     return downsample(tile, (width, tile_height(width)))
 
 
@@ -174,12 +198,20 @@ def bean(width: int) -> Image.Image:
     return downsample(sprite, (sprite.width // s, sprite.height // s))
 
 
-@lru_cache(maxsize=1024)
-def _marked_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
-    """The tile under a bean, dimmed so marked cells stand apart at a glance."""
+class CellLook(enum.Enum):
+    """How a tabla cell is drawn: as dealt, under a dimmed bean, or bright under a bean (won)."""
+
+    PLAIN = "plain"
+    MARKED = "marked"
+    WINNING = "winning"
+
+
+def _marked_tile(number: int, name: str, emoji: str, width: int, dimmed: bool) -> Image.Image:
+    """The tile under a bean; dimmed unless it is part of a win, so winners stand out."""
     tile = card_tile(number, name, emoji, width).copy()
-    wash = Image.new("RGBA", tile.size, (*Palette.INK, 100))
-    tile = Image.composite(Image.alpha_composite(tile, wash), tile, tile.getchannel("A"))
+    if dimmed:
+        wash = Image.new("RGBA", tile.size, (*Palette.INK, 100))
+        tile = Image.composite(Image.alpha_composite(tile, wash), tile, tile.getchannel("A"))
     token = bean(round(width * 0.6))
     tile.alpha_composite(
         token, ((width - token.width) // 2, round(tile.height * 0.4 - token.height / 2))
@@ -187,10 +219,13 @@ def _marked_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
     return tile
 
 
-@lru_cache(maxsize=1024)
-def _tabla_cell(number: int, name: str, emoji: str, marked: bool) -> Image.Image:
+@lru_cache(maxsize=2048)
+def _tabla_cell(number: int, name: str, emoji: str, look: CellLook) -> Image.Image:
     """A tabla tile already laid on the board colour (RGB), so placing it is a plain copy."""
-    tile = (_marked_tile if marked else card_tile)(number, name, emoji, TILE_WIDTH)
+    if look is CellLook.PLAIN:
+        tile = card_tile(number, name, emoji, TILE_WIDTH)
+    else:
+        tile = _marked_tile(number, name, emoji, TILE_WIDTH, dimmed=look is CellLook.MARKED)
     cell = Image.new("RGB", tile.size, Palette.BOARD)
     cell.paste(tile, (0, 0), tile)
     return cell
@@ -235,14 +270,17 @@ def _draw_tabla_header(
         (2, Palette.BOARD_DARK),
     )
     if winning and won is not None:
-        left = MARGIN + 10 + text_width(title, font(FontFace.SLAB, 50))
+        left = MARGIN + 22 + text_width(title, font(FontFace.SLAB, 50))
         draw_text(
             draw,
-            (left + 12, HEADER / 2 + 4),
+            (left, HEADER / 2 + 1),
             won.spanish,
             font(FontFace.SANS_BOLD, 24),
             Palette.GOLD_LIGHT,
-            "lm",
+            "ls",
+        )
+        draw_text(
+            draw, (left, HEADER / 2 + 8), won.english, font(FontFace.SANS, 18), Palette.CREAM, "lt"
         )
     right = TABLA_WIDTH - MARGIN - 4
     draw_text(
@@ -256,7 +294,7 @@ def _draw_tabla_header(
     draw_text(
         draw,
         (right, HEADER / 2 + 8),
-        f"Game {game_id}",
+        f"Game {shorten(game_id, 24)}",
         font(FontFace.SANS, 20),
         Palette.CREAM,
         "rt",
@@ -271,9 +309,9 @@ def tabla_palette(deck: Deck) -> Image.Image:
     fits them all, and mapping onto it is far quicker than building a palette per tabla.
     """
     samples = [
-        _on_board(_tabla_cell(card.number, card.spanish, card.emoji, marked))
+        _on_board(_tabla_cell(card.number, card.spanish, card.emoji, look))
         for card in deck
-        for marked in (False, True)
+        for look in CellLook
     ]
     header = _tabla_background().crop((0, 0, TABLA_WIDTH, HEADER))
     _draw_tabla_header(header, "ABCDEFGH", 9999, Pattern.CORNERS, True)
@@ -318,7 +356,13 @@ def tabla_image(
     for cell, number in enumerate(tabla.numbers):
         card = deck.card(number)
         left, top = _cell_origin(cell)
-        tile = _tabla_cell(card.number, card.spanish, card.emoji, bool(marked >> cell & 1))
+        if winning_cells >> cell & 1:
+            look = CellLook.WINNING
+        elif marked >> cell & 1:
+            look = CellLook.MARKED
+        else:
+            look = CellLook.PLAIN
+        tile = _tabla_cell(card.number, card.spanish, card.emoji, look)
         if winning_cells >> cell & 1:
             ring = GAP // 2 + 3
             draw.rounded_rectangle(
