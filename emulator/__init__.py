@@ -1,1 +1,46 @@
-"""A local Discord emulator on loopback for end-to-end tests and the offline sandbox."""
+"""A local Discord emulator on loopback for end-to-end tests and the offline sandbox.
+
+The unmodified discord.py client connects to it (see :mod:`bot.endpoints`); tests drive it as
+people using Discord would::
+
+    async with Emulator() as emu:
+        guild = emu.add_guild("Game Night")
+        general = guild.add_channel("general")
+        alice = guild.add_member("alice", manage_guild=True)
+        async with run_bot(emu, client):
+            reply = await (await alice.slash("ping")).reply()
+"""
+
+from emulator.driver import Guild, Member
+from emulator.interactions import (
+    CallbackType,
+    DriverError,
+    InteractionFailedError,
+    InteractionResult,
+    InteractionType,
+)
+from emulator.model import Attachment, Channel, Message, User
+from emulator.ratelimit import RateLimits
+from emulator.rest import RequestRecord
+from emulator.server import Emulator, EmulatorFailureError, Failure
+from emulator.testing import run_bot
+
+__all__ = [
+    "Attachment",
+    "CallbackType",
+    "Channel",
+    "DriverError",
+    "Emulator",
+    "EmulatorFailureError",
+    "Failure",
+    "Guild",
+    "InteractionFailedError",
+    "InteractionResult",
+    "InteractionType",
+    "Member",
+    "Message",
+    "RateLimits",
+    "RequestRecord",
+    "User",
+    "run_bot",
+]

@@ -1,0 +1,935 @@
+"""The HTTP API under ``/api/v10``: every request is checked (auth, rate limits, Discord's OpenAPI
+spec) before a handler emulates it; rule violations are recorded as failures on the emulator."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import BodyPartReader, web
+
+from emulator.interactions import (
+    ALLOWED_CALLBACKS,
+    CallbackType,
+    InteractionResult,
+    InteractionType,
+)
+from emulator.model import (
+    MAX_ATTACHMENT_BYTES,
+    Attachment,
+    Channel,
+    Message,
+    MessageFlag,
+    now_iso,
+)
+from emulator.rules import message_rule_errors
+from emulator.spec import RouteTable
+
+if TYPE_CHECKING:
+    from emulator.server import Emulator
+
+API_PREFIX = "/api/v10"
+_JSON = "application/json"
+_FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
+# Flags a bot may set on a message it sends; the rest are Discord's to set.
+_SETTABLE_FLAGS = (1 << 2) | (1 << 12) | int(MessageFlag.IS_COMPONENTS_V2)
+_NO_AUTH_PREFIXES = ("/interactions/", "/webhooks/{webhook_id}/{webhook_token}")
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    index: int
+    filename: str
+    data: bytes = field(repr=False)
+
+
+@dataclass
+class ApiRequest:
+    method: str
+    path: str
+    template: str
+    params: dict[str, str]
+    query: dict[str, list[str]]
+    body: Any
+    media_type: str | None
+    files: list[UploadedFile]
+
+    def flag(self, name: str) -> bool:
+        values = self.query.get(name) or [""]
+        return values[-1].lower() in ("true", "1")
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One REST request the bot made, for tests to inspect."""
+
+    method: str
+    path: str
+    route: str | None
+    body: Any
+    status: int
+    files: tuple[str, ...] = ()
+    response: Any = None
+
+
+class ApiError(Exception):
+    """An error answer in Discord's format; ``failure`` names the rule broken, if the request
+    broke one (then it is recorded on the emulator and fails the test)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        failure: str | None = None,
+        details: list[str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.failure = failure
+        self.details = details or []
+
+    def body(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.details:
+            data["errors"] = {
+                "request": {"_errors": [{"code": "INVALID", "message": d} for d in self.details]}
+            }
+        return data
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """JSON with exactly ``Content-Type: application/json`` (discord.py rejects a charset)."""
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": _JSON},
+    )
+
+
+def _decoded(response: web.StreamResponse) -> Any:
+    if not isinstance(response, web.Response) or response.content_type != _JSON:
+        return None
+    raw = response.body
+    return json.loads(raw) if isinstance(raw, bytes) and raw else None
+
+
+Handler = Callable[[ApiRequest], Awaitable[tuple[int, Any]]]
+
+
+class RestApi:
+    def __init__(self, emu: Emulator) -> None:
+        self._emu = emu
+        self.handlers: dict[tuple[str, str], Handler] = {
+            ("GET", "/users/@me"): self.get_me,
+            ("GET", "/users/{user_id}"): self.get_user,
+            ("GET", "/oauth2/applications/@me"): self.get_application,
+            ("GET", "/applications/@me"): self.get_application,
+            ("GET", "/gateway"): self.get_gateway,
+            ("GET", "/gateway/bot"): self.get_gateway_bot,
+            ("GET", "/applications/{application_id}/commands"): self.list_commands,
+            ("PUT", "/applications/{application_id}/commands"): self.put_commands,
+            ("POST", "/applications/{application_id}/commands"): self.post_command,
+            ("GET", "/applications/{application_id}/commands/{command_id}"): self.get_command,
+            ("PATCH", "/applications/{application_id}/commands/{command_id}"): self.patch_command,
+            ("DELETE", "/applications/{application_id}/commands/{command_id}"): self.delete_command,
+            (
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+            ): self.list_commands,
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"): self.put_commands,
+            (
+                "POST",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+            ): self.post_command,
+            (
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+            ): self.get_command,
+            (
+                "PATCH",
+                "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+            ): self.patch_command,
+            (
+                "DELETE",
+                "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+            ): self.delete_command,
+            ("POST", "/users/@me/channels"): self.open_dm,
+            ("GET", "/channels/{channel_id}"): self.get_channel,
+            ("GET", "/channels/{channel_id}/messages"): self.list_messages,
+            ("POST", "/channels/{channel_id}/messages"): self.create_message,
+            ("GET", "/channels/{channel_id}/messages/{message_id}"): self.get_message,
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}"): self.edit_message,
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}"): self.delete_message,
+            (
+                "PUT",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji_name}/@me",
+            ): self.add_reaction,
+            (
+                "DELETE",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji_name}/@me",
+            ): self.remove_reaction,
+            (
+                "POST",
+                "/interactions/{interaction_id}/{interaction_token}/callback",
+            ): self.interaction_callback,
+            ("POST", "/webhooks/{webhook_id}/{webhook_token}"): self.execute_webhook,
+            (
+                "GET",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            ): self.get_webhook_message,
+            (
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            ): self.edit_webhook_message,
+            (
+                "DELETE",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            ): self.delete_webhook_message,
+            (
+                "GET",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            ): self.get_webhook_message,
+            (
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            ): self.edit_webhook_message,
+            (
+                "DELETE",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            ): self.delete_webhook_message,
+            ("GET", "/guilds/{guild_id}"): self.get_guild,
+            ("GET", "/guilds/{guild_id}/channels"): self.get_guild_channels,
+            ("GET", "/guilds/{guild_id}/roles"): self.get_guild_roles,
+            ("GET", "/guilds/{guild_id}/members/{user_id}"): self.get_member,
+        }
+        self._own_routes = RouteTable(sorted({template for _, template in self.handlers}))
+
+    # The request pipeline
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.method.upper()
+        path = "/" + request.match_info["tail"]
+        query: dict[str, list[str]] = {}
+        for key, value in request.query.items():
+            query.setdefault(key, []).append(value)
+        record_body: Any = None
+        files: list[UploadedFile] = []
+        try:
+            body, media_type, files = await self._read_body(request)
+            record_body = body
+            response = await self._process(request, method, path, query, body, media_type, files)
+        except ApiError as error:
+            if error.failure is not None:
+                self._emu.record_failure(
+                    error.failure, f"{method} {path}: {error.message}", error.details
+                )
+            response = json_response(error.body(), error.status)
+        self._emu.requests.append(
+            RequestRecord(
+                method,
+                path,
+                self._route_of(path),
+                record_body,
+                response.status,
+                tuple(f.filename for f in files),
+                _decoded(response),
+            )
+        )
+        return response
+
+    def _route_of(self, path: str) -> str | None:
+        spec = self._emu.spec
+        found = spec.match(path) if spec is not None else self._own_routes.match(path)
+        return None if found is None else found.template
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, str | None, list[UploadedFile]]:
+        if not request.body_exists:
+            return None, None, []
+        media_type = request.content_type
+        if media_type == "multipart/form-data":
+            return await self._read_multipart(request)
+        raw = await request.read()
+        if not raw:
+            return None, None, []
+        if media_type != _JSON:
+            raise ApiError(
+                415,
+                0,
+                f"unsupported Content-Type {media_type!r}: send application/json or multipart/form-data",
+                failure="spec",
+            )
+        try:
+            return json.loads(raw), _JSON, []
+        except ValueError as error:
+            raise ApiError(
+                400, 50109, "The request body contains invalid JSON.", failure="spec"
+            ) from error
+
+    async def _read_multipart(
+        self, request: web.Request
+    ) -> tuple[Any, str | None, list[UploadedFile]]:
+        reader = await request.multipart()
+        payload: Any = None
+        files: list[UploadedFile] = []
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            if not isinstance(part, BodyPartReader):
+                raise ApiError(400, 50035, "nested multipart is not supported", failure="spec")
+            name = part.name or ""
+            data = await part.read()
+            matched = _FILE_FIELD.match(name)
+            if name == "payload_json":
+                try:
+                    payload = json.loads(data)
+                except ValueError as error:
+                    raise ApiError(
+                        400, 50109, "payload_json is not valid JSON", failure="spec"
+                    ) from error
+            elif matched:
+                index = int(matched.group(1))
+                if index >= 10:
+                    raise ApiError(400, 50035, f"{name}: at most 10 files", failure="spec")
+                files.append(UploadedFile(index, part.filename or f"file{index}", bytes(data)))
+            else:
+                raise ApiError(
+                    400,
+                    50035,
+                    f"unexpected multipart field {name!r} (use payload_json and files[n])",
+                    failure="spec",
+                )
+        return payload, "multipart/form-data", files
+
+    async def _process(
+        self,
+        request: web.Request,
+        method: str,
+        path: str,
+        query: dict[str, list[str]],
+        body: Any,
+        media_type: str | None,
+        files: list[UploadedFile],
+    ) -> web.StreamResponse:
+        spec = self._emu.spec
+        if spec is not None:
+            route, errors = spec.validate_request(method, path, query, body, media_type)
+        else:
+            route, errors = self._own_routes.match(path), []
+        if route is None:
+            raise ApiError(404, 0, "404: Not Found", failure="spec", details=errors)
+        template = route.template
+        needs_auth = not template.startswith(_NO_AUTH_PREFIXES)
+        if needs_auth and request.headers.get("Authorization") != f"Bot {self._emu.token}":
+            raise ApiError(
+                401,
+                0,
+                "401: Unauthorized (send Authorization: Bot <token>)",
+                failure="unauthorized",
+            )
+
+        headers: dict[str, str] = {}
+        limiter = self._emu.rate_limiter
+        if limiter is not None:
+            bucket = None
+            if method == "POST" and template == "/channels/{channel_id}/messages":
+                bucket = f"channel-messages:{route.path_params['channel_id']}"
+            verdict = limiter.check(bucket, counts_globally=needs_auth)
+            headers = verdict.headers
+            if not verdict.allowed:
+                self._emu.rate_limited += 1
+                body_429 = {
+                    "message": "You are being rate limited.",
+                    "retry_after": round(verdict.retry_after, 3),
+                    "global": verdict.is_global,
+                    "code": 0,
+                }
+                # discord.py only retries a 429 that came through Discord's proxy (Via header).
+                return json_response(body_429, 429, {**headers, "Via": "1.1 google"})
+
+        if errors:
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body (rejected by Discord's OpenAPI spec)",
+                failure="spec",
+                details=errors,
+            )
+        handler = self.handlers.get((method, template))
+        if handler is None:
+            raise ApiError(
+                404,
+                0,
+                f"the emulator does not implement {method} {template}",
+                failure="unsupported",
+            )
+        api_request = ApiRequest(
+            method, path, template, route.path_params, query, body, media_type, files
+        )
+        status, data = await handler(api_request)
+        if status == 204:
+            return web.Response(status=204, headers=headers)
+        return json_response(data, status, headers)
+
+    # Users, application, gateway
+
+    async def get_me(self, request: ApiRequest) -> tuple[int, Any]:
+        me = self._emu.bot_user.payload()
+        me.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "premium_type": 0})
+        return 200, me
+
+    async def get_user(self, request: ApiRequest) -> tuple[int, Any]:
+        user = self._emu.get_user(int(request.params["user_id"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return 200, user.payload()
+
+    async def get_application(self, request: ApiRequest) -> tuple[int, Any]:
+        emu = self._emu
+        return 200, {
+            "id": str(emu.application_id),
+            "name": emu.bot_user.name,
+            "icon": None,
+            "description": "",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": emu.owner_user.payload(),
+            "team": None,
+            "flags": 0,
+            "bot": emu.bot_user.payload(),
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "role_connections_verification_url": None,
+            "approximate_guild_count": len(emu.guilds),
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "flags_new": "0",
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
+        }
+
+    async def get_gateway(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, {"url": self._emu.gateway_url}
+
+    async def get_gateway_bot(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, {
+            "url": self._emu.gateway_url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 1000 - self._emu.gateway.identify_count,
+                "reset_after": 86_400_000,
+                "max_concurrency": 1,
+            },
+        }
+
+    # Application commands
+
+    def _command_scope(self, request: ApiRequest) -> int | None:
+        if int(request.params["application_id"]) != self._emu.application_id:
+            raise ApiError(
+                403, 50001, "Missing Access (application id is not this bot's)", failure="rule"
+            )
+        guild_text = request.params.get("guild_id")
+        if guild_text is None:
+            return None
+        guild_id = int(guild_text)
+        if self._emu.get_guild(guild_id) is None:
+            raise ApiError(
+                403, 50001, "Missing Access (the bot is not in that guild)", failure="rule"
+            )
+        return guild_id
+
+    async def list_commands(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, self._emu.commands_in_scope(self._command_scope(request))
+
+    async def put_commands(self, request: ApiRequest) -> tuple[int, Any]:
+        scope = self._command_scope(request)
+        body = request.body or []
+        names = [(c.get("type", 1), c.get("name")) for c in body]
+        duplicates = {n for n in names if names.count(n) > 1}
+        if duplicates:
+            raise ApiError(
+                400,
+                50035,
+                f"duplicate command names {sorted(str(d[1]) for d in duplicates)}",
+                failure="rule",
+            )
+        for command in body:
+            self._check_command(command)
+        return 200, self._emu.replace_commands(scope, body)
+
+    async def post_command(self, request: ApiRequest) -> tuple[int, Any]:
+        scope = self._command_scope(request)
+        self._check_command(request.body)
+        return 201, self._emu.upsert_command(scope, request.body)
+
+    def _command_or_404(self, request: ApiRequest) -> tuple[int | None, dict[str, Any]]:
+        scope = self._command_scope(request)
+        wanted = request.params["command_id"]
+        for command in self._emu.commands_in_scope(scope):
+            if command["id"] == wanted:
+                return scope, command
+        raise ApiError(404, 10063, "Unknown application command")
+
+    async def get_command(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, self._command_or_404(request)[1]
+
+    async def patch_command(self, request: ApiRequest) -> tuple[int, Any]:
+        scope, command = self._command_or_404(request)
+        merged = {**command, **(request.body or {})}
+        self._check_command(merged)
+        return 200, self._emu.upsert_command(scope, merged)
+
+    async def delete_command(self, request: ApiRequest) -> tuple[int, Any]:
+        scope, command = self._command_or_404(request)
+        self._emu.delete_command(scope, command["id"])
+        return 204, None
+
+    def _check_command(self, command: dict[str, Any]) -> None:
+        """Discord's checks beyond the spec: required options come before optional ones."""
+
+        def check(options: list[dict[str, Any]], where: str) -> None:
+            seen_optional = False
+            for option in options:
+                if option.get("type") in (1, 2):
+                    check(option.get("options") or [], f"{where} {option.get('name')}")
+                    continue
+                if option.get("required"):
+                    if seen_optional:
+                        raise ApiError(
+                            400,
+                            50035,
+                            f"/{where}: required option {option.get('name')!r} after an optional one",
+                            failure="rule",
+                        )
+                else:
+                    seen_optional = True
+
+        check(command.get("options") or [], str(command.get("name")))
+
+    # Channels and messages
+
+    async def open_dm(self, request: ApiRequest) -> tuple[int, Any]:
+        user = self._emu.get_user(int(request.body["recipient_id"]))
+        if user is None or user.bot:
+            raise ApiError(400, 50033, "Invalid Recipient(s)")
+        return 200, self._emu.open_dm_channel(user).payload()
+
+    def _channel(self, request: ApiRequest) -> Channel:
+        channel = self._emu.channels.get(int(request.params["channel_id"]))
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _message(self, request: ApiRequest) -> tuple[Channel, Message]:
+        channel = self._channel(request)
+        message = channel.get_message(int(request.params["message_id"]))
+        if message is None or message.deleted or message.ephemeral_for is not None:
+            raise ApiError(404, 10008, "Unknown Message")
+        return channel, message
+
+    async def get_channel(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, self._channel(request).payload()
+
+    async def list_messages(self, request: ApiRequest) -> tuple[int, Any]:
+        channel = self._channel(request)
+        messages = list(reversed(channel.messages))  # newest first, as Discord returns them
+        if "before" in request.query:
+            before = int(request.query["before"][-1])
+            messages = [m for m in messages if m.id < before]
+        if "after" in request.query:
+            after = int(request.query["after"][-1])
+            messages = [m for m in messages if m.id > after]
+        limit = int(request.query.get("limit", ["50"])[-1])
+        return 200, [self._emu.message_payload(m) for m in messages[:limit]]
+
+    async def create_message(self, request: ApiRequest) -> tuple[int, Any]:
+        channel = self._channel(request)
+        if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
+            raise ApiError(
+                403,
+                50007,
+                "Cannot send messages to this user",
+                failure="dm_closed",
+                details=[f"{channel.recipient.name} does not accept DMs from the bot"],
+            )
+        payload = request.body or {}
+        message = Message(self._emu.new_id(), channel, self._emu.bot_user)
+        self.apply_message_payload(message, payload, request.files, creating=True)
+        self._emu.message_created(message)
+        return 200, self._emu.message_payload(message)
+
+    async def get_message(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, self._emu.message_payload(self._message(request)[1])
+
+    async def edit_message(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._message(request)
+        if message.author is not self._emu.bot_user:
+            raise ApiError(
+                403, 50005, "Cannot edit a message authored by another user", failure="rule"
+            )
+        self.apply_message_payload(message, request.body or {}, request.files, creating=False)
+        self._emu.message_updated(message)
+        return 200, self._emu.message_payload(message)
+
+    async def delete_message(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._message(request)
+        if message.author is not self._emu.bot_user and not message.channel.is_dm:
+            raise ApiError(403, 50013, "Missing Permissions (Manage Messages)", failure="rule")
+        self._emu.message_deleted(message)
+        return 204, None
+
+    async def add_reaction(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._message(request)
+        message.reactions.setdefault(request.params["emoji_name"], set()).add(self._emu.bot_user.id)
+        self._emu.notify()
+        return 204, None
+
+    async def remove_reaction(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._message(request)
+        message.reactions.get(request.params["emoji_name"], set()).discard(self._emu.bot_user.id)
+        self._emu.notify()
+        return 204, None
+
+    def apply_message_payload(
+        self,
+        message: Message,
+        payload: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        creating: bool,
+    ) -> None:
+        """Check ``payload`` against Discord's limits, then write it into ``message``."""
+        flags = int(payload.get("flags") or 0)
+        errors = message_rule_errors(payload, message.flags)
+        if (flags | message.flags) & MessageFlag.IS_COMPONENTS_V2 and (
+            payload.get("content") or payload.get("embeds")
+        ):
+            errors.append("content and embeds cannot be used with the IS_COMPONENTS_V2 flag")
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", failure="rule", details=errors)
+        for upload in files:
+            if len(upload.data) > MAX_ATTACHMENT_BYTES:
+                raise ApiError(
+                    413,
+                    40005,
+                    "Request entity too large",
+                    failure="rule",
+                    details=[
+                        f"{upload.filename} is {len(upload.data)} bytes; the limit is {MAX_ATTACHMENT_BYTES}"
+                    ],
+                )
+        attachments = self._attachments(message, payload, files, creating=creating)
+        if creating and not (
+            payload.get("content")
+            or payload.get("embeds")
+            or payload.get("components")
+            or payload.get("sticker_ids")
+            or payload.get("poll")
+            or attachments
+        ):
+            raise ApiError(400, 50006, "Cannot send an empty message", failure="rule")
+
+        if "content" in payload:
+            message.content = payload["content"] or ""
+        if "embeds" in payload:
+            message.embeds = list(payload["embeds"] or [])
+        if "components" in payload:
+            message.components = list(payload["components"] or [])
+        if "flags" in payload or creating:
+            kept = message.flags & ~_SETTABLE_FLAGS
+            if message.flags & MessageFlag.IS_COMPONENTS_V2:  # cannot be removed once set
+                kept |= MessageFlag.IS_COMPONENTS_V2
+            message.flags = kept | (flags & _SETTABLE_FLAGS)
+        message.attachments = attachments
+        if not creating:
+            message.edited_at = now_iso()
+            message.edits += 1
+
+    def _attachments(
+        self,
+        message: Message,
+        payload: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        creating: bool,
+    ) -> list[Attachment]:
+        by_index = {upload.index: upload for upload in files}
+        used: set[int] = set()
+        entries = payload.get("attachments")
+        result: list[Attachment] = []
+        existing = {str(a.id): a for a in message.attachments}
+        if entries is None:
+            result = [] if creating else list(message.attachments)
+        else:
+            for position, entry in enumerate(entries):
+                key = str(entry.get("id"))
+                if not creating and key in existing:
+                    result.append(existing[key])
+                    continue
+                index = int(key) if key.isdigit() else -1
+                upload = by_index.get(index)
+                if upload is None:
+                    raise ApiError(
+                        400,
+                        50035,
+                        "Invalid Form Body",
+                        failure="rule",
+                        details=[
+                            f"attachments/{position}: id {key} is neither a files[n] part nor an existing attachment"
+                        ],
+                    )
+                used.add(index)
+                result.append(
+                    self._store(message, upload, entry.get("filename"), entry.get("description"))
+                )
+        for upload in files:
+            if upload.index not in used:
+                result.append(self._store(message, upload, None, None))
+        return result
+
+    def _store(
+        self, message: Message, upload: UploadedFile, filename: str | None, description: str | None
+    ) -> Attachment:
+        attachment = Attachment.create(
+            self._emu.new_id(),
+            message.channel.id,
+            filename or upload.filename,
+            upload.data,
+            description,
+            self._emu.cdn_base_url,
+        )
+        self._emu.attachments[attachment.id] = attachment
+        return attachment
+
+    # Interactions
+
+    async def interaction_callback(self, request: ApiRequest) -> tuple[int, Any]:
+        emu = self._emu
+        result = emu.interactions_by_id.get(int(request.params["interaction_id"]))
+        if result is None or result.token != request.params["interaction_token"]:
+            raise ApiError(404, 10062, "Unknown interaction", failure="unknown_interaction")
+        body = request.body or {}
+        kind = int(body.get("type", 0))
+        if result.response_type is not None:
+            raise ApiError(
+                400,
+                40060,
+                "Interaction has already been acknowledged.",
+                failure="double_ack",
+                details=[
+                    f"{result.describe()}: already answered with callback {result.response_type}, then {kind}"
+                ],
+            )
+        if result.failure is not None:
+            raise ApiError(
+                404,
+                10062,
+                "Unknown interaction",
+                failure="late_ack",
+                details=[
+                    f"{result.describe()}: acknowledged after {emu.ack_timeout:g} s ({result.failure})"
+                ],
+            )
+        if kind not in ALLOWED_CALLBACKS.get(result.type, frozenset()):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                failure="bad_callback",
+                details=[f"callback type {kind} is not valid for a {result.type.name} interaction"],
+            )
+        data = body.get("data") or {}
+        message: Message | None = None
+        if kind == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
+            message = self._response_message(result, data)
+            self.apply_message_payload(message, data, request.files, creating=True)
+            message.flags |= int(data.get("flags") or 0) & MessageFlag.EPHEMERAL
+            self._mark_ephemeral(message, result)
+            emu.acknowledge(result, kind, message)
+            emu.message_created(message)
+        elif kind == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
+            message = self._response_message(result, {})
+            message.flags = MessageFlag.LOADING | (
+                int(data.get("flags") or 0) & MessageFlag.EPHEMERAL
+            )
+            self._mark_ephemeral(message, result)
+            emu.acknowledge(result, kind, message)
+            emu.message_created(message)
+        elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
+            message = result.source_message
+            if message is None:
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    failure="bad_callback",
+                    details=[f"callback {kind} needs a message, and {result.describe()} has none"],
+                )
+            if kind == CallbackType.UPDATE_MESSAGE:
+                self.apply_message_payload(message, data, request.files, creating=False)
+            emu.acknowledge(result, kind, message)
+            if kind == CallbackType.UPDATE_MESSAGE:
+                emu.message_updated(message)
+        elif kind == CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT:
+            result.choices = list(data.get("choices") or [])
+            emu.acknowledge(result, kind, None)
+        elif kind == CallbackType.MODAL:
+            result.modal = dict(data)
+            emu.acknowledge(result, kind, None)
+        if not request.flag("with_response"):
+            return 204, None
+        loading = kind == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+        interaction: dict[str, Any] = {
+            "id": str(result.id),
+            "type": int(result.type),
+            "response_message_loading": loading,
+            "response_message_ephemeral": message is not None and message.ephemeral,
+            "channel_id": str(result.channel.id),
+        }
+        if result.channel.guild is not None:
+            interaction["guild_id"] = str(result.channel.guild.id)
+        response: dict[str, Any] = {"interaction": interaction}
+        if message is not None:
+            interaction["response_message_id"] = str(message.id)
+        if message is not None and kind in (4, 7):  # Discord returns the message for these only
+            response["resource"] = {"type": kind, "message": emu.message_payload(message)}
+        return 200, response
+
+    def _response_message(self, result: InteractionResult, data: dict[str, Any]) -> Message:
+        emu = self._emu
+        return Message(
+            emu.new_id(),
+            result.channel,
+            emu.bot_user,
+            type=20 if result.type == InteractionType.APPLICATION_COMMAND else 0,
+            webhook_id=emu.application_id,
+            application_id=emu.application_id,
+            interaction_metadata=emu.interaction_metadata(result),
+        )
+
+    @staticmethod
+    def _mark_ephemeral(message: Message, result: InteractionResult) -> None:
+        if message.flags & MessageFlag.EPHEMERAL:
+            message.ephemeral_for = result.user.id
+
+    def _webhook_interaction(self, request: ApiRequest) -> InteractionResult:
+        result = self._emu.interactions_by_token.get(request.params["webhook_token"])
+        if result is None or int(request.params["webhook_id"]) != self._emu.application_id:
+            raise ApiError(404, 10015, "Unknown Webhook", failure="unknown_webhook")
+        if result.response_type is None:
+            raise ApiError(
+                404,
+                10015,
+                "Unknown Webhook",
+                failure="followup_before_ack",
+                details=[
+                    f"{result.describe()}: use the interaction response before follow-ups or edits"
+                ],
+            )
+        return result
+
+    def _webhook_message(self, request: ApiRequest) -> tuple[InteractionResult, Message]:
+        result = self._webhook_interaction(request)
+        wanted = request.params.get("message_id")
+        if wanted is None:  # @original
+            message = result.message
+        else:
+            candidates = [m for m in (result.message, *result.followups) if m is not None]
+            message = next((m for m in candidates if m.id == int(wanted)), None)
+        if message is None or message.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return result, message
+
+    async def execute_webhook(self, request: ApiRequest) -> tuple[int, Any]:
+        emu = self._emu
+        result = self._webhook_interaction(request)
+        payload = request.body or {}
+        original = result.message
+        if (
+            result.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+            and original is not None
+            and original.loading
+        ):
+            # Discord fills the "thinking..." placeholder with the first follow-up.
+            self.apply_message_payload(original, payload, request.files, creating=False)
+            original.flags &= ~MessageFlag.LOADING
+            original.edited_at = None
+            emu.message_updated(original)
+            message = original
+        else:
+            message = Message(
+                emu.new_id(),
+                result.channel,
+                emu.bot_user,
+                webhook_id=emu.application_id,
+                application_id=emu.application_id,
+                interaction_metadata=emu.interaction_metadata(result),
+            )
+            self.apply_message_payload(message, payload, request.files, creating=True)
+            message.flags |= int(payload.get("flags") or 0) & MessageFlag.EPHEMERAL
+            self._mark_ephemeral(message, result)
+            result.followups.append(message)
+            emu.message_created(message)
+        if not request.flag("wait"):
+            return 204, None
+        return 200, emu.message_payload(message)
+
+    async def get_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, self._emu.message_payload(self._webhook_message(request)[1])
+
+    async def edit_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._webhook_message(request)
+        self.apply_message_payload(message, request.body or {}, request.files, creating=False)
+        message.flags &= ~MessageFlag.LOADING
+        self._emu.message_updated(message)
+        return 200, self._emu.message_payload(message)
+
+    async def delete_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._webhook_message(request)
+        self._emu.message_deleted(message)
+        return 204, None
+
+    # Guilds
+
+    def _guild(self, request: ApiRequest) -> Any:
+        guild = self._emu.get_guild(int(request.params["guild_id"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def get_guild(self, request: ApiRequest) -> tuple[int, Any]:
+        data = dict(self._guild(request).payload())
+        for key in ("channels", "members", "threads", "voice_states", "presences", "joined_at"):
+            data.pop(key, None)
+        return 200, data
+
+    async def get_guild_channels(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, [c.payload() for c in self._guild(request).channels]
+
+    async def get_guild_roles(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, [r.payload() for r in self._guild(request).roles]
+
+    async def get_member(self, request: ApiRequest) -> tuple[int, Any]:
+        guild = self._guild(request)
+        user_id = int(request.params["user_id"])
+        if user_id == self._emu.bot_user.id:
+            return 200, guild.bot_member_payload()
+        user = self._emu.get_user(user_id)
+        member = None if user is None else guild.member_of(user)
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return 200, member.payload()
