@@ -43,6 +43,7 @@ from emulator.spec import OpenApiSpec, load_spec
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+_RECHECK_SECONDS = 0.02
 DEFAULT_TOKEN = "emulator.bot.token"  # noqa: S105 - a fixed fake token for a local fake Discord
 
 
@@ -228,19 +229,20 @@ class Emulator:
         timeout: float,  # noqa: ASYNC109 - a deadline for the wait is the point
         describe: Callable[[], str],
     ) -> T:
-        """Re-run ``check`` on every change until it returns something other than None/False."""
+        """Re-run ``check`` on every change until it returns something truthy; return that."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             outcome = check()
-            if outcome is not None and outcome is not False:
+            if outcome:
                 return outcome
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout:g} s waiting for {describe()}")
             event = self._changed
             try:
-                await asyncio.wait_for(event.wait(), remaining)
+                # Re-check now and then too: conditions may look at the bot's own state.
+                await asyncio.wait_for(event.wait(), min(remaining, _RECHECK_SECONDS))
             except TimeoutError:
                 continue
 
@@ -377,6 +379,7 @@ class Emulator:
     def _stored_command(
         self, scope: int | None, body: dict[str, Any], old: dict[str, Any] | None
     ) -> dict[str, Any]:
+        permissions = body.get("default_member_permissions")
         stored: dict[str, Any] = {
             "id": old["id"] if old else str(self.new_id()),
             "application_id": str(self.application_id),
@@ -385,7 +388,9 @@ class Emulator:
             "name": body["name"],
             "description": body.get("description", ""),
             "options": list(body.get("options") or []),
-            "default_member_permissions": body.get("default_member_permissions"),
+            "default_member_permissions": (
+                None if permissions is None else str(permissions)  # Discord answers a string
+            ),
             "nsfw": bool(body.get("nsfw", False)),
             "name_localizations": body.get("name_localizations"),
             "description_localizations": body.get("description_localizations"),

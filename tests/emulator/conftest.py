@@ -1,0 +1,3 @@
+from tests.emulator.fixtures import emulator
+
+__all__ = ["emulator"]

@@ -1,0 +1,228 @@
+"""A minimal bot built here, run by the unmodified discord.py client against the emulator."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+
+from emulator import CallbackType, Emulator, run_bot
+from tests.emulator.minimal_bot import MinimalBot
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def make_world(emu: Emulator):
+    """A guild with #general, alice (a server manager) and bob."""
+    guild = emu.add_guild("Game Night")
+    general = guild.add_channel("general")
+    alice = guild.add_member("alice", manage_guild=True)
+    bob = guild.add_member("bob")
+    return guild, general, alice, bob
+
+
+async def test_bot_connects_and_sees_the_guild(emulator, tmp_path):
+    guild, *_ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        seen = bot.get_guild(guild.id)
+        assert seen is not None
+        assert seen.name == "Game Night"
+        assert [c.name for c in seen.text_channels] == ["general"]
+        assert seen.member_count == 3  # alice, bob and the bot itself
+        assert bot.user is not None
+        assert bot.user.id == emulator.bot_user.id
+        assert bot.application_id == emulator.application_id
+
+
+async def test_command_sync_is_kept_for_inspection(emulator, tmp_path):
+    make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        names = {c["name"] for c in emulator.synced_commands}
+        assert {"ping", "echo", "lobby", "card", "countdown"} <= names
+        echo = emulator.command("echo")
+        assert [(o["name"], o["type"], o.get("required", False)) for o in echo["options"]] == [
+            ("text", 3, True),
+            ("times", 4, False),
+        ]
+        assert emulator.command("admin")["default_member_permissions"] == str(1 << 5)
+
+
+async def test_guild_sync_makes_guild_commands(emulator, tmp_path):
+    guild, _, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3", guild_id=guild.id)):
+        assert {c.get("guild_id") for c in emulator.synced_commands} == {str(guild.id)}
+        reply = await (await alice.slash("ping")).reply()
+        assert reply.content == "pong"
+
+
+async def test_slash_command_with_options_gets_a_reply(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        result = await alice.slash("echo", text="hi ", times=3)
+        reply = await result.reply()
+        assert reply.content == "hi hi hi "
+        assert result.response_type == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE
+        assert not result.ephemeral
+        assert general.last_message is reply
+        assert reply.interaction_metadata is not None
+        assert reply.interaction_metadata["user"]["id"] == str(alice.id)
+
+
+async def test_button_click_on_a_persistent_view(emulator, tmp_path):
+    _, general, alice, bob = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        opened = await (await alice.slash("lobby")).reply()
+        assert opened.content == "Lobby opened"
+        assert opened.ephemeral
+        lobby = general.last_message
+        assert lobby is not None
+        assert lobby.custom_ids == ["lobby:join"]
+        assert lobby.button("Join")["custom_id"] == "lobby:join"
+        first = await bob.click(lobby, "lobby:join")
+        updated = await first.reply()
+        assert first.response_type == CallbackType.UPDATE_MESSAGE
+        assert updated is lobby
+        assert lobby.content == "Lobby (answered by A): bob"
+        await (await alice.click(lobby, "lobby:join")).reply()
+        assert lobby.content == "Lobby (answered by A): alice, bob"
+
+
+async def test_dm_with_a_png_and_alt_text(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        result = await alice.slash("card")
+        reply = await result.reply()
+        assert reply.content == "Check your DMs"
+        assert result.deferred
+        assert result.ephemeral
+        assert reply not in general.messages  # only alice sees it
+        dm = await alice.wait_for_dm(lambda m: bool(m.attachments))
+        picture = dm.attachments[0]
+        assert picture.filename == "card.png"
+        assert picture.description == "Your red card"
+        assert picture.data.startswith(b"\x89PNG\r\n\x1a\n")
+        assert picture.payload()["width"] == 40
+
+
+async def test_attachment_bytes_come_back_from_the_cdn(emulator, tmp_path):
+    """discord.py's Attachment.read() fetches the attachment URL: the CDN route serves it."""
+    _, _, alice, _ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        await (await alice.slash("card")).reply()
+        dm = await alice.wait_for_dm()
+        channel = await bot.fetch_channel(dm.channel.id)
+        assert isinstance(channel, discord.DMChannel)
+        fetched = await channel.fetch_message(dm.id)
+        assert await fetched.attachments[0].read() == dm.attachments[0].data
+
+
+async def test_timer_posts_to_the_channel(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        await (await alice.slash("countdown", start=3)).reply()
+        await general.wait_for_message(lambda m: m.content == "Liftoff!")
+        assert [m.content for m in general.messages] == [
+            "Counting down from 3",
+            "3...",
+            "2...",
+            "1...",
+            "Liftoff!",
+        ]
+
+
+async def test_select_menu_on_an_ephemeral_message(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        menu = await (await alice.slash("pick")).reply()
+        assert menu.ephemeral
+        assert menu not in general.messages
+        assert menu in general.messages_seen_by(alice.user)
+        picked = await (await alice.select(menu, "fruit", ["apple", "cherry"])).reply()
+        assert picked.content == "picked apple, cherry"
+        assert picked.components == []
+
+
+async def test_modal_round_trip(emulator, tmp_path):
+    _, _, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        asked = await alice.slash("ask")
+        modal = await asked.modal_shown()
+        assert modal["title"] == "A question"
+        submitted = await alice.submit_modal(asked, {"answer": "forty-two"})
+        assert (await submitted.reply()).content == "answer: forty-two"
+
+
+async def test_autocomplete_returns_the_bots_choices(emulator, tmp_path):
+    _, _, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        choices = await alice.autocomplete("guess", "fruit", "ap")
+        assert [c["value"] for c in choices] == ["apple", "apricot"]
+
+
+async def test_member_messages_reach_the_bot(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        await alice.say(general, "hello bot")
+        await emulator.wait_until(lambda: bot.seen_messages, 5, lambda: "MESSAGE_CREATE")
+        seen = bot.seen_messages[0]
+        assert seen.author.id == alice.id
+        assert seen.content == ""  # no message-content intent, as on Discord
+
+
+async def test_bot_survives_a_forced_disconnect(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        await emulator.disconnect_bot()
+        # Sent while the bot is away: it gets it on RESUME.
+        await alice.say(general, "while you were away")
+        await emulator.wait_for_bot()
+        await emulator.wait_until(lambda: bot.seen_messages, 5, lambda: "the replayed message")
+        assert emulator.gateway.resume_count == 1
+        assert emulator.gateway.identify_count == 1
+        assert (await (await alice.slash("ping")).reply()).content == "pong"
+
+
+async def test_second_bot_process_answers_a_click_on_the_first_ones_message(emulator, tmp_path):
+    _, general, alice, bob = make_world(emulator)
+    database = tmp_path / "shared.sqlite3"
+    async with run_bot(emulator, MinimalBot(database, instance="A")):
+        await (await alice.slash("lobby")).reply()
+        lobby = general.last_message
+        assert lobby is not None
+    assert not emulator.bot_connected
+
+    environment = {
+        **os.environ,
+        "DISCORD_API_BASE_URL": emulator.api_base_url,
+        "DISCORD_GATEWAY_URL": emulator.gateway_url,
+        "DISCORD_TOKEN": emulator.token,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.emulator.minimal_bot",
+        "--db",
+        str(database),
+        "--instance",
+        "B",
+        cwd=PROJECT_ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        await emulator.wait_for_bot(timeout=20)
+        answered = await bob.click(lobby, "lobby:join")
+        await answered.reply()
+        assert lobby.content == "Lobby (answered by B): bob"
+    finally:
+        process.terminate()
+        await process.wait()
