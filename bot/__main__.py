@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sys
 
 from bot.config import ConfigError, Settings
@@ -9,13 +11,33 @@ from bot.config import ConfigError, Settings
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    del args  # sub-commands (sandbox) come with the emulator
+    if args[:1] == ["sandbox"]:
+        from bot.sandbox import main as sandbox_main
+
+        return sandbox_main(args[1:])
+    if args:
+        print(
+            f"error: unknown argument {args[0]!r}; usage: python -m bot [sandbox]", file=sys.stderr
+        )
+        return 2
     try:
         settings = Settings.load()
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"settings loaded; database {settings.database_path}", file=sys.stderr)
+
+    from bot.app import run_bot
+    from bot.endpoints import apply_endpoints
+
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    )
+    apply_endpoints(settings.api_base_url, settings.gateway_url)
+    try:
+        asyncio.run(run_bot(settings))
+    except KeyboardInterrupt:
+        return 0
     return 0
 
 

@@ -35,6 +35,8 @@ class GameNightBot(commands.Bot):
         storage: Storage,
         *,
         extensions: Sequence[str] = EXTENSIONS,
+        time_scale: float = 1.0,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -44,10 +46,13 @@ class GameNightBot(commands.Bot):
             tree_cls=GameNightTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
         )
         self.settings = settings
         self.storage = storage
         self.initial_extensions = tuple(extensions)
+        # Game timers run this much faster or slower than announced (the sandbox speeds up).
+        self.time_scale = time_scale
 
     async def setup_hook(self) -> None:
         await self.storage.migrate()

@@ -168,6 +168,14 @@ class CallingGameCog(commands.Cog):
         """Prizes still to be won, in the order they are played."""
         raise NotImplementedError
 
+    def claimable(self, game: GameRow) -> list[str]:
+        """Prizes that can be won on the current call."""
+        raise NotImplementedError
+
+    def prize_name(self, prize: str) -> str:
+        """How a prize is shown to players."""
+        raise NotImplementedError
+
     def after_award(self, game: GameRow, prize: str) -> str:
         """The game's state once ``prize`` has been awarded."""
         raise NotImplementedError
@@ -178,7 +186,7 @@ class CallingGameCog(commands.Cog):
         """The player's boards as images (marked with the calls so far when ``marked``)."""
         raise NotImplementedError
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image]:
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image | None]:
         """The channel announcement for call number ``seq`` (text and image)."""
         raise NotImplementedError
 
@@ -558,10 +566,11 @@ class CallingGameCog(commands.Cog):
                 interval = float(game.options.get("interval", 10))
                 if not self.open_prizes(game):
                     interval = min(interval, PRIZE_SHARING_GRACE)
+                scale = self.bot.time_scale
                 if draws:
-                    next_at = draws[-1].drawn_at + interval
+                    next_at = draws[-1].drawn_at + interval * scale
                 else:
-                    next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY
+                    next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY * scale
                 delay = max(0.0, next_at - time.time())
                 live.wake.clear()
                 with contextlib.suppress(TimeoutError):
@@ -606,17 +615,12 @@ class CallingGameCog(commands.Cog):
         view = discord.ui.View(timeout=None)
         view.add_item(self.claim_button(game))
         channel = self.bot.get_partial_messageable(game.channel_id)
-        message = await channel.send(
-            content, file=image.file(), view=view, nonce=f"g{game_id}c{seq}"
-        )
+        files = [image.file()] if image else []
+        message = await channel.send(content, files=files, view=view, nonce=f"g{game_id}c{seq}")
         await self.storage.set_draw_message(game_id, seq, message.id)
-        await self.after_announce(game, seq)
 
     def claim_button(self, game: GameRow) -> CallingButton:
         return CallingButton.make(self.kind, "claim", game.id, "Claim", discord.ButtonStyle.success)
-
-    async def after_announce(self, game: GameRow, seq: int) -> None:
-        """Extra posts after a call (Housie posts its board every 10 calls)."""
 
     # -- claims --------------------------------------------------------------------------------
 
@@ -662,26 +666,21 @@ class CallingGameCog(commands.Cog):
         seq = len(self.called(game))
         winners = await self.storage.winners(game.id)
         won_this_call = [w.prize for w in winners if w.draw_seq == seq]
-        open_prizes = self.open_prizes(game)
+        claimable = self.claimable(game)
         # Claims valid on the call that won a prize share it; otherwise play the current prize.
         candidates = (
-            [prize]
-            if prize is not None
-            else list(dict.fromkeys([*won_this_call, *open_prizes[:1]]))
+            [prize] if prize is not None else list(dict.fromkeys([*won_this_call, *claimable[:1]]))
         )
         if not candidates:
             return f"{user.mention}, every prize has been won.", []
         for candidate in candidates:
-            if candidate not in open_prizes[:1] and candidate not in won_this_call:
+            if candidate not in claimable and candidate not in won_this_call:
+                name = self.prize_name(candidate)
                 if any(w.prize == candidate for w in winners):
-                    return f"{user.mention}, {prize_label(candidate)} was already won.", []
-                return (
-                    f"{user.mention}, {prize_label(candidate)} is not being played right now"
-                    + (
-                        f"; the prize now is {prize_label(open_prizes[0])}." if open_prizes else "."
-                    ),
-                    [],
-                )
+                    return f"{user.mention}, {name} was already won.", []
+                now = ", ".join(self.prize_name(p) for p in claimable)
+                hint = f"; you can claim {now}." if now else "."
+                return f"{user.mention}, {name} is not being played right now{hint}", []
         boards = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
         if not boards:
             return f"{user.mention}, you have no boards left in play.", []
@@ -703,7 +702,7 @@ class CallingGameCog(commands.Cog):
             )
             return await self.false_claim(game, user, verdict), []
         if any(w.prize == verdict.prize and w.user_id == user.id for w in winners):
-            return f"{user.mention}, you already won {prize_label(verdict.prize)}.", []
+            return f"{user.mention}, you already won {self.prize_name(verdict.prize)}.", []
         sharing = verdict.prize in won_this_call
         await self.storage.record_win(
             game.id,
@@ -718,7 +717,7 @@ class CallingGameCog(commands.Cog):
             # The caller ends the game after a short grace period once no prize is left,
             # so that simultaneous claims on this call can still share the last prize.
             self.live_game(game.id).wake.set()
-        text = f"🎉 **{prize_label(verdict.prize)}!** {user.mention} wins on call {seq}" + (
+        text = f"🎉 **{self.prize_name(verdict.prize)}!** {user.mention} wins on call {seq}" + (
             ", sharing the prize." if sharing else "."
         )
         return text, [verdict.image.file()] if verdict.image else []
@@ -754,7 +753,7 @@ class CallingGameCog(commands.Cog):
         if winners:
             lines.append("Winners:")
             lines += [
-                f"- {prize_label(w.prize)}: <@{w.user_id}> (call {w.draw_seq})" for w in winners
+                f"- {self.prize_name(w.prize)}: <@{w.user_id}> (call {w.draw_seq})" for w in winners
             ]
         else:
             lines.append("Nobody won a prize this time.")
@@ -805,10 +804,6 @@ class CallingGameCog(commands.Cog):
 
     def expected_call(self, game: GameRow, order: Sequence[int], seq: int) -> int:
         return order[seq - 1]
-
-
-def prize_label(prize: str) -> str:
-    return prize.replace("_", " ").title()
 
 
 def _commitment(game: GameRow) -> str:

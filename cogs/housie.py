@@ -1,0 +1,374 @@
+"""``/housie``: 90-ball Housie / Tambola. The rules live in ``engine.housie``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.calling import (
+    MAX_INTERVAL,
+    MAX_PLAYERS_LIMIT,
+    MIN_INTERVAL,
+    CallingButton,
+    CallingGameCog,
+    Image,
+    Verdict,
+)
+from bot.errors import UserError, send_ephemeral
+from bot.render import housie as render
+from bot.storage import BoardRow, GameRow, GameStatus
+from engine import housie
+from engine.errors import GameError
+from engine.fairness import new_seed
+from engine.housie import HousieGame, Prize, Ticket, check_prize
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+TOTAL_NUMBERS = 90
+BOARD_EVERY = 10
+MAX_TICKETS = 6
+
+
+class Housie(CallingGameCog, name="Housie"):
+    kind = "housie"
+    title = "Housie"
+    total_calls = TOTAL_NUMBERS
+
+    group = app_commands.Group(
+        name="housie", description=_("Play Housie (Tambola), 90-ball bingo"), guild_only=True
+    )
+
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def engine_game(game: GameRow) -> HousieGame:
+        return HousieGame.from_state(game.state)
+
+    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
+        assert game.seed is not None
+        tickets = housie.tickets_at(game.seed, first_deal_index, count)
+        key = self.bot.settings.signing_key
+        return [
+            (ticket.to_state(), housie.encode_ticket_code(ticket, game.id, key))
+            for ticket in tickets
+        ]
+
+    def next_call(self, game: GameRow) -> tuple[str, int]:
+        after, number = self.engine_game(game).draw()
+        return after.to_state(), number
+
+    def called(self, game: GameRow) -> tuple[int, ...]:
+        return self.engine_game(game).called
+
+    def open_prizes(self, game: GameRow) -> list[str]:
+        return [prize.value for prize in self.engine_game(game).open_prizes]
+
+    def claimable(self, game: GameRow) -> list[str]:
+        return [prize.value for prize in self.engine_game(game).claimable_prizes]
+
+    def prize_name(self, prize: str) -> str:
+        return Prize(prize).display_name
+
+    def after_award(self, game: GameRow, prize: str) -> str:
+        return self.engine_game(game).award(Prize(prize)).to_state()
+
+    def render_boards(
+        self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
+    ) -> list[Image]:
+        called = self.called(game) if marked else ()
+        return [
+            _image(
+                render.render_ticket(
+                    Ticket.from_state(board.state),
+                    game_id=str(game.id),
+                    code=board.code,
+                    called=called,
+                )
+            )
+            for board in boards
+        ]
+
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image | None]:
+        text = f"🔢 **{value}** · number {seq} of {TOTAL_NUMBERS}"
+        if seq % BOARD_EVERY:
+            return text, None
+        board = render.render_caller_board(self.called(game)[:seq])
+        return f"{text}\nThe board after {seq} numbers:", _image(board)
+
+    def judge(
+        self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
+    ) -> Verdict:
+        called = self.called(game)
+        require_last = bool(game.options.get("require_last", False))
+        candidates = [
+            b for b in boards if board_number is None or b.board_index + 1 == board_number
+        ]
+        if not candidates:
+            return Verdict(False, prize, f"you have no ticket {board_number} in play", None)
+        reason = ""
+        for board in candidates:
+            ticket = Ticket.from_state(board.state)
+            result = check_prize(ticket, called, Prize(prize), require_last=require_last)
+            if result.valid:
+                image = render.render_ticket(
+                    ticket,
+                    game_id=str(game.id),
+                    code=board.code,
+                    called=called,
+                    winning=result.numbers,
+                    prize=Prize(prize),
+                )
+                return Verdict(True, prize, "", board, _image(image))
+            reason = reason or result.reason
+        return Verdict(False, prize, reason, candidates[0])
+
+    async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
+        """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
+        if verdict.board is None:
+            return f"❌ Bogey! {user.mention}: {verdict.reason}."
+        await self.storage.set_board_out(verdict.board.id)
+        return (
+            f"❌ Bogey! {user.mention} claimed {self.prize_name(verdict.prize)} but {verdict.reason}. "
+            f"Ticket {verdict.board.board_index + 1} is out for the rest of the game."
+        )
+
+    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
+        assert game.seed is not None
+        problems = []
+        for board in boards:
+            (expected,) = housie.tickets_at(game.seed, board.deal_index, 1)
+            if expected.to_state() != board.state:
+                problems.append(
+                    f"ticket {board.board_index + 1} of <@{board.user_id}> does not match the seed"
+                )
+        return problems
+
+    def describe_options(self, game: GameRow) -> str:
+        prizes = ", ".join(self.prize_name(p) for p in self.open_prizes(game))
+        return (
+            f"Prizes: **{prizes}** · one number every {game.options.get('interval')} s · "
+            f"up to {game.options.get('max_tickets')} tickets each"
+        )
+
+    def board_word(self, count: int) -> str:
+        return "ticket" if count == 1 else "tickets"
+
+    def claim_button(self, game: GameRow) -> CallingButton:
+        return CallingButton.make(self.kind, "claim", game.id, "Claim", discord.ButtonStyle.success)
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, game_id: int
+    ) -> None:
+        game = await self.game_by_id(game_id)
+        if action == "join" and int(game.options.get("max_tickets", 1)) > 1:
+            await self.offer_ticket_counts(interaction, game)
+        elif action.startswith("tickets") and action[7:].isdigit():
+            await self.join(interaction, game, tickets=self.ticket_count(game, int(action[7:])))
+        elif action == "claim":
+            await self.offer_prizes(interaction, game)
+        elif action.startswith("prize") and action[5:].isdigit():
+            prizes = list(Prize)
+            index = int(action[5:])
+            if index >= len(prizes):
+                raise UserError("That button is not in use any more.")
+            await self.claim(interaction, game, prizes[index].value, None)
+        else:
+            await super().on_button(interaction, action, game_id)
+
+    async def offer_ticket_counts(
+        self, interaction: discord.Interaction[Any], game: GameRow
+    ) -> None:
+        if game.status is not GameStatus.LOBBY:
+            raise UserError(f"Housie #{game.id} has already started; joins are closed.")
+        view = discord.ui.View(timeout=None)
+        for count in range(1, int(game.options.get("max_tickets", 1)) + 1):
+            view.add_item(
+                CallingButton.make(
+                    self.kind, f"tickets{count}", game.id, str(count), discord.ButtonStyle.primary
+                )
+            )
+        await interaction.response.send_message(
+            "How many tickets would you like?", view=view, ephemeral=True
+        )
+
+    async def offer_prizes(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        open_prizes = self.open_prizes(game)
+        if not game.status.is_live or not open_prizes:
+            raise UserError(f"Housie #{game.id} is over.")
+        if await self.storage.get_player(game.id, interaction.user.id) is None:
+            raise UserError(f"You are not playing in Housie #{game.id}.")
+        prizes = list(Prize)
+        view = discord.ui.View(timeout=None)
+        for value in open_prizes:
+            prize = Prize(value)
+            view.add_item(
+                CallingButton.make(
+                    self.kind,
+                    f"prize{prizes.index(prize)}",
+                    game.id,
+                    self.prize_name(value),
+                    discord.ButtonStyle.success,
+                )
+            )
+        await interaction.response.send_message(
+            "Which prize are you claiming?", view=view, ephemeral=True
+        )
+
+    @staticmethod
+    def ticket_count(game: GameRow, wanted: int) -> int:
+        most = int(game.options.get("max_tickets", 1))
+        if not 1 <= wanted <= most:
+            raise UserError(f"Choose 1 to {most} tickets.")
+        return wanted
+
+    # -- commands ------------------------------------------------------------------------------
+
+    @group.command(name="start", description=_("Open a Housie lobby in this channel"))
+    @app_commands.describe(
+        tickets=_("Most tickets a player may take (1-6)"),
+        interval=_("Seconds between numbers (5-120)"),
+        early_five=_("Play Early Five"),
+        lines=_("Play Top, Middle and Bottom Line"),
+        corners=_("Play Four Corners"),
+        extra_houses=_("Also play 2nd and 3rd Full House"),
+        max_players=_("Most players who can join"),
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        tickets: app_commands.Range[int, 1, MAX_TICKETS] = 1,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = 10,
+        early_five: bool = True,
+        lines: bool = True,
+        corners: bool = True,
+        extra_houses: bool = False,
+        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
+    ) -> None:
+        prizes: list[Prize] = []
+        if early_five:
+            prizes.append(Prize.EARLY_FIVE)
+        if lines:
+            prizes += [Prize.TOP_LINE, Prize.MIDDLE_LINE, Prize.BOTTOM_LINE]
+        if corners:
+            prizes.append(Prize.FOUR_CORNERS)
+        prizes.append(Prize.FULL_HOUSE)
+        if extra_houses:
+            prizes += [Prize.SECOND_HOUSE, Prize.THIRD_HOUSE]
+        seed = new_seed()
+        try:
+            state = HousieGame.new(tuple(prizes), seed)
+        except GameError as error:
+            raise UserError(str(error)) from None
+        await self.open_lobby(
+            interaction,
+            seed=seed,
+            state=state.to_state(),
+            options={"interval": interval, "max_players": max_players, "max_tickets": tickets},
+        )
+
+    @group.command(name="join", description=_("Join the Housie game in this channel"))
+    @app_commands.describe(tickets=_("How many tickets you want"))
+    async def join_command(
+        self,
+        interaction: discord.Interaction[Any],
+        tickets: app_commands.Range[int, 1, MAX_TICKETS] = 1,
+    ) -> None:
+        game = await self.game_here(interaction)
+        await self.join(interaction, game, tickets=self.ticket_count(game, tickets))
+
+    @group.command(name="ticket", description=_("Show your tickets with the called numbers marked"))
+    async def ticket_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.show_boards(interaction)
+
+    @group.command(name="board", description=_("Show the caller's board of called numbers"))
+    async def board_command(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.game_here(interaction)
+        image = _image(render.render_caller_board(self.called(game)))
+        await interaction.response.send_message(
+            f"Housie #{game.id}: {len(self.called(game))} numbers called.", file=image.file()
+        )
+
+    @group.command(name="claim", description=_("Claim a prize"))
+    @app_commands.describe(prize=_("The prize you completed"), ticket=_("Which of your tickets"))
+    async def claim_command(
+        self,
+        interaction: discord.Interaction[Any],
+        prize: str,
+        ticket: app_commands.Range[int, 1, MAX_TICKETS] | None = None,
+    ) -> None:
+        try:
+            Prize(prize)
+        except ValueError:
+            raise UserError(f"{prize!r} is not a prize; pick one from the list.") from None
+        await self.claim(interaction, None, prize, ticket)
+
+    @claim_command.autocomplete("prize")
+    async def prize_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None:
+            return []
+        game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
+        values = self.open_prizes(game) if game else [p.value for p in Prize]
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=self.prize_name(value), value=value)
+            for value in values
+            if typed in self.prize_name(value).lower() or typed in value
+        ][:25]
+
+    @group.command(
+        name="check", description=_("Check a ticket code: valid, which game, or tampered")
+    )
+    @app_commands.describe(code=_("The code printed under the ticket"))
+    async def check_command(self, interaction: discord.Interaction[Any], code: str) -> None:
+        try:
+            ticket, game_id = housie.decode_ticket_code(code.strip(), self.bot.settings.signing_key)
+        except GameError as error:
+            raise UserError(f"❌ Not a valid ticket code: {error}.") from None
+        rows = " / ".join(" ".join(str(n) for n in row if n) for row in ticket.rows)
+        await send_ephemeral(interaction, f"✅ Genuine ticket from Housie #{game_id}: {rows}.")
+
+    @group.command(name="pause", description=_("Pause the caller (host or Manage Server)"))
+    async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.pause(interaction)
+
+    @group.command(name="resume", description=_("Resume the caller (host or Manage Server)"))
+    async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.resume(interaction)
+
+    @group.command(name="stop", description=_("End the game now (host or Manage Server)"))
+    async def stop_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.stop(interaction)
+
+    @group.command(name="speed", description=_("Change the seconds between numbers"))
+    @app_commands.describe(seconds=_("Seconds between numbers (5-120)"))
+    async def speed_command(
+        self,
+        interaction: discord.Interaction[Any],
+        seconds: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL],
+    ) -> None:
+        await self.set_speed(interaction, seconds)
+
+    @group.command(name="verify", description=_("Check a finished game against its seed"))
+    @app_commands.describe(game=_("The game number"))
+    async def verify_command(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
+    ) -> None:
+        await self.verify(interaction, game)
+
+
+def _image(rendered: Any) -> Image:
+    return Image(rendered.png, rendered.alt_text, rendered.filename)
+
+
+async def setup(bot: GameNightBot) -> None:
+    await bot.add_cog(Housie(bot))

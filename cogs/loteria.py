@@ -1,0 +1,295 @@
+"""``/loteria``: Mexican bingo with a cantor on a timer. The rules live in ``engine.loteria``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.calling import (
+    MAX_INTERVAL,
+    MAX_PLAYERS_LIMIT,
+    MIN_INTERVAL,
+    CallingGameCog,
+    Image,
+    Verdict,
+)
+from bot.errors import UserError
+from bot.render import loteria as render
+from bot.storage import BoardRow, GameRow
+from engine.errors import GameError
+from engine.fairness import new_seed
+from engine.loteria import (
+    DECK_SIZE,
+    DECKS,
+    LoteriaGame,
+    Pattern,
+    Tabla,
+    check_claim,
+    tabla_for_seat,
+    tablas_at,
+)
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+PATTERN_CHOICES = [
+    app_commands.Choice(name=_(pattern.english), value=pattern.value) for pattern in Pattern
+]
+PRIZE_PLANS = (
+    "line",
+    "full",
+    "line, full",
+    "line, corners, full",
+    "corners, centre, full",
+    "line, square, corners, full",
+)
+
+
+def parse_prizes(text: str) -> tuple[Pattern, ...]:
+    """``"line -> corners -> full"`` (or commas, ``>``, spaces) as patterns, each at most once."""
+    words = [word for word in re.split(r"[\s,>→\-]+", text.strip().lower()) if word]
+    if not words:
+        raise UserError("Name at least one prize, for example `line, corners, full`.")
+    try:
+        prizes = tuple(Pattern.parse(word) for word in words)
+    except GameError as error:
+        raise UserError(str(error)) from None
+    if len(set(prizes)) != len(prizes):
+        raise UserError("Each prize can be played once per game.")
+    return prizes
+
+
+class Loteria(CallingGameCog, name="Lotería"):
+    kind = "loteria"
+    title = "Lotería"
+    total_calls = DECK_SIZE
+
+    group = app_commands.Group(
+        name="loteria", description=_("Play Lotería, the Mexican bingo"), guild_only=True
+    )
+
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def engine_game(game: GameRow) -> LoteriaGame:
+        return LoteriaGame.from_state(game.state)
+
+    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
+        assert game.seed is not None
+        return [(tabla.to_state(), "") for tabla in tablas_at(game.seed, first_deal_index, count)]
+
+    def next_call(self, game: GameRow) -> tuple[str, int]:
+        after, card = self.engine_game(game).draw()
+        return after.to_state(), card.number
+
+    def called(self, game: GameRow) -> tuple[int, ...]:
+        return self.engine_game(game).called
+
+    def open_prizes(self, game: GameRow) -> list[str]:
+        state = self.engine_game(game)
+        return [prize.value for prize in state.prizes[state.prize_index :]]
+
+    def claimable(self, game: GameRow) -> list[str]:
+        return self.open_prizes(game)[:1]
+
+    def prize_name(self, prize: str) -> str:
+        pattern = Pattern(prize)
+        return f"{pattern.english} ({pattern.spanish})"
+
+    def after_award(self, game: GameRow, prize: str) -> str:
+        return self.engine_game(game).award().to_state()
+
+    def render_boards(
+        self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
+    ) -> list[Image]:
+        state = self.engine_game(game)
+        return [
+            _image(
+                render.render_tabla(
+                    Tabla.from_state(board.state),
+                    state.deck,
+                    game_id=str(game.id),
+                    tabla_number=board.deal_index + 1,
+                    called=state.called if marked else (),
+                )
+            )
+            for board in boards
+        ]
+
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image]:
+        state = self.engine_game(game)
+        card = state.deck.card(value)
+        called = _order_prefix(game, seq)
+        image = render.render_call(
+            card, state.deck, recent=called[:-1][-5:], call_number=seq, total=DECK_SIZE
+        )
+        prize = state.current_prize
+        playing = f" · playing for **{prize.english}** ({prize.spanish})" if prize else ""
+        text = f"🎴 **{card.spanish}** ({card.english}) · card {seq} of {DECK_SIZE}{playing}"
+        return text, _image(image)
+
+    def claim_button(self, game: GameRow) -> Any:
+        from bot.calling import CallingButton
+
+        return CallingButton.make(
+            self.kind, "claim", game.id, "¡Lotería!", discord.ButtonStyle.success
+        )
+
+    def judge(
+        self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
+    ) -> Verdict:
+        state = self.engine_game(game)
+        pattern = Pattern.parse(prize)
+        board = boards[0]
+        tabla = Tabla.from_state(board.state)
+        require_last = bool(game.options.get("require_last", False))
+        result = check_claim(
+            tabla, state.called, pattern, require_last=require_last, deck=state.deck
+        )
+        if not result.valid:
+            return Verdict(False, prize, result.reason, board)
+        image = render.render_tabla(
+            tabla,
+            state.deck,
+            game_id=str(game.id),
+            tabla_number=board.deal_index + 1,
+            called=state.called,
+            winning_cells=result.cells,
+            pattern=pattern,
+        )
+        return Verdict(True, prize, pattern.english, board, _image(image))
+
+    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
+        assert game.seed is not None
+        return [
+            f"tabla {board.deal_index + 1} of <@{board.user_id}> does not match the seed"
+            for board in boards
+            if tabla_for_seat(game.seed, board.deal_index).to_state() != board.state
+        ]
+
+    def describe_options(self, game: GameRow) -> str:
+        state = self.engine_game(game)
+        prizes = " → ".join(f"{p.english} ({p.spanish})" for p in state.prizes)
+        return (
+            f"Prizes: **{prizes}** · one card every {game.options.get('interval')} s · "
+            f"{state.deck_name} deck · up to {game.options.get('max_players')} players"
+        )
+
+    def board_word(self, count: int) -> str:
+        return "tabla" if count == 1 else "tablas"
+
+    # -- commands ------------------------------------------------------------------------------
+
+    @group.command(name="start", description=_("Open a Lotería lobby in this channel"))
+    @app_commands.describe(
+        prizes=_("Prizes in order, e.g. line, corners, full"),
+        interval=_("Seconds between cards (5-120)"),
+        deck=_("Classic deck or family deck"),
+        max_players=_("Most players who can join"),
+        slept_rule=_("A win must include the last card called"),
+    )
+    @app_commands.choices(
+        deck=[
+            app_commands.Choice(name=_("Classic"), value="classic"),
+            app_commands.Choice(name=_("Family"), value="family"),
+        ]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        prizes: str = "line, full",
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = 10,
+        deck: str = "classic",
+        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
+        slept_rule: bool = False,
+    ) -> None:
+        if deck not in DECKS:
+            raise UserError("Choose the classic or the family deck.")
+        plan = parse_prizes(prizes)
+        seed = new_seed()
+        state = LoteriaGame.new(seed, plan, deck)
+        await self.open_lobby(
+            interaction,
+            seed=seed,
+            state=state.to_state(),
+            options={
+                "interval": interval,
+                "max_players": max_players,
+                "require_last": slept_rule,
+            },
+        )
+
+    @start.autocomplete("prizes")
+    async def prizes_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        plans = [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
+        return [app_commands.Choice(name=plan, value=plan) for plan in plans[:25]]
+
+    @group.command(name="join", description=_("Join the Lotería game in this channel"))
+    async def join_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.join(interaction, await self.game_here(interaction), tickets=1)
+
+    @group.command(name="tabla", description=_("Show your tabla with the called cards marked"))
+    async def tabla(self, interaction: discord.Interaction[Any]) -> None:
+        await self.show_boards(interaction)
+
+    @group.command(name="claim", description=_("¡Lotería! Claim the prize being played"))
+    @app_commands.describe(pattern=_("The pattern you completed"))
+    @app_commands.choices(pattern=PATTERN_CHOICES)
+    async def claim_command(
+        self, interaction: discord.Interaction[Any], pattern: str | None = None
+    ) -> None:
+        await self.claim(interaction, None, pattern, None)
+
+    @group.command(name="pause", description=_("Pause the cantor (host or Manage Server)"))
+    async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.pause(interaction)
+
+    @group.command(name="resume", description=_("Resume the cantor (host or Manage Server)"))
+    async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.resume(interaction)
+
+    @group.command(name="stop", description=_("End the game now (host or Manage Server)"))
+    async def stop_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.stop(interaction)
+
+    @group.command(name="speed", description=_("Change the seconds between cards"))
+    @app_commands.describe(seconds=_("Seconds between cards (5-120)"))
+    async def speed_command(
+        self,
+        interaction: discord.Interaction[Any],
+        seconds: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL],
+    ) -> None:
+        await self.set_speed(interaction, seconds)
+
+    @group.command(name="verify", description=_("Check a finished game against its seed"))
+    @app_commands.describe(game=_("The game number"))
+    async def verify_command(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
+    ) -> None:
+        await self.verify(interaction, game)
+
+
+def _order_prefix(game: GameRow, seq: int) -> tuple[int, ...]:
+    from engine.fairness import draw_order
+
+    assert game.seed is not None
+    return draw_order(game.seed, DECK_SIZE)[:seq]
+
+
+def _image(rendered: Any) -> Image:
+    return Image(rendered.png, rendered.alt_text, rendered.filename)
+
+
+async def setup(bot: GameNightBot) -> None:
+    await bot.add_cog(Loteria(bot))
