@@ -177,6 +177,9 @@ def bean(width: int) -> Image.Image:
     )
     sprite.alpha_composite(shadow.filter(ImageFilter.GaussianBlur(w * 0.03)))
     draw = ImageDraw.Draw(sprite)
+    # A cream rim keeps the bean distinct on brown art (the deer, the rooster, the violin).
+    rim = 3 * s
+    draw.ellipse((body[0] - rim, body[1] - rim, body[2] + rim, body[3] + rim), fill=Palette.PAPER)
     draw.ellipse(body, fill=Palette.BEAN, outline=tint(Palette.BEAN, 0.4, Palette.INK), width=s * 2)
     draw.ellipse(
         (body[0] + w * 0.1, body[1] + h * 0.1, body[2] - w * 0.22, body[1] + h * 0.32),

@@ -1,0 +1,141 @@
+"""``python -m bot.render --sample DIR``: write one example of every picture into DIR.
+
+The examples come from a fixed seed, so they are the same on every run; ``alt-text.txt`` beside
+them lists each file's alt text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.render.common import Rendered
+from bot.render.housie import render_caller_board, render_ticket
+from bot.render.loteria import render_call, render_card, render_tabla
+from engine.fairness import draw_order
+from engine.housie import Prize, Ticket
+from engine.loteria import CLASSIC_DECK, DECK_SIZE, Pattern, check_claim, tabla_for_seat
+
+SAMPLE_SEED = bytes(range(32))
+SAMPLE_GAME = "L7Q2"
+
+# A ticket with three numbers in one column (the 80s) and both 1 and 90: the edge cases.
+SAMPLE_TICKET = Ticket(
+    (
+        (1, 0, 23, 0, 45, 0, 61, 0, 80),
+        (0, 12, 0, 37, 0, 52, 0, 74, 86),
+        (4, 0, 28, 39, 0, 0, 66, 0, 90),
+    )
+)
+SAMPLE_CODE = "5ZVY1BSRJD470ZZE0154E2EBZHW1A"  # codes are signed, 26 to 39 characters
+
+
+def loteria_samples() -> list[tuple[str, Rendered]]:
+    deck = CLASSIC_DECK
+    tabla = tabla_for_seat(SAMPLE_SEED, 0)
+    order = draw_order(SAMPLE_SEED, DECK_SIZE)
+    # Call until this tabla completes a line, for a real winning claim.
+    called: list[int] = []
+    claim = check_claim(tabla, called, Pattern.LINE)
+    for card in order:
+        called.append(card)
+        claim = check_claim(tabla, called, Pattern.LINE)
+        if claim.valid:
+            break
+    midway = called[: max(1, len(called) // 2)]
+    return [
+        ("loteria-card.png", render_card(deck.card(order[0]))),
+        ("loteria-tabla.png", render_tabla(tabla, deck, game_id=SAMPLE_GAME, tabla_number=1)),
+        (
+            "loteria-tabla-marked.png",
+            render_tabla(tabla, deck, game_id=SAMPLE_GAME, tabla_number=1, called=midway),
+        ),
+        (
+            "loteria-tabla-winning.png",
+            render_tabla(
+                tabla,
+                deck,
+                game_id=SAMPLE_GAME,
+                tabla_number=1,
+                called=called,
+                winning_cells=claim.cells,
+                pattern=Pattern.LINE,
+            ),
+        ),
+        (
+            "loteria-call-first.png",
+            render_call(deck.card(order[0]), deck, recent=[], call_number=1, total=DECK_SIZE),
+        ),
+        (
+            "loteria-call.png",
+            render_call(
+                deck.card(called[-1]),
+                deck,
+                recent=called[:-1],
+                call_number=len(called),
+                total=DECK_SIZE,
+            ),
+        ),
+    ]
+
+
+def housie_samples() -> list[tuple[str, Rendered]]:
+    ticket = SAMPLE_TICKET
+    order = draw_order(SAMPLE_SEED, 90)
+    top_line = [number for number in ticket.rows[0] if number]
+    # Calls that mark some numbers, then the same calls plus the rest of the top line.
+    called = list(order[:15])
+    winning_calls = called + [number for number in top_line if number not in called]
+    return [
+        ("housie-ticket.png", render_ticket(ticket, game_id=SAMPLE_GAME, code=SAMPLE_CODE)),
+        (
+            "housie-ticket-marked.png",
+            render_ticket(ticket, game_id=SAMPLE_GAME, code=SAMPLE_CODE, called=called),
+        ),
+        (
+            "housie-ticket-winning.png",
+            render_ticket(
+                ticket,
+                game_id=SAMPLE_GAME,
+                code=SAMPLE_CODE,
+                called=winning_calls,
+                winning=frozenset(top_line),
+                prize=Prize.TOP_LINE,
+            ),
+        ),
+        ("housie-board.png", render_caller_board(order[:30])),
+        ("housie-board-full.png", render_caller_board(order)),
+    ]
+
+
+def write_samples(directory: Path) -> list[Path]:
+    """Render every sample into ``directory`` (created if needed); returns the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    lines = []
+    for name, rendered in loteria_samples() + housie_samples():
+        path = directory / name
+        path.write_bytes(rendered.png)
+        written.append(path)
+        lines.append(f"{name}: {rendered.alt_text}")
+    (directory / "alt-text.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.render", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--sample", metavar="DIR", type=Path, required=True, help="folder to write into"
+    )
+    args = parser.parse_args(argv)
+    for path in write_samples(args.sample):
+        sys.stdout.write(f"{path} ({path.stat().st_size // 1024} KB)\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

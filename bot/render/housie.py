@@ -1,0 +1,366 @@
+"""Housie (Tambola) pictures: a ticket (plain, marked, winning) and the caller's 1..90 board.
+
+A ticket is the printed 3x9 grid: numbers in their columns on cream, blanks shaded. Called
+numbers get a pink dauber dab; a winning prize's numbers sit on gold. Cells are cached per
+number and state, so a warm ticket is 27 pastes and a small encode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render.common import (
+    RGB,
+    FontFace,
+    Palette,
+    Rendered,
+    downsample,
+    draw_text,
+    encode_png,
+    fit_font,
+    font,
+    limit_alt_text,
+    palette_of,
+    safe_filename,
+    shorten,
+    text_width,
+    tint,
+)
+from engine.housie import COLUMNS, HIGHEST_NUMBER, ROWS, Prize, Ticket
+
+HIGHEST = HIGHEST_NUMBER
+
+# Ticket geometry, in pixels.
+CELL = 68
+MARGIN = 18
+BAND = 54  # the title band above the grid
+FOOTER = 44  # game id and ticket code under the grid
+TICKET_WIDTH = 2 * MARGIN + COLUMNS * CELL
+TICKET_HEIGHT = BAND + ROWS * CELL + FOOTER + MARGIN // 2
+
+# Caller's board geometry.
+BOARD_COLUMNS = 10
+BOARD_ROWS = HIGHEST // BOARD_COLUMNS
+BALL = 56
+BALL_GAP = 8
+BOARD_MARGIN = 22
+BOARD_HEADER = 112
+BOARD_WIDTH = 2 * BOARD_MARGIN + BOARD_COLUMNS * BALL + (BOARD_COLUMNS - 1) * BALL_GAP
+BOARD_HEIGHT = BOARD_HEADER + BOARD_ROWS * BALL + (BOARD_ROWS - 1) * BALL_GAP + BOARD_MARGIN
+RECENT_SHOWN = 5
+
+BLANK: RGB = tint(Palette.TEAL, 0.78)
+GRID: RGB = Palette.INK
+SUPERSAMPLE = 3
+
+
+@lru_cache(maxsize=512)
+def _ticket_cell(number: int, marked: bool, winning: bool) -> Image.Image:
+    """One grid cell (RGB, ``CELL`` square): a number, dabbed when marked, gold when winning."""
+    s = SUPERSAMPLE
+    size = CELL * s
+    if number == 0:
+        cell = Image.new("RGB", (size, size), BLANK)
+        draw = ImageDraw.Draw(cell)
+        # Light diagonal hatching, as on printed tickets, so blanks never read as unmarked numbers.
+        for offset in range(-size, size, 7 * s):
+            draw.line((offset, size, offset + size, 0), fill=tint(Palette.TEAL, 0.68), width=s)
+        return downsample(cell, (CELL, CELL))
+    cell = Image.new("RGB", (size, size), Palette.GOLD_LIGHT if winning else Palette.PAPER)
+    draw = ImageDraw.Draw(cell)
+    if winning:
+        inset = 4 * s
+        draw.rectangle(
+            (inset, inset, size - inset, size - inset), outline=Palette.GOLD, width=4 * s
+        )
+    colour = Palette.INK
+    if marked:
+        radius = size * 0.36
+        centre = size / 2
+        draw.ellipse(
+            (centre - radius, centre - radius, centre + radius, centre + radius),
+            fill=Palette.DAB,
+            outline=tint(Palette.DAB, 0.3, Palette.INK),
+            width=s,
+        )
+        colour = (255, 255, 255)
+    draw_text(
+        draw, (size / 2, size / 2 + s), str(number), font(FontFace.SANS_BOLD, 30 * s), colour, "mm"
+    )
+    return downsample(cell, (CELL, CELL))
+
+
+def _ticket_band(image: Image.Image, prize: Prize | None, won: bool) -> None:
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, TICKET_WIDTH, BAND - 1), fill=Palette.TEAL)
+    draw_text(draw, (MARGIN, BAND / 2 + 2), "HOUSIE", font(FontFace.SLAB, 30), Palette.PAPER, "lm")
+    if won:
+        label = prize.display_name + "!" if prize is not None else "Winner!"
+        face = fit_font(label.upper(), FontFace.SLAB, 28, 16, TICKET_WIDTH / 2)
+        right = TICKET_WIDTH - MARGIN
+        with_padding = face.getlength(label.upper()) + 28
+        draw.rounded_rectangle(
+            (right - with_padding, 10, right, BAND - 10), radius=10, fill=Palette.GOLD
+        )
+        draw_text(
+            draw, (right - with_padding / 2, BAND / 2 + 1), label.upper(), face, Palette.INK, "mm"
+        )
+
+
+def _ticket_footer(image: Image.Image, game_id: str, code: str) -> None:
+    """The game id on the right and the ticket code on the left, shrunk to fit (codes run long)."""
+    draw = ImageDraw.Draw(image)
+    middle = BAND + ROWS * CELL + FOOTER / 2 + 2
+    right = TICKET_WIDTH - MARGIN
+    game = f"Game {shorten(game_id, 24)}"
+    game_font = font(FontFace.SANS, 20)
+    draw_text(draw, (right, middle), game, game_font, Palette.MUTED, "rm")
+    label_font = font(FontFace.SANS_BOLD, 20)
+    draw_text(draw, (MARGIN, middle), "Ticket", label_font, Palette.INK, "lm")
+    code_left = MARGIN + text_width("Ticket ", label_font)
+    room = right - text_width(game, game_font) - 16 - code_left
+    code_font = fit_font(code, FontFace.SANS_BOLD, 20, 13, room)
+    shown = code
+    while len(shown) > 1 and text_width(shown, code_font) > room:
+        shown = shown[:-2] + "…"
+    draw_text(draw, (code_left, middle), shown, code_font, Palette.INK, "lm")
+
+
+@lru_cache(maxsize=1)
+def _ticket_background() -> Image.Image:
+    return Image.new("RGB", (TICKET_WIDTH, TICKET_HEIGHT), Palette.PAPER)
+
+
+@lru_cache(maxsize=1)
+def ticket_palette() -> Image.Image:
+    """One palette for every ticket: built once from every cell in every state, bands, footers."""
+    samples = [
+        _ticket_cell(number, marked, winning)
+        for number in range(HIGHEST + 1)
+        for marked in (False, True)
+        for winning in (False, True)
+    ]
+    strip = Image.new("RGB", (CELL * len(samples), CELL))
+    for index, cell in enumerate(samples):
+        strip.paste(cell, (index * CELL, 0))
+    pieces = [strip]
+    for won in (False, True):
+        sample = _ticket_background().copy()
+        _ticket_band(sample, None, won)
+        _ticket_footer(sample, "ABCDEFGH", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+        _draw_grid_lines(ImageDraw.Draw(sample))
+        pieces.append(sample)
+    return palette_of(pieces)
+
+
+def _draw_grid_lines(draw: ImageDraw.ImageDraw) -> None:
+    left, top = MARGIN, BAND
+    right, bottom = MARGIN + COLUMNS * CELL, BAND + ROWS * CELL
+    for column in range(1, COLUMNS):
+        x = left + column * CELL
+        draw.line((x, top, x, bottom), fill=GRID, width=2)
+    for row in range(1, ROWS):
+        y = top + row * CELL
+        draw.line((left, y, right, y), fill=GRID, width=2)
+    draw.rectangle((left - 2, top - 1, right + 1, bottom + 1), outline=GRID, width=3)
+
+
+def ticket_image(
+    ticket: Ticket,
+    *,
+    game_id: str,
+    code: str,
+    called: Collection[int] = (),
+    winning: Collection[int] = frozenset(),
+    prize: Prize | None = None,
+) -> Image.Image:
+    """The ticket as an RGB image (``render_ticket`` encodes it)."""
+    called_set = frozenset(called)
+    winning_set = frozenset(winning)
+    image = _ticket_background().copy()
+    for row_index, row in enumerate(ticket.rows):
+        for column, number in enumerate(row):
+            cell = _ticket_cell(number, number in called_set, number in winning_set)
+            image.paste(cell, (MARGIN + column * CELL, BAND + row_index * CELL))
+    draw = ImageDraw.Draw(image)
+    _draw_grid_lines(draw)
+    _ticket_band(image, prize, bool(winning_set))
+    _ticket_footer(image, game_id, code)
+    return image
+
+
+def ticket_alt_text(
+    ticket: Ticket,
+    *,
+    game_id: str,
+    code: str,
+    called: Collection[int] = (),
+    winning: Collection[int] = frozenset(),
+    prize: Prize | None = None,
+) -> str:
+    rows = [
+        f"row {index + 1}: " + ", ".join(str(number) for number in row if number)
+        for index, row in enumerate(ticket.rows)
+    ]
+    text = f"Housie ticket {code}, game {game_id}. " + "; ".join(rows) + "."
+    numbers = [number for row in ticket.rows for number in row if number]
+    called_set = frozenset(called)
+    if called_set:
+        marked = sorted(number for number in numbers if number in called_set)
+        text += f" Marked {len(marked)} of {len(numbers)}"
+        text += ": " + ", ".join(map(str, marked)) + "." if marked else "."
+    if winning:
+        label = f" {prize.display_name}" if prize is not None else ""
+        text += f" Winning{label}: " + ", ".join(map(str, sorted(winning))) + "."
+    return limit_alt_text(text)
+
+
+def render_ticket(
+    ticket: Ticket,
+    *,
+    game_id: str,
+    code: str,
+    called: Collection[int] = (),
+    winning: Collection[int] = frozenset(),
+    prize: Prize | None = None,
+) -> Rendered:
+    """A player's ticket: ``called`` numbers dabbed, ``winning`` numbers (``PrizeCheck.numbers``)
+    on gold with ``prize`` named in the band."""
+    image = ticket_image(
+        ticket, game_id=game_id, code=code, called=called, winning=winning, prize=prize
+    )
+    alt = ticket_alt_text(
+        ticket, game_id=game_id, code=code, called=called, winning=winning, prize=prize
+    )
+    return Rendered(
+        encode_png(image, ticket_palette(), compress_level=1),
+        alt,
+        safe_filename("ticket", game_id, code),
+    )
+
+
+# ------------------------------------------------------------------------------ caller's board
+
+
+def _check_called(called: Sequence[int]) -> None:
+    bad = [number for number in called if type(number) is not int or not 1 <= number <= HIGHEST]
+    if bad:
+        raise ValueError(f"called numbers {bad!r} are outside 1..{HIGHEST}")
+    if len(set(called)) != len(called):
+        raise ValueError("a number appears twice in the called numbers")
+
+
+@lru_cache(maxsize=512)
+def _ball(number: int, state: int) -> Image.Image:
+    """One number on the board: 0 not called, 1 called, 2 the latest call (RGB, ``BALL`` square)."""
+    s = SUPERSAMPLE
+    size = BALL * s
+    ball = Image.new("RGB", (size, size), Palette.PAPER)
+    draw = ImageDraw.Draw(ball)
+    edge = 2 * s
+    if state == 0:
+        draw.ellipse((edge, edge, size - edge, size - edge), outline=Palette.FAINT, width=2 * s)
+        colour = Palette.MUTED
+    elif state == 1:
+        draw.ellipse((edge, edge, size - edge, size - edge), fill=Palette.TEAL)
+        colour = (255, 255, 255)
+    else:
+        draw.ellipse((0, 0, size - 1, size - 1), fill=Palette.BOARD)
+        draw.ellipse((4 * s, 4 * s, size - 4 * s, size - 4 * s), fill=Palette.GOLD)
+        colour = Palette.INK
+    draw_text(
+        draw, (size / 2, size / 2 + s), str(number), font(FontFace.SANS_BOLD, 23 * s), colour, "mm"
+    )
+    return downsample(ball, (BALL, BALL))
+
+
+@lru_cache(maxsize=128)
+def _latest_disc(number: int) -> Image.Image:
+    """The latest call, large, for the board's header (RGB on paper)."""
+    s = SUPERSAMPLE
+    size = 88 * s
+    disc = Image.new("RGB", (size, size), Palette.PAPER)
+    draw = ImageDraw.Draw(disc)
+    draw.ellipse((0, 0, size - 1, size - 1), fill=Palette.BOARD)
+    draw.ellipse((5 * s, 5 * s, size - 5 * s, size - 5 * s), fill=Palette.GOLD)
+    draw_text(
+        draw,
+        (size / 2, size / 2 + 2 * s),
+        str(number),
+        font(FontFace.SANS_BOLD, 44 * s),
+        Palette.INK,
+        "mm",
+    )
+    return downsample(disc, (88, 88))
+
+
+def caller_board_image(called: Sequence[int]) -> Image.Image:
+    """The caller's board as an RGB image (``render_caller_board`` encodes it)."""
+    _check_called(called)
+    called_set = frozenset(called)
+    latest = called[-1] if called else None
+    image = Image.new("RGB", (BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, BOARD_WIDTH - 1, BOARD_HEIGHT - 1), outline=Palette.TEAL, width=6)
+
+    draw_text(draw, (BOARD_MARGIN, 40), "HOUSIE", font(FontFace.SLAB, 36), Palette.TEAL, "lm")
+    draw_text(
+        draw,
+        (BOARD_MARGIN, 80),
+        f"Called {len(called)} of {HIGHEST}",
+        font(FontFace.SANS_BOLD, 22),
+        Palette.INK,
+        "lm",
+    )
+    if latest is not None:
+        disc = _latest_disc(latest)
+        disc_left = BOARD_WIDTH - BOARD_MARGIN - disc.width
+        image.paste(disc, (disc_left, 12))
+        draw_text(
+            draw, (disc_left - 14, 40), "Latest", font(FontFace.SANS_BOLD, 22), Palette.INK, "rm"
+        )
+        before = list(reversed(called[:-1]))[: RECENT_SHOWN - 1]
+        if before:
+            draw_text(
+                draw,
+                (disc_left - 14, 74),
+                "before: " + "  ".join(map(str, before)),
+                font(FontFace.SANS, 20),
+                Palette.MUTED,
+                "rm",
+            )
+    for number in range(1, HIGHEST + 1):
+        row, column = divmod(number - 1, BOARD_COLUMNS)
+        state = 2 if number == latest else 1 if number in called_set else 0
+        left = BOARD_MARGIN + column * (BALL + BALL_GAP)
+        top = BOARD_HEADER + row * (BALL + BALL_GAP)
+        image.paste(_ball(number, state), (left, top))
+    return image
+
+
+def caller_board_alt_text(called: Sequence[int]) -> str:
+    if not called:
+        return "Housie caller's board: no numbers called yet."
+    text = f"Housie caller's board: {len(called)} of {HIGHEST} called, latest {called[-1]}."
+    if len(called) == HIGHEST:
+        return text + " Every number has been called."
+    # Whichever list is shorter, so a late board stays brief.
+    if len(called) <= HIGHEST // 2:
+        text += " Called: " + ", ".join(map(str, sorted(called))) + "."
+    else:
+        waiting = sorted(set(range(1, HIGHEST + 1)) - set(called))
+        text += " Not yet called: " + ", ".join(map(str, waiting)) + "."
+    return limit_alt_text(text)
+
+
+def render_caller_board(called: Sequence[int]) -> Rendered:
+    """The board of 1..90 in rows of ten, ``called`` numbers lit and the last one in gold."""
+    image = caller_board_image(called)
+    return Rendered(
+        encode_png(image, compress_level=6),
+        caller_board_alt_text(called),
+        safe_filename("board", len(called)),
+    )

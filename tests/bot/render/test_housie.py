@@ -1,0 +1,171 @@
+import pytest
+from PIL import ImageChops
+
+from bot.render import housie
+from bot.render.common import Palette
+from bot.render.housie import (
+    BALL,
+    BALL_GAP,
+    BOARD_COLUMNS,
+    BOARD_HEADER,
+    BOARD_MARGIN,
+    CELL,
+    render_caller_board,
+    render_ticket,
+    ticket_image,
+)
+from engine.housie import Prize, Ticket, check_prize, encode_ticket_code, ticket_for_seat
+from tests.bot.render.conftest import open_checked
+
+# Three numbers in the last column (80, 86, 90), and 1 and 90 both present.
+EDGE_TICKET = Ticket(
+    (
+        (1, 0, 23, 0, 45, 0, 61, 0, 80),
+        (0, 12, 0, 37, 0, 52, 0, 74, 86),
+        (4, 0, 28, 39, 0, 0, 66, 0, 90),
+    )
+)
+LONGEST_CODE = encode_ticket_code(EDGE_TICKET, 2**63, bytes(32))
+EVERY_NUMBER = list(range(1, 91))
+
+
+def near(actual: tuple[int, int, int], expected: tuple[int, int, int]) -> bool:
+    """Within the few steps that 256-colour quantisation moves a flat colour."""
+    return all(abs(a - b) <= 8 for a, b in zip(actual, expected, strict=True))
+
+
+def cell_box(row: int, column: int) -> tuple[int, int, int, int]:
+    left = housie.MARGIN + column * CELL
+    top = housie.BAND + row * CELL
+    return (left + 4, top + 4, left + CELL - 4, top + CELL - 4)
+
+
+def cell_centre(row: int, column: int) -> tuple[int, int]:
+    left, top, right, bottom = cell_box(row, column)
+    return ((left + right) // 2, (top + bottom) // 2)
+
+
+def test_plain_ticket_reads_its_rows_in_alt_text():
+    rendered = render_ticket(EDGE_TICKET, game_id="H9", code="ABC")
+    image = open_checked(rendered)
+    assert image.size == (housie.TICKET_WIDTH, housie.TICKET_HEIGHT)
+    assert rendered.alt_text == (
+        "Housie ticket ABC, game H9. row 1: 1, 23, 45, 61, 80; row 2: 12, 37, 52, 74, 86; "
+        "row 3: 4, 28, 39, 66, 90."
+    )
+    assert rendered.filename == "ticket-H9-ABC.png"
+
+
+def test_called_numbers_are_dabbed_and_only_those():
+    called = [1, 86, 90, 50]  # 50 is not on the ticket
+    plain = ticket_image(EDGE_TICKET, game_id="H", code="C")
+    marked = ticket_image(EDGE_TICKET, game_id="H", code="C", called=called)
+    dabbed = {(0, 0), (1, 8), (2, 8)}
+    for row in range(3):
+        for column in range(9):
+            same = (
+                ImageChops.difference(
+                    plain.crop(cell_box(row, column)), marked.crop(cell_box(row, column))
+                ).getbbox()
+                is None
+            )
+            assert same == ((row, column) not in dabbed), (row, column)
+    rendered = render_ticket(EDGE_TICKET, game_id="H", code="C", called=called)
+    open_checked(rendered)
+    assert rendered.alt_text.endswith("Marked 3 of 15: 1, 86, 90.")
+
+
+def test_a_winning_prize_is_on_gold():
+    called = [1, 23, 45, 61, 80, 12]
+    check = check_prize(EDGE_TICKET, called, Prize.TOP_LINE)
+    assert check.valid
+    image = ticket_image(
+        EDGE_TICKET,
+        game_id="H",
+        code="C",
+        called=called,
+        winning=check.numbers,
+        prize=Prize.TOP_LINE,
+    )
+    corner = (cell_box(0, 0)[0] + 10, cell_box(0, 0)[1] + 10)
+    assert near(image.getpixel(corner), Palette.GOLD_LIGHT)
+    twelve = cell_box(1, 1)
+    assert near(image.getpixel((twelve[0] + 10, twelve[1] + 10)), Palette.PAPER)
+    rendered = render_ticket(
+        EDGE_TICKET,
+        game_id="H",
+        code="C",
+        called=called,
+        winning=check.numbers,
+        prize=Prize.TOP_LINE,
+    )
+    open_checked(rendered)
+    assert rendered.alt_text.endswith("Winning Top Line: 1, 23, 45, 61, 80.")
+
+
+def test_full_house_with_every_number_called_and_the_longest_code():
+    rendered = render_ticket(
+        EDGE_TICKET,
+        game_id="9" * 20,
+        code=LONGEST_CODE,
+        called=EVERY_NUMBER,
+        winning=EDGE_TICKET.numbers,
+        prize=Prize.THIRD_HOUSE,
+    )
+    image = open_checked(rendered)
+    assert image.size == (housie.TICKET_WIDTH, housie.TICKET_HEIGHT)
+    assert LONGEST_CODE in rendered.alt_text
+
+
+def test_ticket_output_is_deterministic():
+    ticket = ticket_for_seat(bytes(32), 5)
+    first = render_ticket(ticket, game_id="H", code="C", called=[3, 33, 63])
+    assert render_ticket(ticket, game_id="H", code="C", called=(3, 33, 63)) == first
+    housie.ticket_palette.cache_clear()
+    assert render_ticket(ticket, game_id="H", code="C", called=[3, 33, 63]) == first
+
+
+def ball_centre(number: int) -> tuple[int, int]:
+    row, column = divmod(number - 1, BOARD_COLUMNS)
+    left = BOARD_MARGIN + column * (BALL + BALL_GAP)
+    top = BOARD_HEADER + row * (BALL + BALL_GAP)
+    return (left + BALL // 2, top + 6)  # inside the disc, above the digits
+
+
+@pytest.mark.parametrize("called", [[], [90], [5, 17, 90, 1], EVERY_NUMBER])
+def test_caller_board_lights_called_numbers_and_the_latest_in_gold(called):
+    rendered = render_caller_board(called)
+    image = open_checked(rendered)
+    latest = called[-1] if called else None
+    for number in range(1, 91):
+        expected = (
+            Palette.GOLD
+            if number == latest
+            else Palette.TEAL
+            if number in called
+            else Palette.PAPER
+        )
+        assert near(image.getpixel(ball_centre(number)), expected), number
+
+
+def test_caller_board_alt_text_stays_short():
+    assert render_caller_board([]).alt_text == "Housie caller's board: no numbers called yet."
+    assert render_caller_board([7, 3]).alt_text == (
+        "Housie caller's board: 2 of 90 called, latest 3. Called: 3, 7."
+    )
+    late = render_caller_board([n for n in EVERY_NUMBER if n != 42])
+    assert late.alt_text.endswith("Not yet called: 42.")
+    assert render_caller_board(EVERY_NUMBER).alt_text.endswith("Every number has been called.")
+
+
+def test_caller_board_rejects_bad_calls():
+    with pytest.raises(ValueError, match=r"outside 1\.\.90"):
+        render_caller_board([0])
+    with pytest.raises(ValueError, match="twice"):
+        render_caller_board([5, 5])
+
+
+def test_caller_board_is_deterministic():
+    assert render_caller_board([4, 8, 15, 16, 23, 42]) == render_caller_board(
+        (4, 8, 15, 16, 23, 42)
+    )

@@ -1,0 +1,59 @@
+import asyncio
+import io
+
+from PIL import Image
+
+from bot.render import render_caller_board, render_tabla, render_ticket, warm_up
+from bot.render.__main__ import main
+from engine.housie import tickets_at
+from engine.loteria import CLASSIC_DECK, FAMILY_DECK, deal_for_game
+
+EXPECTED = {
+    "loteria-card.png",
+    "loteria-tabla.png",
+    "loteria-tabla-marked.png",
+    "loteria-tabla-winning.png",
+    "loteria-call-first.png",
+    "loteria-call.png",
+    "housie-ticket.png",
+    "housie-ticket-marked.png",
+    "housie-ticket-winning.png",
+    "housie-board.png",
+    "housie-board-full.png",
+}
+
+
+def test_sample_writes_every_picture_kind(tmp_path, capsys):
+    assert main(["--sample", str(tmp_path / "out")]) == 0
+    written = {path.name for path in (tmp_path / "out").iterdir()}
+    assert written == EXPECTED | {"alt-text.txt"}
+    for name in EXPECTED:
+        with Image.open(io.BytesIO((tmp_path / "out" / name).read_bytes())) as image:
+            assert image.format == "PNG"
+    alt_lines = (tmp_path / "out" / "alt-text.txt").read_text(encoding="utf-8").splitlines()
+    assert sorted(line.split(":")[0] for line in alt_lines) == sorted(EXPECTED)
+    assert len(capsys.readouterr().out.splitlines()) == len(EXPECTED)
+
+
+async def test_renders_from_worker_threads_match_sequential_ones():
+    """Callers use asyncio.to_thread; concurrent renders must give the same bytes."""
+    warm_up([CLASSIC_DECK, FAMILY_DECK])
+    seed = bytes(32)
+    tablas = deal_for_game(seed, 4)
+    tickets = tickets_at(seed, 0, 4)
+    jobs = [
+        *(
+            lambda t=t, i=i: render_tabla(
+                t, FAMILY_DECK, game_id="T", tabla_number=i, called=[1, 2]
+            )
+            for i, t in enumerate(tablas)
+        ),
+        *(
+            lambda t=t, i=i: render_ticket(t, game_id="T", code=str(i), called=[1, 2])
+            for i, t in enumerate(tickets)
+        ),
+        lambda: render_caller_board([1, 2]),
+    ]
+    sequential = [job() for job in jobs]
+    concurrent = await asyncio.gather(*(asyncio.to_thread(job) for job in jobs))
+    assert list(concurrent) == sequential
