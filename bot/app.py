@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.errors import GameNightTree
 from bot.i18n import GameNightTranslator
 from bot.storage import Storage
+from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ class GameNightBot(commands.Bot):
         *,
         extensions: Sequence[str] = EXTENSIONS,
         time_scale: float = 1.0,
+        seed_source: Callable[[], bytes] = new_seed,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -53,6 +55,8 @@ class GameNightBot(commands.Bot):
         self.initial_extensions = tuple(extensions)
         # Game timers run this much faster or slower than announced (the sandbox speeds up).
         self.time_scale = time_scale
+        # Where game seeds come from: the OS's CSPRNG, or a test's chosen seeds.
+        self.new_seed = seed_source
 
     async def setup_hook(self) -> None:
         await self.storage.migrate()

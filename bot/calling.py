@@ -553,54 +553,70 @@ class CallingGameCog(commands.Cog):
     # -- the caller ----------------------------------------------------------------------------
 
     async def _caller(self, game_id: int) -> None:
-        """Draw one call per interval until the game ends; resumes cleanly after a restart."""
+        """Draw one call per interval until the game ends; resumes cleanly after a restart.
+
+        A failed announcement (Discord down, a 5xx) is retried before the next draw: the draw is
+        already stored, and its nonce keeps a retry from posting twice.
+        """
         await self.bot.wait_until_ready()
         live = self.live_game(game_id)
-        try:
-            await self.announce_unannounced(game_id)
-            while True:
-                game = await self.storage.get_game(game_id)
-                if game is None or game.status is not GameStatus.RUNNING:
+        failures = 0
+        while True:
+            try:
+                await self.announce_unannounced(game_id)
+                delay = await self.seconds_to_next_call(game_id)
+                if delay is None:
                     return
-                draws = await self.storage.draws(game_id)
-                interval = float(game.options.get("interval", 10))
-                if not self.open_prizes(game):
-                    interval = min(interval, PRIZE_SHARING_GRACE)
-                scale = self.bot.time_scale
-                if draws:
-                    next_at = draws[-1].drawn_at + interval * scale
-                else:
-                    next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY * scale
-                delay = max(0.0, next_at - time.time())
                 live.wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(live.wake.wait(), timeout=delay)
-                    continue  # woken by pause, resume, speed or stop: look again
-                async with live.lock:
-                    game = await self.storage.get_game(game_id)
-                    if game is None or game.status is not GameStatus.RUNNING:
-                        return
-                    if not self.open_prizes(game):
-                        await self._finish_locked(game, reason="every prize has been won")
-                        return
-                    if len(self.called(game)) >= self.total_calls:
-                        ending = (
-                            "the deck ran out"
-                            if self.kind == "loteria"
-                            else "all 90 numbers were called"
-                        )
-                        await self._finish_locked(game, reason=ending)
-                        return
-                    state, value = self.next_call(game)
-                    seq = len(draws) + 1
-                    await self.storage.record_draw(game_id, seq, value, state)
-                await self.announce_call(game_id, seq, value)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception(
-                "the caller of %s game %s stopped; it restarts with the bot", self.kind, game_id
-            )
+                    continue  # woken by pause, resume, speed or a win: look again
+                if not await self.call_next(game_id):
+                    return
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("the caller of %s game %s failed; retrying", self.kind, game_id)
+                await asyncio.sleep(min(60.0, 2.0**failures) * self.bot.time_scale)
+
+    async def seconds_to_next_call(self, game_id: int) -> float | None:
+        """How long until the next call is due; None when the game is not running."""
+        game = await self.storage.get_game(game_id)
+        if game is None or game.status is not GameStatus.RUNNING:
+            return None
+        draws = await self.storage.draws(game_id)
+        interval = float(game.options.get("interval", 10))
+        if not self.open_prizes(game):
+            interval = min(interval, PRIZE_SHARING_GRACE)
+        scale = self.bot.time_scale
+        if draws:
+            next_at = draws[-1].drawn_at + interval * scale
+        else:
+            next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY * scale
+        return max(0.0, next_at - time.time())
+
+    async def call_next(self, game_id: int) -> bool:
+        """Make the next call now: store it, then announce it. False once the game has ended."""
+        async with self.live_game(game_id).lock:
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status is not GameStatus.RUNNING:
+                return False
+            if not self.open_prizes(game):
+                await self._finish_locked(game, reason="every prize has been won")
+                return False
+            seq = len(self.called(game)) + 1
+            if seq > self.total_calls:
+                ending = (
+                    "the deck ran out" if self.kind == "loteria" else "all 90 numbers were called"
+                )
+                await self._finish_locked(game, reason=ending)
+                return False
+            state, value = self.next_call(game)
+            await self.storage.record_draw(game_id, seq, value, state)
+        await self.announce_call(game_id, seq, value)
+        return True
 
     async def announce_unannounced(self, game_id: int) -> None:
         """Announce draws stored before a crash but never posted (the nonce prevents doubles)."""

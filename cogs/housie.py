@@ -23,7 +23,6 @@ from bot.render import housie as render
 from bot.storage import BoardRow, GameRow, GameStatus
 from engine import housie
 from engine.errors import GameError
-from engine.fairness import new_seed
 from engine.housie import HousieGame, Prize, Ticket, check_prize
 
 if TYPE_CHECKING:
@@ -262,7 +261,7 @@ class Housie(CallingGameCog, name="Housie"):
         prizes.append(Prize.FULL_HOUSE)
         if extra_houses:
             prizes += [Prize.SECOND_HOUSE, Prize.THIRD_HOUSE]
-        seed = new_seed()
+        seed = self.bot.new_seed()
         try:
             state = HousieGame.new(tuple(prizes), seed)
         except GameError as error:

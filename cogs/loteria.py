@@ -22,7 +22,6 @@ from bot.errors import UserError
 from bot.render import loteria as render
 from bot.storage import BoardRow, GameRow
 from engine.errors import GameError
-from engine.fairness import new_seed
 from engine.loteria import (
     DECK_SIZE,
     DECKS,
@@ -214,7 +213,7 @@ class Loteria(CallingGameCog, name="Lotería"):
         if deck not in DECKS:
             raise UserError("Choose the classic or the family deck.")
         plan = parse_prizes(prizes)
-        seed = new_seed()
+        seed = self.bot.new_seed()
         state = LoteriaGame.new(seed, plan, deck)
         await self.open_lobby(
             interaction,

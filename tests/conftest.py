@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,12 +43,16 @@ async def start_bot(emulator: Emulator, tmp_path: Path) -> AsyncIterator[BotStar
     call it again after ``stop`` to restart on the same database."""
     stacks: list[AsyncExitStack] = []
 
-    async def start(*, time_scale: float = 0.02, database: Path | None = None) -> GameNightBot:
+    async def start(
+        *, time_scale: float = 0.02, database: Path | None = None, **bot_options: Any
+    ) -> GameNightBot:
         stack = AsyncExitStack()
         stacks.append(stack)
         settings = make_settings(emulator, database or tmp_path / "bot.sqlite3")
         storage = await stack.enter_async_context(Storage.open(settings.database_path))
-        bot = GameNightBot(settings, storage, time_scale=time_scale, guild_ready_timeout=0.05)
+        bot = GameNightBot(
+            settings, storage, time_scale=time_scale, guild_ready_timeout=0.05, **bot_options
+        )
         await stack.enter_async_context(run_bot(emulator, bot))
         bot.stop_for_test = stack.aclose  # type: ignore[attr-defined]
         return bot

@@ -2,57 +2,171 @@
 
 from __future__ import annotations
 
-import asyncio
+import re
 
 from emulator import Emulator
 from engine.fairness import commitment, draw_order
-from engine.loteria import Tabla
+from engine.loteria import Pattern, Tabla, tablas_at
+from tests.cogs.helpers import button_id, first_completion, run_calls
+
+PLAYERS = 22
+CLOSED_DMS = {3, 11, 19}
 
 
-async def test_a_small_loteria_night(emulator: Emulator, start_bot):
+def completion_calls(seed: bytes, players: int, pattern: Pattern) -> list[int]:
+    """For each deal position, the call at which its tabla first completes ``pattern``."""
+    order = draw_order(seed, 54)
+    result = []
+    for tabla in tablas_at(seed, 0, players):
+        marks = [tabla.marks(order[:n]) for n in range(1, 55)]
+        found = first_completion(pattern.masks, marks)
+        assert found is not None
+        result.append(found)
+    return result
+
+
+def seed_with_a_shared_line() -> bytes:
+    """A seed whose first LINE is completed by two players on the same call."""
+    for counter in range(5000):
+        seed = counter.to_bytes(32, "big")
+        lines = completion_calls(seed, PLAYERS, Pattern.LINE)
+        if lines.count(min(lines)) >= 2:
+            return seed
+    raise AssertionError("no seed with a shared line")
+
+
+async def test_a_full_loteria_night(emulator: Emulator, start_bot):
+    seed = seed_with_a_shared_line()
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
+    other_channel = guild.add_channel("random")
     host = guild.add_member("host")
-    alice = guild.add_member("alice")
-    bob = guild.add_member("bob", dms_open=False)
-    bot = await start_bot()
+    members = [
+        guild.add_member(f"player{i}", dms_open=i not in CLOSED_DMS) for i in range(PLAYERS - 1)
+    ]
+    players = [host, *members]
+    outsider = guild.add_member("outsider")
+    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
+    cog = bot.get_cog("Lotería")
 
-    started = await host.slash("loteria start", prizes="line", interval=5)
-    lobby = await started.reply()
-    assert "Lotería" in lobby.content
-    assert "commitment" in lobby.content
+    lobby = await (await host.slash("loteria start", prizes="line, corners, full")).reply()
+    assert commitment(seed) in lobby.content
+    assert "Line" in lobby.content
 
-    for member in (host, alice, bob):
-        joined = await member.click(lobby, next(i for i in lobby.custom_ids if ":join:" in i))
-        reply = await joined.reply()
+    # Claims before the start are refused privately.
+    early = await (await host.slash("loteria claim")).reply()
+    assert early.ephemeral
+    assert "not started" in early.content
+
+    # Everyone joins; closed DMs get the tabla in the private reply instead.
+    for index, member in enumerate(players):
+        reply = await (await member.click(lobby, button_id(lobby, "join"))).reply()
         assert reply.ephemeral
-    assert len(alice.dms) == 1
-    assert alice.dms[0].attachments[0].data.startswith(b"\x89PNG")
-    assert (
-        "Tabla" in alice.dms[0].attachments[0].description
-        or alice.dms[0].attachments[0].description
-    )
-    bob_reply = await joined.reply()
-    assert bob_reply.attachments, "a member with closed DMs gets the tabla in the reply"
-    assert "DM" in bob_reply.content
+        if index - 1 in CLOSED_DMS:
+            assert reply.attachments
+            assert "couldn't DM you" in reply.content
+        else:
+            assert "in your DMs" in reply.content
+            (dm,) = member.dms
+            attachment = dm.attachments[0]
+            assert attachment.data.startswith(b"\x89PNG")
+            assert attachment.description  # alt text
+    assert len(emulator.take_failures("dm_closed")) == len(CLOSED_DMS)
+    again = await (await members[0].click(lobby, button_id(lobby, "join"))).reply()
+    assert "already" in again.content
 
-    game = (await bot.storage.live_games("loteria"))[0]
-    start_click = await host.click(lobby, next(i for i in lobby.custom_ids if ":start:" in i))
-    await start_click.reply()
+    (game,) = await bot.storage.live_games("loteria")
+    boards = {
+        p.id: Tabla.from_state((await bot.storage.boards(game.id, p.id))[0].state) for p in players
+    }
+    assert len({t.card_mask for t in boards.values()}) == PLAYERS
+    assert [boards[p.id] for p in players] == tablas_at(seed, 0, PLAYERS)
 
-    # Wait for a few calls and compare with the seed's order.
-    def calls():
-        return [m for m in channel.messages if "card" in m.content and " of 54" in m.content]
+    # Only the host (or Manage Server) starts and stops.
+    refused = await (await members[0].click(lobby, button_id(lobby, "start"))).reply()
+    assert refused.ephemeral
+    assert "Only the host" in refused.content
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    late = await (await outsider.click(lobby, button_id(lobby, "join"))).reply()
+    assert "joins are closed" in late.content
+    stop = await (await members[1].slash("loteria stop")).reply()
+    assert "Only the host" in stop.content
 
-    await emulator.wait_until(lambda: len(calls()) >= 6 or None, 20, lambda: "six calls")
-    game = await bot.storage.get_game(game.id)
-    assert game is not None
-    order = draw_order(game.seed, 54)
+    lines = completion_calls(seed, PLAYERS, Pattern.LINE)
+    first_line = min(lines)
+    winners = [players[i] for i, call in enumerate(lines) if call == first_line]
+    cheater = next(p for i, p in enumerate(players) if lines[i] > first_line + 2)
+    await run_calls(cog, game.id, first_line - 1)
+
+    # A false claim is public; the second takes the player out.
+    first_false = await (await cheater.slash("loteria claim", pattern="line")).reply()
+    assert "False claim" in first_false.content
+    assert not first_false.ephemeral
+    second_false = await (await cheater.slash("loteria claim")).reply()
+    assert "out of the game" in second_false.content
+    third = await (await cheater.slash("loteria claim")).reply()
+    assert third.ephemeral
+    assert "out of this game" in third.content
+
+    # Claims from a non-player and from another channel are refused privately.
+    stranger = await (await outsider.slash("loteria claim")).reply()
+    assert stranger.ephemeral
+    assert "not playing" in stranger.content
+    elsewhere = await (await winners[0].slash("loteria claim", in_channel=other_channel)).reply()
+    assert elsewhere.ephemeral
+    assert "no Lotería game in this channel" in elsewhere.content
+
+    # The card that completes two lines: both claim, one by button, one by command; they share.
+    await run_calls(cog, game.id, 1)
+    call_message = channel.messages[-1]
+    assert f"card {first_line} of 54" in call_message.content
+    win = await (await winners[0].click(call_message, button_id(call_message, "claim"))).reply()
+    assert "wins on call" in win.content
+    assert win.attachments, "the winning tabla is shown"
+    shared = await (await winners[1].slash("loteria claim", pattern="line")).reply()
+    assert "sharing the prize" in shared.content
+    double = await (await winners[0].slash("loteria claim", pattern="line")).reply()
+    assert "already won" in double.content
+    recorded = await bot.storage.winners(game.id)
+    assert {(w.prize, w.user_id, w.draw_seq) for w in recorded} == {
+        ("line", winners[0].id, first_line),
+        ("line", winners[1].id, first_line),
+    }
+
+    # Corners, then the full tabla, each claimed as soon as someone completes it.
+    for pattern in (Pattern.CORNERS, Pattern.FULL):
+        calls = completion_calls(seed, PLAYERS, pattern)
+        eligible = [(c, i) for i, c in enumerate(calls) if players[i] is not cheater]
+        target, who = min(eligible)
+        done = len(await bot.storage.draws(game.id))
+        await run_calls(cog, game.id, max(0, target - done))
+        result = await (await players[who].slash("loteria claim", pattern=pattern.value)).reply()
+        assert "wins on call" in result.content, result.content
+
+    # No prize is left: the next tick of the caller ends the game and reveals the seed.
+    assert not await cog.call_next(game.id)
+    summary = channel.messages[-1]
+    assert seed.hex() in summary.content
+    assert "is over" in summary.content
+    over = await (await winners[0].slash("loteria claim", in_channel=channel)).reply()
+    assert "no Lotería game" in over.content
+    stale = await (await winners[0].click(call_message, button_id(call_message, "claim"))).reply()
+    assert stale.ephemeral
+    assert "is over" in stale.content
+
+    # Every announcement in order, matching the seed: no duplicate, no gap.
+    announced = [
+        int(match[1])
+        for m in channel.messages
+        if (match := re.search(r"card (\d+) of 54", m.content))
+    ]
     draws = await bot.storage.draws(game.id)
-    assert [d.value for d in draws][: len(draws)] == list(order[: len(draws)])
-    assert lobby.content.count(commitment(game.seed)) == 1
-    await asyncio.sleep(0)
-    tabla = Tabla.from_state((await bot.storage.boards(game.id, alice.id))[0].state)
-    assert len(tabla.numbers) == 16
-    # Bob's DMs are closed: the bot tried once, was refused, and fell back to the reply.
-    assert [f.kind for f in emulator.take_failures("dm_closed")] == ["dm_closed"]
+    assert announced == list(range(1, len(draws) + 1))
+    assert [d.value for d in draws] == list(draw_order(seed, 54)[: len(draws)])
+
+    verified = await (await outsider.slash("loteria verify", game=game.id)).reply()
+    assert "verified" in verified.content
+    assert commitment(seed) in verified.content
+
+    stats = await (await outsider.slash("stats")).reply()
+    assert winners[0].mention in stats.content or str(winners[0].id) in stats.content

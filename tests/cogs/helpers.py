@@ -1,0 +1,31 @@
+"""Small helpers for the end-to-end game tests: finding buttons, waiting, simulating boards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from emulator.model import Message
+
+
+def button_id(message: Message, action: str) -> str:
+    """The custom id of the calling-game button for ``action`` (join, start, claim, ...)."""
+    return next(cid for cid in message.custom_ids if f":{action}:" in cid)
+
+
+def first_completion(masks: Sequence[int], marks_by_call: Sequence[int]) -> int | None:
+    """The 1-based call at which any of ``masks`` is fully marked, or None."""
+    for index, marks in enumerate(marks_by_call, start=1):
+        if any(marks & mask == mask for mask in masks):
+            return index
+    return None
+
+
+def call_texts(messages: Sequence[Message], marker: str) -> list[str]:
+    return [m.content for m in messages if marker in m.content]
+
+
+async def run_calls(cog: Any, game_id: int, count: int) -> None:
+    """Make ``count`` calls right now through the cog's own caller path."""
+    for _ in range(count):
+        assert await cog.call_next(game_id)
