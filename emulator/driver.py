@@ -109,7 +109,9 @@ class Guild:
             "pending": False,
             "nick": None,
             "avatar": None,
+            "banner": None,
             "premium_since": None,
+            "communication_disabled_until": None,
         }
 
     def payload(self) -> dict[str, Any]:
@@ -219,6 +221,7 @@ class Member:
             "avatar": None,
             "premium_since": None,
             "communication_disabled_until": None,
+            "banner": None,
         }
         if with_user:
             data["user"] = self.user.payload()
@@ -449,6 +452,7 @@ class Member:
             data,
             source_message=shown_by.source_message,
             custom_id=str(modal["custom_id"]),
+            parent=shown_by,
         )
 
     def _fill(self, component: dict[str, Any], remaining: dict[str, Any]) -> dict[str, Any]:

@@ -85,6 +85,7 @@ class InteractionResult:
     source_message: Message | None = None
     command_name: str | None = None
     custom_id: str | None = None
+    parent: InteractionResult | None = field(default=None, repr=False)
     response_type: int | None = None
     message: Message | None = None
     followups: list[Message] = field(default_factory=list)

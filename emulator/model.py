@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import enum
+import json
 import mimetypes
 import struct
 import time
@@ -182,6 +183,21 @@ def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
         inner = component.get("component")
         if isinstance(inner, dict):
             yield from iter_components([inner])
+
+
+def number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy in which every component has a numeric ``id``, as Discord assigns them (1, 2, ...
+    depth first, skipping ids the bot chose)."""
+    copied: list[dict[str, Any]] = json.loads(json.dumps(components))
+    taken = {c["id"] for c in iter_components(copied) if isinstance(c.get("id"), int)}
+    next_id = 1
+    for component in iter_components(copied):
+        if not isinstance(component.get("id"), int):
+            while next_id in taken:
+                next_id += 1
+            component["id"] = next_id
+            taken.add(next_id)
+    return copied
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ from emulator.model import (
     Message,
     MessageFlag,
     now_iso,
+    number_components,
 )
 from emulator.rules import message_rule_errors
 from emulator.spec import RouteTable
@@ -648,7 +649,7 @@ class RestApi:
         if "embeds" in payload:
             message.embeds = list(payload["embeds"] or [])
         if "components" in payload:
-            message.components = list(payload["components"] or [])
+            message.components = number_components(payload["components"] or [])
         if "flags" in payload or creating:
             kept = message.flags & ~_SETTABLE_FLAGS
             if message.flags & MessageFlag.IS_COMPONENTS_V2:  # cannot be removed once set

@@ -521,6 +521,8 @@ class Emulator:
             data["command_type"] = 1
         if result.source_message is not None and result.type == InteractionType.MESSAGE_COMPONENT:
             data["interacted_message_id"] = str(result.source_message.id)
+        if result.parent is not None and result.type == InteractionType.MODAL_SUBMIT:
+            data["triggering_interaction_metadata"] = self.interaction_metadata(result.parent)
         return data
 
     async def start_interaction(
@@ -533,6 +535,7 @@ class Emulator:
         source_message: Message | None = None,
         command_name: str | None = None,
         custom_id: str | None = None,
+        parent: InteractionResult | None = None,
         connect_timeout: float = 10.0,
     ) -> InteractionResult:
         """Send INTERACTION_CREATE to the bot and start Discord's acknowledgement clock."""
@@ -595,6 +598,7 @@ class Emulator:
             source_message=source_message,
             command_name=command_name,
             custom_id=custom_id,
+            parent=parent,
             created_at=loop.time(),
         )
         self.interactions.append(result)

@@ -208,7 +208,7 @@ class OpenApiSpec:
         operation_key = (template, method.lower(), schema_media)
         validator = self._operation_validator(*operation_key)
         errors = sorted(validator.iter_errors(body), key=lambda error: list(error.absolute_path))
-        return [f"{where}: {_describe(error)}" for error in _flatten(errors)][:10]
+        return [f"{where}: {message}" for message in _messages(errors)][:10]
 
     @functools.lru_cache(maxsize=512)  # noqa: B019 - one spec per process; validators are costly
     def _operation_validator(self, template: str, method: str, media: str) -> Draft202012Validator:
@@ -226,7 +226,7 @@ class OpenApiSpec:
             )
         validator = self._response_validator(template, method.lower(), key)
         errors = sorted(validator.iter_errors(body), key=lambda error: list(error.absolute_path))
-        return [f"{method} {template} -> {status}: {_describe(e)}" for e in _flatten(errors)][:10]
+        return [f"{method} {template} -> {status}: {message}" for message in _messages(errors)][:10]
 
     @functools.lru_cache(maxsize=512)  # noqa: B019 - one spec per process; validators are costly
     def _response_validator(self, template: str, method: str, status: str) -> Draft202012Validator:
@@ -247,15 +247,16 @@ class OpenApiSpec:
         return self._validator_for(json.dumps({"$ref": _pointer("components", "schemas", name)}))
 
 
-def _flatten(errors: list[ValidationError]) -> Iterator[ValidationError]:
-    """Report the failures of the most plausible branch of a oneOf/anyOf, not the whole union.
+def _messages(errors: list[ValidationError]) -> Iterator[str]:
+    """Readable errors: for a failed oneOf/anyOf, those of the most plausible branch.
 
     The plausible branch is the one of the right kind: fewest errors about a ``type``
-    discriminator property or about the value's own JSON type, then fewest errors.
+    discriminator property or about the value's own JSON type, then fewest errors. When no
+    branch is of the right kind, say so instead of guessing.
     """
     for error in errors:
         if not error.context:
-            yield error
+            yield _describe(error)
             continue
         branches: dict[Any, list[ValidationError]] = {}
         for sub in error.context:
@@ -273,15 +274,25 @@ def _flatten(errors: list[ValidationError]) -> Iterator[ValidationError]:
             return wrong_kind, len(branch)
 
         best = min(branches.values(), key=implausibility)
-        yield from _flatten(best)
+        if (
+            implausibility(best)[0]
+            and isinstance(error.instance, dict)
+            and "type" in error.instance
+        ):
+            yield f"{_location(error)}: an object of type {error.instance['type']!r} is not allowed here"
+        else:
+            yield from _messages(best)
+
+
+def _location(error: ValidationError) -> str:
+    return "/".join(str(part) for part in error.absolute_path) or "(body)"
 
 
 def _describe(error: ValidationError) -> str:
-    location = "/".join(str(part) for part in error.absolute_path) or "(body)"
     message = str(error.message)
     if len(message) > 160:  # keep the verdict at the end ("... is too long")
         message = message[:70] + " ... " + message[-70:]
-    return f"{location}: {message}"
+    return f"{_location(error)}: {message}"
 
 
 @functools.cache
