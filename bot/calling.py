@@ -82,7 +82,7 @@ def is_manager(member: discord.abc.User | discord.Member) -> bool:
 
 class CallingButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gn:(?P<kind>loteria|housie):(?P<action>[a-z]+):(?P<game>\d+)",
+    template=r"gn:(?P<kind>loteria|housie):(?P<action>[a-z]+[0-9]*):(?P<game>\d+)",
 ):
     """Every button of a calling game; the custom id carries the game, so it survives restarts."""
 
