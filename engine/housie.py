@@ -13,8 +13,8 @@ Counting (every figure below is computed by this module and cross-checked in the
     (b) a row layout (which cells are filled) with those column counts and 5 per row, (c) which
     ``k[c]`` numbers column ``c`` takes, C(size_c, k[c]) ways. The number of layouts depends only
     on ``a``, the number of full (3-number) columns: such a ticket has ``6 - 2a`` two-number
-    and ``3 + a`` one-number columns, and ``layout_count(a)`` is 1665, 639, 240, 90 for a = 0..3.
-    ``ticket_count()`` = 4_111_294_003_305_449_104 (about 2^61.8) valid tickets.
+    and ``3 + a`` one-number columns, and ``layout_count(a)`` is 1710, 639, 240, 90 for a = 0..3.
+    ``ticket_count()`` = 3_669_688_706_217_187_500 (about 2^61.7) valid tickets.
 
     A strip is 6 tickets using 1..90 once each. Write ``K[t][c]`` for how many numbers ticket
     ``t`` takes from column ``c``; K has entries 1..3, row sums 15 and column sums 9, 10 x 7, 11.
@@ -25,23 +25,27 @@ Counting (every figure below is computed by this module and cross-checked in the
     (which numbers go to which ticket, then each ticket's layout). As a row with ``a`` threes has
     ``6 - 2a`` twos, ``prod_c K[t][c]! = 6^a * 2^(6-2a)``: the weight of K is a constant times
     ``prod_t g(a_t)`` with ``g(a) = layout_count(a) / (6^a * 2^(6 - 2a))``, a factor per ticket
-    that depends only on its type ``a``. Full columns are rare in a uniform strip (g(3) is about
-    1/60 of g(0)); generators that pick K "evenly" are biased towards them.
-    ``strip_count()`` = 9_841_604_981_553_627_040_542_787_218_563_232_458_698_163_712_000_000_000
-    000_000 (about 2^282.6) valid strips (ordered: ticket 0 to 5).
+    that depends only on its type ``a`` (scaled by 96 to integers ``G(a)`` = 2565, 639, 160, 40).
+    So a K with full columns stands for far fewer strips (g(3) is 1/64 of g(0)) and generators
+    that pick K "evenly" deal full columns far too often. ``strip_count()`` is about 2^258.0:
+    467_711_541_132_248_468_278_363_019_351_514_108_076_722_415_153_589_853_880_320 x 10^18
+    (ordered strips: ticket 0 to 5). In a uniform strip a ticket has 0..3 full columns with
+    probability 0.388, 0.504, 0.105, 0.002 (``strip_ticket_type_odds()``); a lone uniform
+    ticket with 0.320, 0.533, 0.143, 0.0035 (``ticket_type_odds()``).
 
 Uniform sampling, exactly (no retry loop besides the unbiased ``randbelow``)
     ``generate_strip(rng)`` draws two integers. The first, below ``W`` (the weighted number of
-    count matrices, about 2^126.2), picks K with probability proportional to its weight, one
-    ticket row at a time: a dynamic program over the column sums still to fill, keyed by their
-    sorted values (columns with equal sums left are interchangeable), counts the weighted
-    completions of every state; the integer is read as mixed-radix digits (which row decision,
-    bisected on cumulative weights; which columns within each group of equal sums; the rest is
-    the index into the next state). The second integer, below the number of completions of K,
-    is read as digits for each ticket's layout (uniform among the canonical layouts of its type,
-    mapped onto its columns) and, ticket by ticket, which of the column's remaining numbers it
-    takes. Every strip is reached by exactly ``prod_t G(a_t)`` first integers and one second
-    integer, so every valid strip is equally likely. ``generate_ticket(rng)`` is
+    count matrices, sum over K of prod_t G(a_t), about 2^101.3), picks K with probability
+    proportional to its weight, one ticket row at a time: a dynamic program over the column sums
+    still to fill, keyed by their sorted values (columns with equal sums left are
+    interchangeable), counts the weighted completions of every state; the integer is read as
+    mixed-radix digits (which row decision, bisected on cumulative weights; which columns within
+    each group of equal sums; the rest is the index into the next state). The program has 177
+    states and 7047 decisions, built on first use in about 0.1 s. The second integer, below the
+    number of completions of K, is read as digits for each ticket's layout (uniform among the
+    canonical layouts of its type, mapped onto its columns) and, ticket by ticket, which of each
+    column's remaining numbers it takes. Every strip is reached by exactly ``prod_t G(a_t)``
+    first integers and one second integer, so every valid strip is equally likely. ``generate_ticket(rng)`` is
     ``ticket_from_rank(randbelow(ticket_count()))``: ranks number the tickets one to one.
 
 Prizes
@@ -55,8 +59,8 @@ Prizes
 Ticket codes
     ``encode_ticket_code`` packs ``game_id * ticket_count() + ticket_rank(ticket)`` and a 64-bit
     HMAC-SHA256 tag under the server's signing key into Crockford base32 (digits and capitals
-    without I, L, O, U; read case-insensitively): 26 characters for game 0, 30 up to game
-    ~10^6, at most 39 for a 64-bit id. Any edited, swapped or forged code raises
+    without I, L, O, U; read case-insensitively): 26 characters for games 0..7, 30 up to game
+    ~10^6, at most 38 for a 64-bit id. Any edited, swapped or forged code raises
     ``TicketCodeError``.
 
 Games and dealing
@@ -932,6 +936,9 @@ def _mask_of_calls(called: Sequence[int]) -> int:
         raise GameError(
             f"called numbers {bad!r} are not Housie numbers 1..{HIGHEST_NUMBER}"
         ) from None
+    if not all(type(n) is int for n in called):  # 1.0 and True would pass the lookup
+        bad = [n for n in called if type(n) is not int]
+        raise GameError(f"called numbers {bad!r} are not Housie numbers 1..{HIGHEST_NUMBER}")
     if mask.bit_count() != len(called):
         seen: set[int] = set()
         for number in called:
