@@ -21,6 +21,7 @@ from bot.render.common import (
     draw_text,
     encode_png,
     fit_font,
+    fit_text,
     font,
     limit_alt_text,
     palette_of,
@@ -115,17 +116,15 @@ def _ticket_footer(image: Image.Image, game_id: str, code: str) -> None:
     draw = ImageDraw.Draw(image)
     middle = BAND + ROWS * CELL + FOOTER / 2 + 2
     right = TICKET_WIDTH - MARGIN
-    game = f"Game {shorten(game_id, 24)}"
+    # The code matters more (players quote it), so the game id gives way first.
+    game = f"Game {shorten(game_id, 12)}"
     game_font = font(FontFace.SANS, 20)
     draw_text(draw, (right, middle), game, game_font, Palette.MUTED, "rm")
     label_font = font(FontFace.SANS_BOLD, 20)
     draw_text(draw, (MARGIN, middle), "Ticket", label_font, Palette.INK, "lm")
     code_left = MARGIN + text_width("Ticket ", label_font)
     room = right - text_width(game, game_font) - 16 - code_left
-    code_font = fit_font(code, FontFace.SANS_BOLD, 20, 13, room)
-    shown = code
-    while len(shown) > 1 and text_width(shown, code_font) > room:
-        shown = shown[:-2] + "…"
+    shown, code_font = fit_text(code, FontFace.SANS_BOLD, 20, 13, room)
     draw_text(draw, (code_left, middle), shown, code_font, Palette.INK, "lm")
 
 

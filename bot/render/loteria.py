@@ -24,11 +24,11 @@ from bot.render.common import (
     emoji_art,
     encode_png,
     fit_font,
+    fit_text,
     font,
     limit_alt_text,
     palette_of,
     safe_filename,
-    shorten,
     text_width,
     tint,
 )
@@ -262,46 +262,33 @@ def _draw_tabla_header(
 ) -> None:
     draw = ImageDraw.Draw(image)
     title = "¡LOTERÍA!" if winning else "LOTERÍA"
+    title_font = font(FontFace.SLAB, 50)
     title_colour = Palette.GOLD if winning else Palette.CREAM
     draw_text(
         draw,
         (MARGIN + 4, HEADER / 2 + 2),
         title,
-        font(FontFace.SLAB, 50),
+        title_font,
         title_colour,
         "lm",
         (2, Palette.BOARD_DARK),
     )
+    used = MARGIN + 4 + text_width(title, title_font)
     if winning and won is not None:
-        left = MARGIN + 22 + text_width(title, font(FontFace.SLAB, 50))
-        draw_text(
-            draw,
-            (left, HEADER / 2 + 1),
-            won.spanish,
-            font(FontFace.SANS_BOLD, 24),
-            Palette.GOLD_LIGHT,
-            "ls",
+        left = used + 18
+        spanish_font, english_font = font(FontFace.SANS_BOLD, 24), font(FontFace.SANS, 18)
+        draw_text(draw, (left, HEADER / 2 + 1), won.spanish, spanish_font, Palette.GOLD_LIGHT, "ls")
+        draw_text(draw, (left, HEADER / 2 + 8), won.english, english_font, Palette.CREAM, "lt")
+        used = left + max(
+            text_width(won.spanish, spanish_font), text_width(won.english, english_font)
         )
-        draw_text(
-            draw, (left, HEADER / 2 + 8), won.english, font(FontFace.SANS, 18), Palette.CREAM, "lt"
-        )
+    # The corner: tabla number over game id, each shrunk or cut to the room the title leaves.
     right = TABLA_WIDTH - MARGIN - 4
-    draw_text(
-        draw,
-        (right, HEADER / 2 - 2),
-        f"Tabla {tabla_number}",
-        font(FontFace.SANS_BOLD, 30),
-        Palette.GOLD,
-        "rs",
-    )
-    draw_text(
-        draw,
-        (right, HEADER / 2 + 8),
-        f"Game {shorten(game_id, 24)}",
-        font(FontFace.SANS, 20),
-        Palette.CREAM,
-        "rt",
-    )
+    room = right - used - 20
+    number, number_font = fit_text(f"Tabla {tabla_number}", FontFace.SANS_BOLD, 30, 18, room)
+    draw_text(draw, (right, HEADER / 2 - 2), number, number_font, Palette.GOLD, "rs")
+    game, game_font = fit_text(f"Game {game_id}", FontFace.SANS, 23, 15, room)
+    draw_text(draw, (right, HEADER / 2 + 6), game, game_font, Palette.CREAM, "rt")
 
 
 @lru_cache(maxsize=8)
