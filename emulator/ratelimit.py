@@ -51,7 +51,8 @@ class RateLimiter:
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, _Window] = field(default_factory=dict)
     _global: _Window | None = None
-    refused: int = 0
+    refused: int = 0  # requests answered 429
+    exhausted: int = 0  # times a bucket was used up (a well-behaved client then waits)
 
     def check(self, bucket: str | None, *, counts_globally: bool) -> Verdict:
         """Take one request from the global window (if it counts) and from ``bucket``."""
@@ -80,6 +81,8 @@ class RateLimiter:
                 self.limits.channel_messages, self.limits.channel_messages_window
             )
         allowed = window.take(now)
+        if allowed and window.remaining == 0:
+            self.exhausted += 1
         reset_after = max(window.reset_at - now, 0.0)
         headers = {
             "X-RateLimit-Limit": str(window.limit),

@@ -238,7 +238,7 @@ class RestApi:
             RequestRecord(
                 method,
                 path,
-                self._route_of(path),
+                self.route_of(path),
                 record_body,
                 response.status,
                 tuple(f.filename for f in files),
@@ -247,7 +247,7 @@ class RestApi:
         )
         return response
 
-    def _route_of(self, path: str) -> str | None:
+    def route_of(self, path: str) -> str | None:
         spec = self._emu.spec
         found = spec.match(path) if spec is not None else self._own_routes.match(path)
         return None if found is None else found.template

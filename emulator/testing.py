@@ -25,16 +25,20 @@ async def run_bot(
     *,
     wait_ready: bool = True,
     timeout: float = 10.0,  # noqa: ASYNC109 - a deadline for the wait is the point
+    token: str | None = None,
 ) -> AsyncIterator[ClientT]:
     """Point discord.py at ``emu``, start ``client`` with the emulator's token and wait until
     it is connected (and, with ``wait_ready``, until ``on_ready``); close it on exit.
 
     discord.py waits ``guild_ready_timeout`` seconds (default 2) after the last GUILD_CREATE
     before ``on_ready``: build test clients with e.g. ``guild_ready_timeout=0.05``.
+    ``token`` overrides the emulator's token (to test a wrong one).
     """
     previous_api, previous_gateway = current_endpoints()
     apply_endpoints(emu.api_base_url, emu.gateway_url)
-    runner = asyncio.create_task(client.start(emu.token), name="emulated-bot")
+    runner = asyncio.create_task(
+        client.start(emu.token if token is None else token), name="emulated-bot"
+    )
     try:
         await _wait_started(emu, client, runner, wait_ready, timeout)
         yield client

@@ -144,6 +144,10 @@ class MinimalBot(discord.Client):
         else:
             await self.tree.sync()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before re-identifying (Discord's identify limit); the emulator
+        has no such limit, so tests of invalid sessions need not wait."""
+
     async def close(self) -> None:
         for task in self.timers:
             task.cancel()

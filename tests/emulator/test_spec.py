@@ -1,0 +1,152 @@
+"""Validation against Discord's OpenAPI spec: where it is found, what it accepts, and that the
+emulator's own answers are what the spec says Discord answers."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from emulator import Emulator, run_bot
+from emulator.spec import SPEC_ENV_VAR, default_spec_path, load_spec
+from tests.emulator.minimal_bot import MinimalBot
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_spec_is_found_beside_the_project(monkeypatch):
+    monkeypatch.delenv(SPEC_ENV_VAR, raising=False)
+    assert default_spec_path() == PROJECT_ROOT.parent / "shared" / "discord-api" / "openapi.json"
+    spec = load_spec()
+    assert spec is not None
+    assert spec.source == default_spec_path().resolve()
+
+
+def test_spec_path_can_be_overridden(monkeypatch, tmp_path):
+    monkeypatch.setenv(SPEC_ENV_VAR, str(tmp_path / "elsewhere.json"))
+    assert default_spec_path() == tmp_path / "elsewhere.json"
+
+
+async def test_without_the_spec_the_emulator_runs_but_warns(tmp_path, caplog):
+    missing = tmp_path / "missing.json"
+    with caplog.at_level(logging.WARNING, logger="emulator"):
+        async with Emulator(spec_path=missing) as emu:
+            assert not emu.validation_enabled
+            channel = emu.add_guild("g").add_channel("general")
+            # Without the spec the route table still works; only validation is off.
+            assert (
+                emu.rest.route_of(f"/channels/{channel.id}/messages")
+                == "/channels/{channel_id}/messages"
+            )
+    assert "validation is OFF" in caplog.text
+
+
+async def test_validation_is_on_by_default(emulator):
+    assert emulator.validation_enabled
+    assert emulator.spec is not None
+    assert emulator.spec.source is not None
+    assert emulator.spec.source.name == "openapi.json"
+
+
+@pytest.fixture(scope="module")
+def spec():
+    loaded = load_spec()
+    assert loaded is not None
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("path", "template"),
+    [
+        ("/users/@me", "/users/@me"),
+        ("/users/123", "/users/{user_id}"),
+        (
+            "/webhooks/1/tok/messages/@original",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+        ),
+        (
+            "/webhooks/1/tok/messages/22",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+        ),
+        (
+            "/interactions/1/tok/callback",
+            "/interactions/{interaction_id}/{interaction_token}/callback",
+        ),
+    ],
+)
+def test_literal_segments_win_over_parameters(spec, path, template):
+    found = spec.match(path)
+    assert found is not None
+    assert found.template == template
+
+
+def test_integer_snowflakes_are_accepted_in_bodies(spec):
+    body = {"content": "x", "attachments": [{"id": 0, "filename": "a.png"}]}
+    assert spec.validate_request("POST", "/channels/1/messages", {}, body)[1] == []
+    bad = {"content": "x", "attachments": [{"id": "zero", "filename": "a.png"}]}
+    [error] = spec.validate_request("POST", "/channels/1/messages", {}, bad)[1]
+    assert "attachments/0/id" in error
+
+
+def test_errors_name_the_field_and_the_rule(spec):
+    body = {"type": 4, "data": {"content": "x" * 2001}}
+    _, errors = spec.validate_request(
+        "POST", "/interactions/1/tok/callback", {"with_response": ["1"]}, body
+    )
+    assert len(errors) == 1
+    assert "data/content" in errors[0]
+    assert errors[0].endswith("is too long")
+
+
+def test_query_values_are_read_as_discord_reads_them(spec):
+    ok = {"with_response": ["true"]}
+    assert spec.validate_request("POST", "/interactions/1/tok/callback", ok, {"type": 5})[1] == []
+    bad = {"with_response": ["maybe"]}
+    assert spec.validate_request("POST", "/interactions/1/tok/callback", bad, {"type": 5})[1]
+
+
+async def test_the_emulators_answers_match_the_spec(emulator, tmp_path):
+    guild = emulator.add_guild("Game Night")
+    general = guild.add_channel("general")
+    alice = guild.add_member("alice", manage_guild=True)
+    bob = guild.add_member("bob")
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        await (await alice.slash("ping")).reply()
+        await (await alice.slash("lobby")).reply()
+        assert general.last_message is not None
+        await (await bob.click(general.last_message, "lobby:join")).reply()
+        await (await alice.slash("card")).reply()
+        dm = await alice.wait_for_dm()
+        dm_channel = await bot.fetch_channel(dm.channel.id)
+        await dm_channel.fetch_message(dm.id)  # type: ignore[union-attr]
+        menu = await (await alice.slash("pick")).reply()
+        await (await alice.select(menu, "fruit", ["apple"])).reply()
+        asked = await alice.slash("ask")
+        await asked.modal_shown()
+        await (await alice.submit_modal(asked, {"answer": "yes"})).reply()
+        await bot.fetch_user(alice.id)
+        await bot.get_guild(guild.id).fetch_member(alice.id)
+        await bot.fetch_channel(general.id)
+        history = [m async for m in general_channel(bot, general.id).history(limit=10)]
+        assert len(history) == len(general.messages)
+    checked = 0
+    for request in emulator.requests:
+        if request.response is None or request.route is None:
+            continue
+        assert emulator.spec is not None
+        assert (
+            emulator.spec.response_errors(
+                request.route, request.method, request.status, request.response
+            )
+            == []
+        )
+        checked += 1
+    assert checked >= 15
+
+
+def general_channel(bot, channel_id):
+    channel = bot.get_channel(channel_id)
+    assert channel is not None
+    return channel
