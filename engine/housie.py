@@ -965,8 +965,19 @@ class Calls(tuple[int, ...]):
     def last(self) -> int | None:
         return self[-1] if self else None
 
+    @functools.cached_property
+    def prefix_masks(self) -> tuple[int, ...]:
+        """``prefix_masks[i]`` is the mask of the first ``i`` calls."""
+        return (0, *itertools.accumulate(_NUMBER_BIT[n] for n in self))
 
-_NOTHING_CALLED = PrizeCheck(False, frozenset(), "no numbers have been called yet")
+
+_NO_NUMBERS: frozenset[int] = frozenset()
+_NOTHING_CALLED = PrizeCheck(False, _NO_NUMBERS, "no numbers have been called yet")
+_EARLY_FIVE_SHORT = tuple(
+    PrizeCheck(False, _NO_NUMBERS, f"Early Five needs 5 of the ticket's numbers called; {n} are")
+    for n in range(5)
+)
+_LISTED_MISSING = 5  # a bogey reason names at most this many missing numbers
 
 
 def check_prize(
@@ -992,29 +1003,59 @@ def check_prize(
         hits = called_mask & needed
         count = hits.bit_count()
         if count < 5:
-            return PrizeCheck(
-                False,
-                frozenset(),
-                f"Early Five needs 5 of the ticket's numbers called; {count} are",
-            )
-        if count == 5:
-            numbers = _numbers_in(hits)
-        else:
-            numbers = frozenset([n for n in called if needed >> n & 1][:5])
-        if require_last and last not in numbers:
-            return PrizeCheck(False, frozenset(), _slept(prize, last, needed))
-        return PrizeCheck(True, numbers, _complete(prize, last if require_last else None))
+            return _EARLY_FIVE_SHORT[count]
+        if count > 5:  # keep the first five in call order
+            hits = _first_five(called, needed)
+        if require_last and not hits >> last & 1:
+            return PrizeCheck(False, _NO_NUMBERS, _slept(prize, last, needed))
+        return PrizeCheck(True, _numbers_in(hits), _complete(prize, last if require_last else None))
     missing = needed & ~called_mask
     if missing:
-        listed = ", ".join(map(str, sorted(_numbers_in(missing))))
         return PrizeCheck(
-            False, frozenset(), f"{prize.display_name} is not complete: {listed} not called yet"
+            False,
+            _NO_NUMBERS,
+            f"{prize.display_name} is not complete: {_listed(missing)} not called yet",
         )
     if not require_last:
         return ticket._wins[prize]
     if not needed >> last & 1:
-        return PrizeCheck(False, frozenset(), _slept(prize, last, needed))
+        return PrizeCheck(False, _NO_NUMBERS, _slept(prize, last, needed))
     return PrizeCheck(True, ticket._wins[prize].numbers, _complete(prize, last))
+
+
+def _first_five(called: Sequence[int], needed: int) -> int:
+    """The mask of the first five numbers of ``needed`` in call order (at least five called)."""
+    if type(called) is Calls:
+        # Binary search for the shortest prefix of the calls holding five of them.
+        prefixes = called.prefix_masks
+        low, high = 5, len(called)
+        while low < high:
+            middle = (low + high) // 2
+            if (prefixes[middle] & needed).bit_count() >= 5:
+                high = middle
+            else:
+                low = middle + 1
+        return prefixes[low] & needed
+    hits = found = 0
+    for number in called:
+        if needed >> number & 1:
+            hits |= 1 << number
+            found += 1
+            if found == 5:
+                break
+    return hits
+
+
+def _listed(mask: int) -> str:
+    """The numbers in ``mask``, increasing, at most ``_LISTED_MISSING`` of them by name."""
+    names: list[str] = []
+    while mask and len(names) < _LISTED_MISSING:
+        low = mask & -mask
+        names.append(str(low.bit_length() - 1))
+        mask ^= low
+    if mask:
+        return f"{', '.join(names)} and {mask.bit_count()} more"
+    return ", ".join(names)
 
 
 def _complete(prize: Prize, last: int | None) -> str:

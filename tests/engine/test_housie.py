@@ -486,6 +486,13 @@ def test_last_call_rule_reasons():
     assert nothing.reason == "no numbers have been called yet"
 
 
+def test_a_long_list_of_missing_numbers_is_shortened():
+    verdict = check_prize(Ticket(GOOD_ROWS), [3], Prize.FULL_HOUSE)
+    assert (
+        verdict.reason == "Full House is not complete: 8, 14, 21, 27, 33 and 9 more not called yet"
+    )
+
+
 def test_early_five_reports_the_first_five_called():
     ticket = Ticket(GOOD_ROWS)
     called = [90, 3, 21, 1, 45, 62, 81, 14]
@@ -510,6 +517,7 @@ def test_bad_called_numbers_are_rejected(called):
 
 def test_calls_carry_their_mask():
     calls = Calls([5, 90, 33])
+    assert calls.prefix_masks == (0, 1 << 5, (1 << 5) | (1 << 90), calls.mask)
     assert calls == (5, 90, 33)
     assert calls.last == 33
     assert Calls().last is None
