@@ -54,9 +54,11 @@ class Guild:
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
 
-    def add_channel(self, name: str) -> Channel:
-        """A text channel; the first one added is where members' slash commands go by default."""
+    def add_channel(self, name: str, *, bot_can_send: bool = True) -> Channel:
+        """A text channel; the first one added is where members' slash commands go by default.
+        ``bot_can_send=False`` denies the bot Send Messages there (posts fail with 403 / 50013)."""
         channel = Channel(self._emu, self._emu.new_id(), name, self, position=len(self.channels))
+        channel.bot_can_send = bot_can_send
         self.channels.append(channel)
         self._emu.register_channel(channel)
         self._emu.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
@@ -239,6 +241,10 @@ class Member:
         """Messages the bot sent this person in DMs, oldest first."""
         channel = self.dm_channel
         return [] if channel is None else channel.messages
+
+    def open_dm(self) -> Channel:
+        """Open (or find) this person's DM channel with the bot, e.g. to use a command there."""
+        return self._emu.open_dm_channel(self.user)
 
     async def wait_for_dm(
         self,

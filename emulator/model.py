@@ -355,6 +355,8 @@ class Channel:
         self.recipient = recipient
         self.position = position
         self.all_messages: list[Message] = []
+        # False: a permission overwrite denies the bot Send Messages here (403 / 50013).
+        self.bot_can_send = True
 
     def __repr__(self) -> str:
         return f"<Channel #{self.name} id={self.id}>"
@@ -420,7 +422,18 @@ class Channel:
             "guild_id": str(self.guild.id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": (
+                []
+                if self.bot_can_send
+                else [
+                    {
+                        "id": str(self._emu.bot_user.id),
+                        "type": 1,
+                        "allow": "0",
+                        "deny": str(int(Permission.SEND_MESSAGES)),
+                    }
+                ]
+            ),
             "parent_id": None,
             "topic": None,
             "nsfw": False,

@@ -567,6 +567,14 @@ class RestApi:
                 failure="dm_closed",
                 details=[f"{channel.recipient.name} does not accept DMs from the bot"],
             )
+        if not channel.bot_can_send:
+            raise ApiError(
+                403,
+                50013,
+                "Missing Permissions",
+                failure="missing_permissions",
+                details=[f"the bot may not send messages in {channel!r}"],
+            )
         payload = request.body or {}
         message = Message(self._emu.new_id(), channel, self._emu.bot_user)
         self.apply_message_payload(message, payload, request.files, creating=True)

@@ -54,8 +54,10 @@ class Failure:
     ``kind`` is one of: ``spec`` (request not allowed by Discord's OpenAPI spec), ``rule`` (a
     Discord limit such as 2000 characters), ``unauthorized``, ``double_ack``, ``late_ack``,
     ``interaction_failed`` (not acknowledged in time), ``bad_callback``, ``unknown_interaction``,
-    ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007) and
-    ``unsupported`` (a real route the emulator does not implement).
+    ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007),
+    ``missing_permissions`` (403 / 50013), ``unanswered`` (an interaction still not acknowledged
+    when the emulator stopped) and ``unsupported`` (a real route the emulator does not
+    implement).
     """
 
     kind: str
@@ -180,6 +182,11 @@ class Emulator:
         for result in self.interactions:
             if result.timer is not None:
                 result.timer.cancel()
+                result.timer = None
+                if result.response_type is None and result.failure is None:
+                    # A test that ends first must not hide an interaction the bot ignored.
+                    result.failure = "never acknowledged (the emulator stopped first)"
+                    self.record_failure("unanswered", f"{result.describe()}: {result.failure}")
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -92,6 +92,15 @@ class LobbyView(discord.ui.View):
             content=f"Lobby (answered by {self.bot.instance}): {', '.join(players)}"
         )
 
+    @discord.ui.button(label="Refresh", custom_id="lobby:refresh")
+    async def refresh(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+    ) -> None:
+        # A silent defer (callback 6), then an edit of the lobby through the @original route.
+        await interaction.response.defer()
+        await asyncio.sleep(0.01)
+        await interaction.edit_original_response(content="Lobby (refreshed)")
+
 
 class FruitView(discord.ui.View):
     @discord.ui.select(
@@ -182,6 +191,13 @@ class MinimalBot(discord.Client):
             await self.store.add_lobby(message.id)
             # Answer last, so a test that waits for this answer finds the lobby stored.
             await interaction.response.send_message("Lobby opened", ephemeral=True)
+
+        @tree.command(description="Thinks, then answers")
+        async def later(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await asyncio.sleep(0.01)
+            await interaction.edit_original_response(content="thought about it")
+            await interaction.followup.send("and one more thing")
 
         @tree.command(description="DMs you a card")
         async def card(interaction: discord.Interaction) -> None:

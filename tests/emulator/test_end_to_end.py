@@ -81,7 +81,7 @@ async def test_button_click_on_a_persistent_view(emulator, tmp_path):
         assert opened.ephemeral
         lobby = general.last_message
         assert lobby is not None
-        assert lobby.custom_ids == ["lobby:join"]
+        assert lobby.custom_ids == ["lobby:join", "lobby:refresh"]
         assert lobby.button("Join")["custom_id"] == "lobby:join"
         first = await bob.click(lobby, "lobby:join")
         updated = await first.reply()
@@ -90,6 +90,43 @@ async def test_button_click_on_a_persistent_view(emulator, tmp_path):
         assert lobby.content == "Lobby (answered by A): bob"
         await (await alice.click(lobby, "lobby:join")).reply()
         assert lobby.content == "Lobby (answered by A): alice, bob"
+
+
+async def test_silent_defer_then_edit_of_the_original(emulator, tmp_path):
+    _, general, alice, bob = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        await (await alice.slash("lobby")).reply()
+        lobby = general.last_message
+        assert lobby is not None
+        result = await bob.click(lobby, "lobby:refresh")
+        edited = await result.reply()
+        assert result.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE
+        assert edited is lobby
+        assert lobby.content == "Lobby (refreshed)"
+        assert lobby.edited_at is not None
+
+
+async def test_thinking_defer_then_edit_and_followup(emulator, tmp_path):
+    _, general, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        result = await alice.slash("later")
+        answer = await result.reply()
+        assert result.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+        assert answer.content == "thought about it"
+        assert not answer.loading
+        followup = await result.followup()
+        assert followup.content == "and one more thing"
+        assert [m.content for m in general.messages] == ["thought about it", "and one more thing"]
+
+
+async def test_slash_command_in_a_dm(emulator, tmp_path):
+    _, _, alice, _ = make_world(emulator)
+    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+        dm = alice.open_dm()
+        reply = await (await alice.slash("ping", in_channel=dm)).reply()
+        assert reply.content == "pong"
+        assert reply.channel is dm
+        assert alice.dms == [reply]
 
 
 async def test_dm_with_a_png_and_alt_text(emulator, tmp_path):

@@ -261,6 +261,39 @@ async def test_a_wrong_callback_type_is_caught(emulator):
     assert answer["code"] == 50035
     assert [f.kind for f in emulator.take_failures()] == ["bad_callback"]
     assert not interaction.acknowledged
+    # The rejected answer did not use up the acknowledgement: a valid one still works.
+    status, _, _ = await raw(
+        emulator,
+        "POST",
+        f"/interactions/{interaction.id}/{interaction.token}/callback",
+        body={"type": 4, "data": {"content": "pong"}},
+        auth=False,
+    )
+    assert status == 204
+    assert (await interaction.reply()).content == "pong"
+
+
+async def test_an_interaction_the_bot_ignores_fails_the_test():
+    emu = Emulator()
+
+    async def ignored_interaction() -> None:
+        async with emu:
+            _, alice, _ = make_world(emu)
+            await interaction_for_a_raw_client(emu, alice)
+
+    with pytest.raises(EmulatorFailureError, match="unanswered"):
+        await ignored_interaction()
+
+
+async def test_posting_where_the_bot_may_not_send_is_caught(emulator):
+    guild = emulator.add_guild("g")
+    closed = guild.add_channel("announcements", bot_can_send=False)
+    status, _, answer = await raw(
+        emulator, "POST", f"/channels/{closed.id}/messages", body={"content": "hi"}
+    )
+    assert (status, answer["code"]) == (403, 50013)
+    assert [f.kind for f in emulator.take_failures()] == ["missing_permissions"]
+    assert closed.payload()["permission_overwrites"][0]["deny"] == str(1 << 11)
 
 
 async def interaction_for_a_raw_client(emu: Emulator, member):
