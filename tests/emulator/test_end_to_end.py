@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import subprocess
 import sys
@@ -263,3 +264,31 @@ async def test_second_bot_process_answers_a_click_on_the_first_ones_message(emul
     finally:
         process.terminate()
         await process.wait()
+
+
+async def test_bot_edits_and_deletes_messages_with_files(emulator, tmp_path):
+    _, general, _, _ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        channel = bot.get_channel(general.id)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send(
+            "first", file=discord.File(io.BytesIO(b"one"), "one.txt", description="file one")
+        )
+        [stored] = general.messages
+        assert [(a.filename, a.data, a.description) for a in stored.attachments] == [
+            ("one.txt", b"one", "file one")
+        ]
+        # Keep the first file, add a second one.
+        edited = await sent.edit(
+            content="second",
+            attachments=[*sent.attachments, discord.File(io.BytesIO(b"two"), "two.txt")],
+        )
+        assert edited.content == "second"
+        assert [a.filename for a in stored.attachments] == ["one.txt", "two.txt"]
+        assert stored.edited_at is not None
+        fetched = await channel.fetch_message(sent.id)
+        assert await fetched.attachments[1].read() == b"two"
+        await sent.delete()
+        assert general.messages == []
+        assert stored.deleted
