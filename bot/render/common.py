@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -86,9 +87,15 @@ class FontFace(Enum):
 
 @lru_cache(maxsize=256)
 def font(face: FontFace, size: int) -> ImageFont.FreeTypeFont:
-    """The shipped font ``face`` at ``size`` pixels (cached)."""
+    """The shipped font ``face`` at ``size`` pixels (cached).
+
+    Basic layout (FreeType alone, with kerning) suits Latin text and measures ten times faster
+    than raqm shaping; text is NFC-normalised before drawing, so accents are single glyphs.
+    """
     with FONT_LOCK:
-        return ImageFont.truetype(str(FONT_DIR / face.value), size)
+        return ImageFont.truetype(
+            str(FONT_DIR / face.value), size, layout_engine=ImageFont.Layout.BASIC
+        )
 
 
 def openmoji_font_path() -> Path:
@@ -170,7 +177,7 @@ def missing_glyphs(face: FontFace, text: str) -> list[str]:
         notdef_mask = probe.getmask(_UNMAPPED)
         notdef = (notdef_mask.size, bytes(notdef_mask))
         missing = []
-        for char in dict.fromkeys(text):
+        for char in dict.fromkeys(unicodedata.normalize("NFC", text)):
             if char.isspace():
                 continue
             mask = probe.getmask(char)
@@ -181,7 +188,7 @@ def missing_glyphs(face: FontFace, text: str) -> list[str]:
 
 def text_width(text: str, face: ImageFont.FreeTypeFont) -> float:
     with FONT_LOCK:
-        return face.getlength(text)
+        return face.getlength(unicodedata.normalize("NFC", text))
 
 
 def fit_font(
@@ -216,6 +223,7 @@ def draw_text(
     stroke: tuple[int, RGB] | None = None,
 ) -> None:
     """``draw.text`` under the font lock, with an optional outline ``(width, colour)``."""
+    text = unicodedata.normalize("NFC", text)
     with FONT_LOCK:
         if stroke is None:
             draw.text(xy, text, font=face, fill=fill, anchor=anchor)

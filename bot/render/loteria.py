@@ -257,9 +257,11 @@ def _tabla_background() -> Image.Image:
     return background
 
 
-def _draw_tabla_header(
-    image: Image.Image, game_id: str, tabla_number: int, won: Pattern | None, winning: bool
-) -> None:
+@lru_cache(maxsize=16)
+def _titled_background(won: Pattern | None, winning: bool) -> tuple[Image.Image, int]:
+    """The board with its title drawn (cached: outlined lettering is the slowest thing drawn),
+    and the x where the title ends."""
+    image = _tabla_background().copy()
     draw = ImageDraw.Draw(image)
     title = "¡LOTERÍA!" if winning else "LOTERÍA"
     title_font = font(FontFace.SLAB, 50)
@@ -282,13 +284,25 @@ def _draw_tabla_header(
         used = left + max(
             text_width(won.spanish, spanish_font), text_width(won.english, english_font)
         )
-    # The corner: tabla number over game id, each shrunk or cut to the room the title leaves.
+    return image, ceil(used)
+
+
+def _draw_tabla_corner(image: Image.Image, game_id: str, tabla_number: int, used: int) -> None:
+    """Tabla number over game id, top right, each shrunk or cut to the room the title leaves."""
+    draw = ImageDraw.Draw(image)
     right = TABLA_WIDTH - MARGIN - 4
     room = right - used - 20
     number, number_font = fit_text(f"Tabla {tabla_number}", FontFace.SANS_BOLD, 30, 18, room)
     draw_text(draw, (right, HEADER / 2 - 2), number, number_font, Palette.GOLD, "rs")
     game, game_font = fit_text(f"Game {game_id}", FontFace.SANS, 23, 15, room)
     draw_text(draw, (right, HEADER / 2 + 6), game, game_font, Palette.CREAM, "rt")
+
+
+def _tabla_header_sample(won: Pattern | None, winning: bool) -> Image.Image:
+    titled, used = _titled_background(won, winning)
+    header = titled.crop((0, 0, TABLA_WIDTH, HEADER))
+    _draw_tabla_corner(header, "ABCDEFGH", 9999, used)
+    return header
 
 
 @lru_cache(maxsize=8)
@@ -303,12 +317,8 @@ def tabla_palette(deck: Deck) -> Image.Image:
         for card in deck
         for look in CellLook
     ]
-    header = _tabla_background().crop((0, 0, TABLA_WIDTH, HEADER))
-    _draw_tabla_header(header, "ABCDEFGH", 9999, Pattern.CORNERS, True)
-    samples.append(header)
-    plain = _tabla_background().crop((0, 0, TABLA_WIDTH, HEADER))
-    _draw_tabla_header(plain, "ABCDEFGH", 9999, None, False)
-    samples.append(plain)
+    samples.append(_tabla_header_sample(Pattern.CORNERS, True))
+    samples.append(_tabla_header_sample(None, False))
     return palette_of(samples)
 
 
@@ -340,8 +350,9 @@ def tabla_image(
     if not 0 <= winning_cells < 1 << TABLA_CELLS:
         raise ValueError(f"winning cells {winning_cells:#x} is not a 16-bit cell mask")
     marked = tabla.marks(called)
-    image = _tabla_background().copy()
-    _draw_tabla_header(image, game_id, tabla_number, pattern, winning_cells != 0)
+    titled, used = _titled_background(pattern, winning_cells != 0)
+    image = titled.copy()
+    _draw_tabla_corner(image, game_id, tabla_number, used)
     draw = ImageDraw.Draw(image)
     for cell, number in enumerate(tabla.numbers):
         card = deck.card(number)
