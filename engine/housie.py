@@ -116,7 +116,6 @@ COLUMN_SIZE: tuple[int, ...] = tuple(
 # Column c's numbers as bits 0.. of a small mask: bit i is number COLUMN_FIRST[c] + i.
 _FULL_COLUMN: tuple[int, ...] = tuple((1 << size) - 1 for size in COLUMN_SIZE)
 _NUMBER_BIT: dict[int, int] = {n: 1 << n for n in range(1, HIGHEST_NUMBER + 1)}
-_ALL_NUMBERS = sum(_NUMBER_BIT.values())
 _BLANK_COLUMN = (0, 0, 0)
 
 
