@@ -221,6 +221,7 @@ class Message:
     interaction_metadata: dict[str, Any] | None = None
     reactions: dict[str, set[int]] = field(default_factory=dict)
     edits: int = 0
+    nonce: int | str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -293,6 +294,8 @@ class Message:
                 if users
             ],
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:

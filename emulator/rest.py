@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from emulator.server import Emulator
 
 API_PREFIX = "/api/v10"
+NONCE_WINDOW = 300.0  # seconds Discord remembers an enforced nonce
 _JSON = "application/json"
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
 # Flags a bot may set on a message it sends; the rest are Discord's to set.
@@ -129,6 +131,7 @@ Handler = Callable[[ApiRequest], Awaitable[tuple[int, Any]]]
 class RestApi:
     def __init__(self, emu: Emulator) -> None:
         self._emu = emu
+        self._recent_nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         self.handlers: dict[tuple[str, str], Handler] = {
             ("GET", "/users/@me"): self.get_me,
             ("GET", "/users/{user_id}"): self.get_user,
@@ -576,8 +579,19 @@ class RestApi:
                 details=[f"the bot may not send messages in {channel!r}"],
             )
         payload = request.body or {}
-        message = Message(self._emu.new_id(), channel, self._emu.bot_user)
+        nonce = payload.get("nonce") if payload.get("enforce_nonce") else None
+        if nonce is not None:
+            # Discord: with enforce_nonce, a message with the same nonce by the same author in
+            # the last few minutes is returned instead of creating another.
+            earlier = self._recent_nonces.get((channel.id, str(nonce)))
+            if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW:
+                return 200, self._emu.message_payload(earlier[0])
+        message = Message(
+            self._emu.new_id(), channel, self._emu.bot_user, nonce=payload.get("nonce")
+        )
         self.apply_message_payload(message, payload, request.files, creating=True)
+        if nonce is not None:
+            self._recent_nonces[(channel.id, str(nonce))] = (message, time.monotonic())
         self._emu.message_created(message)
         return 200, self._emu.message_payload(message)
 

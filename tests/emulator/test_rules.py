@@ -315,3 +315,18 @@ async def test_the_bot_route_needs_authorization_but_webhooks_do_not(emulator):
     )
     assert status == 404
     assert [f.kind for f in emulator.take_failures()] == ["unknown_webhook"]
+
+
+async def test_an_enforced_nonce_makes_a_repeated_send_return_the_first_message(emulator):
+    general, _, _ = make_world(emulator)
+    path = f"/channels/{general.id}/messages"
+    body = {"content": "card 5 of 54", "nonce": "g1c5", "enforce_nonce": True}
+    _, _, first = await raw(emulator, "POST", path, body=body)
+    _, _, again = await raw(emulator, "POST", path, body=body)
+    assert again["id"] == first["id"]
+    assert again["nonce"] == "g1c5"
+    assert [m.content for m in general.messages] == ["card 5 of 54"]
+    # Without enforce_nonce, or with another nonce, a new message is made.
+    await raw(emulator, "POST", path, body={**body, "enforce_nonce": False})
+    await raw(emulator, "POST", path, body={**body, "nonce": "g1c6"})
+    assert len(general.messages) == 3
