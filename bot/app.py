@@ -97,6 +97,6 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
     """Open the database, then run the bot until it is closed."""
     async with (
         Storage.open(settings.database_path) as storage,
-        GameNightBot(settings, storage, **bot_options) as bot,
+        GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
     ):
         await bot.start(settings.token)

@@ -35,6 +35,7 @@ MIN_INTERVAL, MAX_INTERVAL = 5, 120
 MAX_PLAYERS_LIMIT = 1000
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
+SHUTDOWN_GRACE = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +146,7 @@ class CallingGameCog(commands.Cog):
         self.bot = bot
         self.live: dict[int, LiveGame] = {}
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
+        self.closing = False
 
     @property
     def storage(self) -> Storage:
@@ -216,10 +218,17 @@ class CallingGameCog(commands.Cog):
                 self.ensure_timer(game.id)
 
     async def cog_unload(self) -> None:
+        """Let each caller finish the call it is making (stored and announced), then stop."""
+        self.closing = True
+        callers = [live.task for live in self.live.values() if live.task and not live.task.done()]
         for live in self.live.values():
-            for task in (live.task, live.lobby_task):
-                if task is not None:
-                    task.cancel()
+            live.wake.set()
+            if live.lobby_task is not None:
+                live.lobby_task.cancel()
+        if callers:
+            _, pending = await asyncio.wait(callers, timeout=SHUTDOWN_GRACE)
+            for task in pending:
+                task.cancel()
 
     def live_game(self, game_id: int) -> LiveGame:
         live = self.live.get(game_id)
@@ -561,16 +570,18 @@ class CallingGameCog(commands.Cog):
         await self.bot.wait_until_ready()
         live = self.live_game(game_id)
         failures = 0
-        while True:
+        while not self.closing:
             try:
                 await self.announce_unannounced(game_id)
                 delay = await self.seconds_to_next_call(game_id)
                 if delay is None:
                     return
                 live.wake.clear()
+                if self.closing:
+                    return
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(live.wake.wait(), timeout=delay)
-                    continue  # woken by pause, resume, speed or a win: look again
+                    continue  # woken by pause, resume, speed, a win or shutdown: look again
                 if not await self.call_next(game_id):
                     return
                 failures = 0

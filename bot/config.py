@@ -46,6 +46,7 @@ class Settings:
     api_base_url: str | None
     gateway_url: str | None
     log_level: str
+    time_scale: float = 1.0
 
     @classmethod
     def load(
@@ -92,6 +93,17 @@ class Settings:
                 f"GAMENIGHT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}"
             )
 
+        scale_text = values.get("GAMENIGHT_TIME_SCALE", "").strip() or "1"
+        try:
+            time_scale = float(scale_text)
+        except ValueError:
+            time_scale = 0.0
+        if not 0.001 <= time_scale <= 100:
+            raise ConfigError(
+                f"GAMENIGHT_TIME_SCALE must be a number from 0.001 to 100, got {scale_text!r}; "
+                "leave it empty for real time"
+            )
+
         return cls(
             token=token,
             database_path=Path(values.get("GAMENIGHT_DATABASE", "").strip() or "gamenight.sqlite3"),
@@ -100,6 +112,7 @@ class Settings:
             api_base_url=_url_setting(values, "DISCORD_API_BASE_URL", ("http", "https")),
             gateway_url=_url_setting(values, "DISCORD_GATEWAY_URL", ("ws", "wss")),
             log_level=level,
+            time_scale=time_scale,
         )
 
 

@@ -42,6 +42,8 @@ def test_secrets_are_not_in_the_repr():
         ("DISCORD_API_BASE_URL", "ftp://x"),
         ("DISCORD_GATEWAY_URL", "http://x"),
         ("GAMENIGHT_LOG_LEVEL", "LOUD"),
+        ("GAMENIGHT_TIME_SCALE", "fast"),
+        ("GAMENIGHT_TIME_SCALE", "0"),
     ],
 )
 def test_bad_settings_name_themselves(name: str, value: str):

@@ -1,0 +1,129 @@
+"""Restarts: a running game survives the bot stopping (cleanly or by SIGKILL) and resumes from
+the database with the seed's order, no call announced twice or skipped, old buttons working."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from emulator import Emulator
+from engine.fairness import draw_order
+from tests.cogs.helpers import button_id
+from tests.conftest import SIGNING_KEY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def announced(channel, pattern: str) -> list[int]:
+    return [int(match[1]) for m in channel.messages if (match := re.search(pattern, m.content))]
+
+
+async def wait_for_calls(emulator: Emulator, channel, pattern: str, count: int) -> None:
+    await emulator.wait_until(
+        lambda: len(announced(channel, pattern)) >= count or None,
+        30,
+        lambda: f"{count} calls (have {len(announced(channel, pattern))})",
+    )
+
+
+async def test_a_stopped_bot_resumes_its_game(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    players = [host, *(guild.add_member(f"p{i}") for i in range(3))]
+    bot = await start_bot(time_scale=0.02)
+
+    lobby = await (await host.slash("loteria start", prizes="full", interval=5)).reply()
+    for member in players:
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", 5)
+    await bot.stop_for_test()
+    stopped_at = len(announced(channel, r"card (\d+) of 54"))
+    await asyncio.sleep(0.3)
+    assert len(announced(channel, r"card (\d+) of 54")) == stopped_at
+
+    bot = await start_bot(time_scale=0.02)
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", stopped_at + 5)
+    # A button from before the restart still works.
+    first_call = next(m for m in channel.messages if "card 1 of 54" in m.content)
+    claim = await (await players[1].click(first_call, button_id(first_call, "claim"))).reply()
+    assert "False claim" in claim.content or "wins" in claim.content
+    await (await host.slash("loteria stop")).reply()
+
+    (game,) = [g for g in [await bot.storage.get_game(1)] if g]
+    calls = announced(channel, r"card (\d+) of 54")
+    assert calls == list(range(1, len(calls) + 1))
+    draws = await bot.storage.draws(game.id)
+    assert len(draws) == len(calls)
+    assert [d.value for d in draws] == list(draw_order(game.seed, 54)[: len(draws)])
+
+
+def bot_process(emulator: Emulator, database: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": emulator.token,
+        "GAMENIGHT_SIGNING_KEY": SIGNING_KEY.hex(),
+        "GAMENIGHT_DATABASE": str(database),
+        "DISCORD_API_BASE_URL": emulator.api_base_url,
+        "DISCORD_GATEWAY_URL": emulator.gateway_url,
+        "GAMENIGHT_TIME_SCALE": "0.04",
+        "PYTHONPATH": str(ROOT),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=database.parent,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def test_a_killed_bot_process_resumes_its_game(emulator: Emulator, tmp_path: Path):
+    guild = emulator.add_guild("Tambola Club")
+    channel = guild.add_channel("housie")
+    host = guild.add_member("host")
+    players = [host, *(guild.add_member(f"p{i}") for i in range(4))]
+    database = tmp_path / "bot.sqlite3"
+    pattern = r"number (\d+) of 90"
+
+    process = bot_process(emulator, database)
+    try:
+        await emulator.wait_for_bot(30)
+        await emulator.wait_until(lambda: emulator.synced_commands or None, 30, lambda: "sync")
+        lobby = await (await host.slash("housie start", interval=5)).reply(10)
+        for member in players:
+            await (await member.slash("housie join")).reply(10)
+        await (await host.click(lobby, button_id(lobby, "start"))).reply(10)
+        for kill in range(2):
+            await wait_for_calls(emulator, channel, pattern, 4 * (kill + 1))
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+            await emulator.wait_until(
+                lambda: not emulator.bot_connected or None, 10, lambda: "the bot to drop"
+            )
+            process = bot_process(emulator, database)
+            await emulator.wait_for_bot(30)
+        await wait_for_calls(emulator, channel, pattern, 12)
+        await (await host.slash("housie stop")).reply(10)
+        await channel.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+    finally:
+        process.kill()
+        process.wait(10)
+
+    from bot.storage import Storage
+
+    async with Storage.open(database) as storage:
+        game = await storage.get_game(1)
+        assert game is not None
+        draws = await storage.draws(game.id)
+    calls = announced(channel, pattern)
+    assert calls == list(range(1, len(calls) + 1)), "no call announced twice or skipped"
+    assert len(draws) == len(calls)
+    assert [d.value for d in draws] == list(draw_order(game.seed, 90)[: len(draws)])
+    assert all(d.message_id is not None for d in draws)
