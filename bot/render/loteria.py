@@ -8,6 +8,7 @@ the card's OpenMoji emoji. Tiles are cached per card and size, so a warm tabla i
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from math import ceil
@@ -63,9 +64,22 @@ def tile_height(width: int) -> int:
     return round(width * 7 / 5)
 
 
-@lru_cache(maxsize=1024)
+SMALL_TILE = 200  # tiles up to this width (tablas, the strip of calls) are all kept
+
+
 def card_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
-    """A card drawn ``width`` pixels wide (RGBA, rounded corners transparent), from plain values."""
+    """A card drawn ``width`` pixels wide (RGBA, rounded corners transparent), from plain values.
+
+    Small tiles are cached for good: tablas reuse them all game. Large ones (a megabyte each)
+    are drawn for one announcement, so only the last few are kept.
+    """
+    if width <= SMALL_TILE:
+        return _small_tile(number, name, emoji, width)
+    return _large_tile(number, name, emoji, width)
+
+
+def draw_card_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
+    """``card_tile`` without the cache."""
     s = SUPERSAMPLE
     w, h = width * s, tile_height(width) * s
     colour = frame_colour(number)
@@ -157,6 +171,10 @@ def card_tile(number: int, name: str, emoji: str, width: int) -> Image.Image:
             lettering,
         )
     return downsample(tile, (width, tile_height(width)))
+
+
+_small_tile = lru_cache(maxsize=512)(draw_card_tile)
+_large_tile = lru_cache(maxsize=8)(draw_card_tile)
 
 
 def tile_for(card: Card, width: int) -> Image.Image:
@@ -312,14 +330,13 @@ def tabla_palette(deck: Deck) -> Image.Image:
     Every tabla of a deck is composed of the same tiles, beans and lettering, so one palette
     fits them all, and mapping onto it is far quicker than building a palette per tabla.
     """
-    samples = [
+    cells = (
         _on_board(_tabla_cell(card.number, card.spanish, card.emoji, look))
         for card in deck
         for look in CellLook
-    ]
-    samples.append(_tabla_header_sample(Pattern.CORNERS, True))
-    samples.append(_tabla_header_sample(None, False))
-    return palette_of(samples)
+    )
+    headers = (_tabla_header_sample(Pattern.CORNERS, True), _tabla_header_sample(None, False))
+    return palette_of(itertools.chain(cells, headers))
 
 
 def _on_board(cell: Image.Image) -> Image.Image:
