@@ -48,7 +48,7 @@ from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim
 GAMES = ("loteria", "housie")
 TITLES = {"loteria": "Lotería", "housie": "Housie"}
 DEFAULT_PLAYERS = 6
-MAX_PLAYERS = 24
+MAX_PLAYERS = 24  # one name each below
 DEFAULT_SPEED = 10.0
 DEFAULT_IMAGES = Path("sandbox-images")
 NAMES = (
@@ -64,6 +64,18 @@ NAMES = (
     "Jun",
     "Kofi",
     "Lucia",
+    "Mateo",
+    "Nadia",
+    "Oskar",
+    "Priya",
+    "Quinn",
+    "Rosa",
+    "Sione",
+    "Tomas",
+    "Uma",
+    "Vikram",
+    "Wen",
+    "Ximena",
 )
 LOTERIA_PRIZES = "line, corners, full"
 HOUSIE_MAX_TICKETS = 2
@@ -406,13 +418,14 @@ def housie_numbers_missing(ticket: Ticket, called: Sequence[int], prize: Prize) 
 @dataclass
 class SimulatedPlayer:
     """A member at the table. Honest players claim what they completed; a bluffer also claims,
-    now and then, a prize they are one short of (up to ``bluffs_left`` times)."""
+    now and then, a prize they are one short of (up to ``bluffs_left`` times, once per prize)."""
 
     member: Member
     rng: random.Random
     bluffs_left: int = 0
     claims_by_button: bool = False
     claimed: set[str] = field(default_factory=set)
+    bluffed: set[str] = field(default_factory=set)
     busy: bool = False
 
     @property
@@ -424,7 +437,12 @@ class SimulatedPlayer:
         return self.bluffs_left > 0
 
     def _maybe_bluff(self, prize: str, board_number: int | None, missing: int) -> Intent | None:
-        if self.bluffs_left > 0 and missing == 1 and self.rng.random() < BLUFF_CHANCE:
+        if (
+            self.bluffs_left > 0
+            and prize not in self.bluffed
+            and missing == 1
+            and self.rng.random() < BLUFF_CHANCE
+        ):
             return Intent(prize, board_number, bluff=True)
         return None
 
@@ -588,7 +606,7 @@ class Sandbox:
         bluffs = FALSE_CLAIM_LIMIT if self.options.game == "loteria" else 1
         players = []
         for index in range(count):
-            name = NAMES[index] if index < len(NAMES) else f"Player{index + 1}"
+            name = NAMES[index]
             member = guild.add_member(name, dms_open=index != closed_dms)
             players.append(
                 SimulatedPlayer(
@@ -758,6 +776,7 @@ class Sandbox:
             await asyncio.sleep(player.rng.uniform(low, high) * self.options.time_scale)
             if intent.bluff:
                 player.bluffs_left -= 1
+                player.bluffed.add(intent.prize)
             else:
                 player.claimed.add(intent.prize)
             await self.claim(player, game_id, call, intent)

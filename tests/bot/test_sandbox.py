@@ -16,6 +16,8 @@ from pathlib import Path
 from bot.__main__ import main as bot_main
 from bot.sandbox import (
     DEFAULT_IMAGES,
+    MAX_PLAYERS,
+    NAMES,
     Intent,
     SandboxOptions,
     SimulatedPlayer,
@@ -126,6 +128,8 @@ def test_defaults():
         game="loteria", players=6, speed=10.0, images=DEFAULT_IMAGES, seconds=None
     )
     assert parse_options(["--speed", "4"]).time_scale == 0.25
+    assert parse_options(["--players", str(MAX_PLAYERS)]).players == MAX_PLAYERS
+    assert len(set(NAMES)) == MAX_PLAYERS  # everyone at the biggest table has a name
 
 
 def test_help_and_bad_options(capsys):
@@ -251,6 +255,9 @@ def test_bluffer_claims_falsely_only_when_one_card_short():
         else:
             assert intent is None
         assert player(bluffs=0).decide_loteria(game, rows) is None
+        caught = player(bluffs=1)
+        caught.bluffed.add("line")  # one bluff per prize: they were caught on this one already
+        assert caught.decide_loteria(game, rows) is None
     assert bluffs >= 1  # a line is always one card short on the call before it completes
 
 
