@@ -83,9 +83,12 @@ class GatewaySession:
         return self.connection is not None and not self.invalidated
 
     def wants(self, guild_id: int | None) -> bool:
-        if self.shard is None or guild_id is None:
+        """Whether this session's shard receives events of ``guild_id`` (DMs go to shard 0)."""
+        if self.shard is None:
             return True
         shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0
         return (guild_id >> 22) % shard_count == shard_id
 
 

@@ -166,10 +166,7 @@ class Emulator:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)
         await site.start()
-        server = site._server  # the bound socket tells the port chosen for port=0
-        assert server is not None
-        sockets = getattr(server, "sockets", None) or []
-        port = sockets[0].getsockname()[1]
+        port = int(self._runner.addresses[0][1])  # the port chosen when port=0
         self._base_http = f"http://{self._host}:{port}"
         self._base_ws = f"ws://{self._host}:{port}"
         if self.spec is None:

@@ -28,6 +28,7 @@ _log = logging.getLogger(__name__)
 SPEC_ENV_VAR = "DISCORD_OPENAPI_SPEC"
 _SPEC_URI = "urn:discord-openapi"
 _JSON_MEDIA = "application/json"
+_LABELS = frozenset({"title", "description", "const"})
 _HTTP_METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 
 
@@ -91,6 +92,85 @@ def _relax_snowflakes(document: dict[str, Any]) -> None:
     schemas["SnowflakeType"] = {"anyOf": [strict, {"type": "integer", "minimum": 0}]}
 
 
+def _discriminator_values(document: dict[str, Any], branch: Any) -> list[Any] | None:
+    """The values of the required ``type`` property that select ``branch``, or None."""
+    schema = branch
+    while isinstance(schema, dict) and set(schema) == {"$ref"} and schema["$ref"].startswith("#/"):
+        target: Any = document
+        for part in schema["$ref"][2:].split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        schema = target
+    if not isinstance(schema, dict) or "type" not in schema.get("required", []):
+        return None
+    kind = schema.get("properties", {}).get("type", {})
+    if "const" in kind:
+        return [kind["const"]]
+    values = kind.get("enum")
+    return list(values) if isinstance(values, list) and values else None
+
+
+def _discriminate_unions(document: dict[str, Any]) -> int:
+    """Rewrite unions told apart by a ``type`` property into if/then chains, and enumerations
+    written as a ``oneOf`` of constants into ``enum``; returns how many.
+
+    A ``oneOf`` of component kinds makes jsonschema validate the value against every kind (to
+    prove exactly one matches), nested several levels deep: milliseconds per message. When each
+    branch requires a ``type`` with its own values, "the branch whose type matches must hold"
+    means the same, checks one branch, and reports that branch's errors.
+    """
+    rewritten = 0
+
+    def rewrite(node: Any) -> Any:
+        nonlocal rewritten
+        if isinstance(node, list):
+            return [rewrite(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: rewrite(value) for key, value in node.items()}
+        constants = node.get("oneOf")
+        if (
+            isinstance(constants, list)
+            and all(isinstance(c, dict) and "const" in c and set(c) <= _LABELS for c in constants)
+            and len({repr(c["const"]) for c in constants}) == len(constants)
+        ):
+            # An enumeration spelled as a oneOf of labelled constants: the same as an enum.
+            del node["oneOf"]
+            values = [c["const"] for c in constants]
+            if "enum" in node:
+                node["allOf"] = [*node.get("allOf", []), {"enum": values}]
+            else:
+                node["enum"] = values
+            rewritten += 1
+        for keyword in ("oneOf", "anyOf"):
+            branches = node.get(keyword)
+            if not isinstance(branches, list) or len(branches) < 2:
+                continue
+            selectors = [_discriminator_values(document, branch) for branch in branches]
+            flat = [value for values in selectors if values is not None for value in values]
+            if any(values is None for values in selectors) or len(flat) != len(
+                set(map(repr, flat))
+            ):
+                continue
+            del node[keyword]
+            node["allOf"] = [
+                *node.get("allOf", []),
+                {"type": "object", "required": ["type"], "properties": {"type": {"enum": flat}}},
+                *(
+                    {
+                        "if": {"type": "object", "properties": {"type": {"enum": values}}},
+                        "then": branch,
+                    }
+                    for values, branch in zip(selectors, branches, strict=True)
+                ),
+            ]
+            rewritten += 1
+        return node
+
+    document["paths"] = rewrite(document["paths"])
+    document["components"]["schemas"] = rewrite(document["components"]["schemas"])
+    return rewritten
+
+
 def _pointer(*segments: str) -> str:
     escaped = (segment.replace("~", "~0").replace("/", "~1") for segment in segments)
     return "#/" + "/".join(quote(segment, safe="") for segment in escaped)
@@ -103,6 +183,7 @@ class OpenApiSpec:
         self.source = source
         self.document = copy.deepcopy(document)
         _relax_snowflakes(self.document)
+        self.unions_rewritten = _discriminate_unions(self.document)
         resource: Resource[Any] = Resource.from_contents(
             self.document, default_specification=DRAFT202012
         )

@@ -179,7 +179,7 @@ def rows_of_buttons(rows: int, per_row: int, prefix: str = "b") -> list[dict[str
                 "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "a"}],
             },
             50035,
-            "type 2 is not allowed here",
+            "components/0/type: 2 is not one of",
         ),
     ],
 )

@@ -150,3 +150,35 @@ def general_channel(bot, channel_id):
     channel = bot.get_channel(channel_id)
     assert channel is not None
     return channel
+
+
+@pytest.mark.parametrize(
+    ("component", "expected"),
+    [
+        (
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "ok", "custom_id": "a"}]},
+            None,
+        ),
+        (
+            {"type": 1, "components": [{"type": 2, "style": 9, "label": "x", "custom_id": "a"}]},
+            "components/0/components/0/style",
+        ),
+        (
+            {"type": 1, "components": [{"type": 3, "custom_id": "s", "options": "none"}]},
+            "components/0/components/0/options",
+        ),
+        ({"type": 2, "style": 1, "label": "x", "custom_id": "a"}, "components/0/type"),
+        ({"components": []}, "components/0"),
+        ("a button", "components/0"),
+    ],
+)
+def test_component_unions_check_the_kind_that_matches(spec, component, expected):
+    """The spec's component unions are checked as discriminated by ``type`` (see spec.py)."""
+    _, errors = spec.validate_request(
+        "POST", "/channels/1/messages", {}, {"components": [component]}
+    )
+    if expected is None:
+        assert errors == []
+    else:
+        assert errors
+        assert all(expected in error for error in errors)
