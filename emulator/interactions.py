@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from emulator.model import Channel, Message, Role, User
+from emulator.model import Attachment, Channel, Message, Role, User
 
 if TYPE_CHECKING:
     import asyncio
@@ -118,7 +118,7 @@ class InteractionResult:
         return "" if self.message is None else self.message.content
 
     @property
-    def attachments(self) -> list[Any]:
+    def attachments(self) -> list[Attachment]:
         return [] if self.message is None else list(self.message.attachments)
 
     @property
@@ -154,6 +154,11 @@ class InteractionResult:
         def check() -> Message | None:
             self._raise_if_failed()
             kind = self.response_type
+            if kind in (CallbackType.MODAL, CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT):
+                raise DriverError(
+                    f"{self.describe()} was answered with callback {kind} (a modal or choices), "
+                    "not a message: use modal_shown() or the choices"
+                )
             if kind is None or self.message is None:
                 if self.followups and kind is not None:
                     return self.followups[0]

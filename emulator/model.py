@@ -222,6 +222,7 @@ class Message:
     reactions: dict[str, set[int]] = field(default_factory=dict)
     edits: int = 0
     nonce: int | str | None = None
+    pinned: bool = False
 
     @property
     def ephemeral(self) -> bool:
@@ -279,7 +280,7 @@ class Message:
             "attachments": [attachment.payload() for attachment in self.attachments],
             "embeds": self.embeds,
             "components": self.components,
-            "pinned": False,
+            "pinned": self.pinned,
             "flags": self.flags,
             "reactions": [
                 {

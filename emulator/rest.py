@@ -185,6 +185,12 @@ class RestApi:
                 "POST",
                 "/interactions/{interaction_id}/{interaction_token}/callback",
             ): self.interaction_callback,
+            ("POST", "/channels/{channel_id}/typing"): self.typing,
+            ("PUT", "/channels/{channel_id}/messages/pins/{message_id}"): self.pin,
+            ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}"): self.unpin,
+            ("PUT", "/channels/{channel_id}/pins/{message_id}"): self.pin,
+            ("DELETE", "/channels/{channel_id}/pins/{message_id}"): self.unpin,
+            ("GET", "/users/@me/guilds"): self.my_guilds,
             ("POST", "/webhooks/{webhook_id}/{webhook_token}"): self.execute_webhook,
             (
                 "GET",
@@ -626,6 +632,36 @@ class RestApi:
         message.reactions.get(request.params["emoji_name"], set()).discard(self._emu.bot_user.id)
         self._emu.notify()
         return 204, None
+
+    async def typing(self, request: ApiRequest) -> tuple[int, Any]:
+        self._channel(request)
+        return 204, None
+
+    async def pin(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._message(request)
+        message.pinned = True
+        self._emu.message_updated(message)
+        return 204, None
+
+    async def unpin(self, request: ApiRequest) -> tuple[int, Any]:
+        _, message = self._message(request)
+        message.pinned = False
+        self._emu.message_updated(message)
+        return 204, None
+
+    async def my_guilds(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, [
+            {
+                "id": str(g.id),
+                "name": g.name,
+                "icon": None,
+                "owner": False,
+                "permissions": str(g.bot_permissions()),
+                "features": [],
+                "banner": None,
+            }
+            for g in self._emu.guilds
+        ]
 
     def apply_message_payload(
         self,

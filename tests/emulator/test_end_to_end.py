@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import discord
+import pytest
 
-from emulator import CallbackType, Emulator, run_bot
+from emulator import CallbackType, DriverError, Emulator, run_bot
 from tests.emulator.minimal_bot import MinimalBot
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -192,6 +193,8 @@ async def test_modal_round_trip(emulator, tmp_path):
         asked = await alice.slash("ask")
         modal = await asked.modal_shown()
         assert modal["title"] == "A question"
+        with pytest.raises(DriverError, match="modal"):
+            await asked.reply()
         submitted = await alice.submit_modal(asked, {"answer": "forty-two"})
         assert (await submitted.reply()).content == "answer: forty-two"
 
@@ -292,3 +295,21 @@ async def test_bot_edits_and_deletes_messages_with_files(emulator, tmp_path):
         await sent.delete()
         assert general.messages == []
         assert stored.deleted
+
+
+async def test_typing_pins_and_reactions(emulator, tmp_path):
+    _, general, _, _ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        channel = bot.get_channel(general.id)
+        assert isinstance(channel, discord.TextChannel)
+        async with channel.typing():
+            sent = await channel.send("pin me")
+        await sent.pin()
+        await sent.add_reaction("🎉")
+        [stored] = general.messages
+        assert stored.pinned
+        assert stored.reactions == {"🎉": {emulator.bot_user.id}}
+        await sent.unpin()
+        assert not stored.pinned
+        assert [g.name async for g in bot.fetch_guilds()] == ["Game Night"]
