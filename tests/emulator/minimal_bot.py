@@ -134,6 +134,7 @@ class MinimalBot(discord.Client):
         self.errors: list[Exception] = []
         self.raw_answers: list[tuple[int, Any]] = []
         self.seen_messages: list[discord.Message] = []
+        self.edited_message_ids: list[int] = []
         self.timers: set[asyncio.Task[None]] = set()
         self._add_commands()
 
@@ -165,6 +166,9 @@ class MinimalBot(discord.Client):
 
     async def on_message(self, message: discord.Message) -> None:
         self.seen_messages.append(message)
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        self.edited_message_ids.append(payload.message_id)
 
     def _add_commands(self) -> None:
         tree = self.tree

@@ -77,7 +77,8 @@ async def test_slash_command_with_options_gets_a_reply(emulator, tmp_path):
 
 async def test_button_click_on_a_persistent_view(emulator, tmp_path):
     _, general, alice, bob = make_world(emulator)
-    async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
         opened = await (await alice.slash("lobby")).reply()
         assert opened.content == "Lobby opened"
         assert opened.ephemeral
@@ -92,6 +93,11 @@ async def test_button_click_on_a_persistent_view(emulator, tmp_path):
         assert lobby.content == "Lobby (answered by A): bob"
         await (await alice.click(lobby, "lobby:join")).reply()
         assert lobby.content == "Lobby (answered by A): alice, bob"
+        # The bot saw its lobby created (MESSAGE_CREATE) and updated (MESSAGE_UPDATE).
+        await emulator.wait_until(
+            lambda: bot.edited_message_ids.count(lobby.id) == 2, 5, lambda: "MESSAGE_UPDATE"
+        )
+        assert lobby.id in [m.id for m in bot.seen_messages]
 
 
 async def test_silent_defer_then_edit_of_the_original(emulator, tmp_path):
