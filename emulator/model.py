@@ -50,6 +50,15 @@ EVERYONE_PERMISSIONS = (
     | Permission.USE_APPLICATION_COMMANDS
 )
 
+# What a bot may do in a DM.
+DM_PERMISSIONS = (
+    Permission.VIEW_CHANNEL
+    | Permission.SEND_MESSAGES
+    | Permission.EMBED_LINKS
+    | Permission.ATTACH_FILES
+    | Permission.READ_MESSAGE_HISTORY
+)
+
 
 class MessageFlag(enum.IntFlag):
     EPHEMERAL = 1 << 6

@@ -28,6 +28,7 @@ from emulator.interactions import (
     InteractionType,
 )
 from emulator.model import (
+    DM_PERMISSIONS,
     MAX_ATTACHMENT_BYTES,
     Attachment,
     Channel,
@@ -586,7 +587,7 @@ class Emulator:
             )
         else:
             payload["user"] = user.payload()
-            payload["app_permissions"] = str(guild_permissions_in_dm())
+            payload["app_permissions"] = str(int(DM_PERMISSIONS))
         payload["channel"] = channel_data
         if source_message is not None:
             payload["message"] = self.message_payload(source_message)
@@ -631,8 +632,3 @@ class Emulator:
             result.timer.cancel()
             result.timer = None
         self.notify()
-
-
-def guild_permissions_in_dm() -> int:
-    """What a bot may do in a DM (view, send, embed, attach, read history)."""
-    return (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16)
