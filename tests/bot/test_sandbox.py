@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from bot.__main__ import main as bot_main
@@ -91,22 +92,29 @@ def test_housie_without_the_spec_stops_at_the_time_limit(tmp_path, capsys, monke
 
 
 def test_ctrl_c_stops_cleanly(tmp_path):
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "sandbox", "--speed", "20", "--images", str(tmp_path)],
-        cwd=PROJECT_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
+    stderr_path = tmp_path / "stderr.txt"
+    with stderr_path.open("w") as stderr:  # a file, so a chatty stderr can never block it
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "sandbox", "--speed", "20", "--images", str(tmp_path)],
+            cwd=PROJECT_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            encoding="utf-8",
+        )
     lines: queue.Queue[str] = queue.Queue()
     assert process.stdout is not None
     reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout])
     reader.start()
     try:
         seen = ""
+        give_up = time.monotonic() + 60  # a guard against hanging, not a speed check
         while "card 2 of 54" not in seen:
-            seen += lines.get(timeout=60)  # a guard against hanging, not a speed check
+            try:
+                seen += lines.get(timeout=0.5)
+            except queue.Empty:
+                assert process.poll() is None, f"it ended early:\n{seen}{stderr_path.read_text()}"
+                assert time.monotonic() < give_up, f"no second call yet:\n{seen}"
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 130
     finally:
@@ -115,8 +123,7 @@ def test_ctrl_c_stops_cleanly(tmp_path):
         reader.join()
     rest = "".join(lines.queue)
     assert "Stopped (Ctrl-C)" in rest
-    assert process.stderr is not None
-    errors = process.stderr.read()
+    errors = stderr_path.read_text()
     assert "Traceback" not in errors, errors
 
 
