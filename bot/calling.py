@@ -21,6 +21,7 @@ import discord
 from discord.ext import commands
 
 from bot.errors import UserError, report_error, send_ephemeral
+from bot.i18n import LocaleLike, message
 from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class CallingButton(
         cog = interaction.client.get_cog(CallingGameCog.cog_names[self.kind])
         try:
             if not isinstance(cog, CallingGameCog):
-                raise UserError("This game is not available right now.")
+                raise UserError("not_available")
             await cog.on_button(interaction, self.action, self.game_id)
         except Exception as error:  # every error becomes a reply, never "interaction failed"
             await report_error(interaction, error, context=f"game {self.game_id}")
@@ -135,12 +136,16 @@ class CallingGameCog(commands.Cog):
     kind: ClassVar[str]
     title: ClassVar[str]
     total_calls: ClassVar[int]
+    exhausted_reason: ClassVar[str]
+    show_command: ClassVar[str]
     cog_names: ClassVar[dict[str, str]] = {}
+    titles: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if getattr(cls, "kind", None):
             CallingGameCog.cog_names[cls.kind] = cls.__cog_name__
+            CallingGameCog.titles[cls.kind] = cls.title
 
     def __init__(self, bot: GameNightBot) -> None:
         self.bot = bot
@@ -174,7 +179,7 @@ class CallingGameCog(commands.Cog):
         """Prizes that can be won on the current call."""
         raise NotImplementedError
 
-    def prize_name(self, prize: str) -> str:
+    def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         """How a prize is shown to players."""
         raise NotImplementedError
 
@@ -206,8 +211,22 @@ class CallingGameCog(commands.Cog):
         """One line describing the game's settings for the lobby."""
         raise NotImplementedError
 
-    def board_word(self, count: int) -> str:
-        return "board" if count == 1 else "boards"
+    def board_word(self, count: int, locale: LocaleLike = None) -> str:
+        """What a board is called ("tabla", "ticket"), in the player's language."""
+        raise NotImplementedError
+
+    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
+        """Message ``key`` of ``bot.i18n.MESSAGES`` in ``locale``, naming this game."""
+        return message(key, locale, title=self.title, kind=self.kind, **values)
+
+    def refusal(self, key: str, /, **values: Any) -> UserError:
+        """A refusal naming this game, shown in the language of whoever is refused."""
+        return UserError(key, title=self.title, kind=self.kind, **values)
+
+    @staticmethod
+    def channel_locale(game: GameRow) -> str:
+        """The server's language, for messages everyone in the channel reads."""
+        return str(game.options.get("guild_locale", ""))
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -216,6 +235,9 @@ class CallingGameCog(commands.Cog):
         for game in await self.storage.live_games(self.kind):
             if game.status is GameStatus.RUNNING:
                 self.ensure_timer(game.id)
+
+    def is_closing(self) -> bool:
+        return self.closing
 
     async def cog_unload(self) -> None:
         """Let each caller finish the call it is making (stored and announced), then stop."""
@@ -245,27 +267,23 @@ class CallingGameCog(commands.Cog):
 
     async def game_here(self, interaction: discord.Interaction[Any]) -> GameRow:
         if interaction.channel_id is None:
-            raise UserError("Use this in a server channel.")
+            raise UserError("server_only")
         game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
         if game is None:
-            raise UserError(
-                f"There is no {self.title} game in this channel. Start one with `/{self.kind} start`."
-            )
+            raise self.refusal("no_game_here")
         return game
 
     async def game_by_id(self, game_id: int) -> GameRow:
         game = await self.storage.get_game(game_id)
         if game is None or game.kind != self.kind:
-            raise UserError(f"There is no {self.title} game #{game_id}.")
+            raise self.refusal("no_such_game", game=game_id)
         return game
 
     async def require_controller(
         self, interaction: discord.Interaction[Any], game: GameRow
     ) -> None:
         if interaction.user.id != game.host_id and not is_manager(interaction.user):
-            raise UserError(
-                f"Only the host (<@{game.host_id}>) or someone with Manage Server can do that."
-            )
+            raise UserError("host_only", host=game.host_id)
 
     # -- lobby ---------------------------------------------------------------------------------
 
@@ -278,15 +296,13 @@ class CallingGameCog(commands.Cog):
         options: dict[str, Any],
     ) -> GameRow:
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError("Host games in a server channel, not in DMs.")
+            raise UserError("no_dm_games")
         existing = await self.storage.live_game_in_channel(
             interaction.channel_id, ["loteria", "housie"]
         )
         if existing is not None:
-            raise UserError(
-                f"A {existing.kind} game (#{existing.id}) is already on in this channel; "
-                "one calling game per channel at a time."
-            )
+            other = CallingGameCog.titles.get(existing.kind, existing.kind)
+            raise UserError("channel_busy", other=other, game=existing.id)
         options = {**options, "guild_locale": str(interaction.guild_locale or "")}
         game = await self.storage.create_game(
             kind=self.kind,
@@ -307,43 +323,31 @@ class CallingGameCog(commands.Cog):
     def lobby_view(self, game: GameRow) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         if game.status is GameStatus.LOBBY:
-            view.add_item(
-                CallingButton.make(self.kind, "join", game.id, "Join", discord.ButtonStyle.success)
-            )
-            view.add_item(
-                CallingButton.make(
-                    self.kind, "leave", game.id, "Leave", discord.ButtonStyle.secondary
-                )
-            )
-            view.add_item(
-                CallingButton.make(
-                    self.kind, "start", game.id, "Start", discord.ButtonStyle.primary
-                )
-            )
-            view.add_item(
-                CallingButton.make(
-                    self.kind, "cancel", game.id, "Cancel", discord.ButtonStyle.danger
-                )
-            )
+            locale = self.channel_locale(game)
+            for action, style in (
+                ("join", discord.ButtonStyle.success),
+                ("leave", discord.ButtonStyle.secondary),
+                ("start", discord.ButtonStyle.primary),
+                ("cancel", discord.ButtonStyle.danger),
+            ):
+                label = message(f"button_{action}", locale)
+                view.add_item(CallingButton.make(self.kind, action, game.id, label, style))
         return view
 
     async def lobby_text(self, game: GameRow) -> str:
         players = await self.storage.players(game.id)
         dealt = sum(player.dealt for player in players)
-        status = {
-            GameStatus.LOBBY: "Lobby open: press **Join** to get your board by DM.",
-            GameStatus.RUNNING: "Game on: joins are closed.",
-            GameStatus.PAUSED: "Paused by the host.",
-            GameStatus.FINISHED: "Game over.",
-            GameStatus.CANCELLED: "Cancelled.",
-        }[game.status]
+        locale = self.channel_locale(game)
+        count = len(players)
+        players_line = self.say("players_line", locale, count=count)
+        if players:
+            players_line += self.say("dealt_progress", locale, dealt=dealt, count=count)
         lines = [
-            f"## {self.title} #{game.id} hosted by <@{game.host_id}>",
+            self.say("lobby_header", locale, game=game.id, host=game.host_id),
             self.describe_options(game),
-            status,
-            f"Players: **{len(players)}**"
-            + (f" (dealt {dealt} of {len(players)})" if players else ""),
-            f"Fairness commitment (SHA-256 of the seed): `{_commitment(game)}`",
+            self.say(f"status_{game.status.value}", locale, board=self.board_word(1, locale)),
+            players_line,
+            self.say("commitment_line", locale, commitment=_commitment(game)),
         ]
         return "\n".join(lines)
 
@@ -351,6 +355,8 @@ class CallingGameCog(commands.Cog):
         """Ask for a lobby refresh; edits happen at most every LOBBY_EDIT_INTERVAL seconds."""
         live = self.live_game(game_id)
         live.lobby_dirty = True
+        if self.closing:
+            return
         if live.lobby_task is None or live.lobby_task.done():
             live.lobby_task = asyncio.create_task(self._lobby_refresher(live))
 
@@ -389,7 +395,7 @@ class CallingGameCog(commands.Cog):
         elif action == "claim":
             await self.claim(interaction, game, None, None)
         else:
-            raise UserError("That button is not in use any more.")
+            raise UserError("button_gone")
 
     # -- joining and dealing -------------------------------------------------------------------
 
@@ -397,14 +403,14 @@ class CallingGameCog(commands.Cog):
         self, interaction: discord.Interaction[Any], game: GameRow, *, tickets: int
     ) -> None:
         if game.status is not GameStatus.LOBBY:
-            raise UserError(f"{self.title} #{game.id} has already started; joins are closed.")
+            raise self.refusal("joins_closed", game=game.id)
         max_players = int(game.options.get("max_players", MAX_PLAYERS_LIMIT))
         await interaction.response.defer(ephemeral=True, thinking=True)
         live = self.live_game(game.id)
         async with live.lock:
             fresh = await self.storage.get_game(game.id)
             if fresh is None or fresh.status is not GameStatus.LOBBY:
-                raise UserError(f"{self.title} #{game.id} has already started; joins are closed.")
+                raise self.refusal("joins_closed", game=game.id)
             player = await self.storage.add_player(
                 game.id,
                 interaction.user.id,
@@ -415,10 +421,12 @@ class CallingGameCog(commands.Cog):
             )
         if player is None:
             if await self.storage.get_player(game.id, interaction.user.id):
-                raise UserError(
-                    "You are already in this game: your board is in your DMs (or use the board command)."
+                raise self.refusal(
+                    "already_joined",
+                    board=self.board_word(1, interaction.locale),
+                    show=self.show_command,
                 )
-            raise UserError(f"This game is full ({max_players} players).")
+            raise UserError("game_full", count=max_players)
         self.touch_lobby(game.id)
         await self.deliver_boards(interaction, fresh, player)
 
@@ -428,14 +436,17 @@ class CallingGameCog(commands.Cog):
         """DM the player's boards; if their DMs are closed, show them here instead."""
         boards = await self.storage.boards(game.id, player.user_id)
         images = await asyncio.to_thread(self.render_boards, game, boards, marked=False)
+        locale = interaction.locale
+        board = self.board_word(len(images), locale)
         live = self.live_game(game.id)
         live.dealing += 1
         try:
             async with self.dm_slots:
                 try:
                     await interaction.user.send(
-                        f"Your {self.title} {self.board_word(len(images))} for game #{game.id} "
-                        f"in <#{game.channel_id}>. Good luck!",
+                        self.say(
+                            "dm_boards", locale, board=board, game=game.id, channel=game.channel_id
+                        ),
                         files=[image.file() for image in images],
                     )
                     delivered_by_dm = True
@@ -447,40 +458,39 @@ class CallingGameCog(commands.Cog):
         self.touch_lobby(game.id)
         if delivered_by_dm:
             await interaction.followup.send(
-                f"You're in {self.title} #{game.id}! Your {self.board_word(len(images))} "
-                "is in your DMs.",
-                ephemeral=True,
+                self.say("joined_dm", locale, game=game.id, board=board), ephemeral=True
             )
         else:
             await interaction.followup.send(
-                f"You're in {self.title} #{game.id}! I couldn't DM you, so here it is. "
-                "To get boards by DM, allow direct messages from server members "
-                "(server name > Privacy Settings > Direct Messages).",
+                self.say("joined_no_dm", locale, game=game.id),
                 files=[image.file() for image in images],
                 ephemeral=True,
             )
 
     async def leave(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         if game.status is not GameStatus.LOBBY:
-            raise UserError(
-                "The game has started; you can't leave now, but you can just stop playing."
-            )
+            raise UserError("cant_leave_started")
         async with self.live_game(game.id).lock:
             removed = await self.storage.remove_player(game.id, interaction.user.id)
         if not removed:
-            raise UserError("You are not in this game.")
+            raise UserError("not_in_game")
         self.touch_lobby(game.id)
-        await send_ephemeral(interaction, f"You left {self.title} #{game.id}.")
+        await send_ephemeral(interaction, self.say("left", interaction.locale, game=game.id))
 
     async def show_boards(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         boards = await self.storage.boards(game.id, interaction.user.id)
         if not boards:
-            raise UserError(f"You are not playing in {self.title} #{game.id}.")
+            raise self.refusal("not_playing", game=game.id)
         images = await asyncio.to_thread(self.render_boards, game, boards, marked=True)
         await interaction.response.send_message(
-            f"Your {self.board_word(len(images))} in {self.title} #{game.id}, "
-            f"{len(self.called(game))} calls so far.",
+            self.say(
+                "your_boards",
+                interaction.locale,
+                board=self.board_word(len(images), interaction.locale),
+                game=game.id,
+                calls=len(self.called(game)),
+            ),
             files=[image.file() for image in images],
             ephemeral=True,
         )
@@ -490,16 +500,16 @@ class CallingGameCog(commands.Cog):
     async def start_game(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         await self.require_controller(interaction, game)
         if game.status is not GameStatus.LOBBY:
-            raise UserError(f"{self.title} #{game.id} is already {game.status.value}.")
+            raise self.refusal("not_in_lobby", game=game.id)
         async with self.live_game(game.id).lock:
             if await self.storage.count_players(game.id) == 0:
-                raise UserError("Nobody has joined yet: wait for at least one player.")
+                raise UserError("nobody_joined")
             started = await self.storage.update_game(
                 game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
             )
         if not started:
-            raise UserError(f"{self.title} #{game.id} has already started.")
-        await send_ephemeral(interaction, f"{self.title} #{game.id} is starting. ¡Buena suerte!")
+            raise self.refusal("already_started", game=game.id)
+        await send_ephemeral(interaction, self.say("starting", interaction.locale, game=game.id))
         self.touch_lobby(game.id)
         self.ensure_timer(game.id)
 
@@ -510,8 +520,8 @@ class CallingGameCog(commands.Cog):
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
         if not cancelled:
-            raise UserError("Only a game still in its lobby can be cancelled; use stop instead.")
-        await send_ephemeral(interaction, f"{self.title} #{game.id} cancelled.")
+            raise UserError("only_lobby_cancel")
+        await send_ephemeral(interaction, self.say("cancelled", interaction.locale, game=game.id))
         self.touch_lobby(game.id)
 
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
@@ -522,10 +532,12 @@ class CallingGameCog(commands.Cog):
                 game.id, status=GameStatus.PAUSED, expect_status=GameStatus.RUNNING
             )
         if not paused:
-            raise UserError(f"{self.title} #{game.id} is not running.")
+            raise self.refusal("not_running", game=game.id)
         self.live_game(game.id).wake.set()
         await interaction.response.send_message(
-            f"⏸️ {self.title} #{game.id} paused by {interaction.user.mention}."
+            self.say(
+                "paused", self.channel_locale(game), game=game.id, user=interaction.user.mention
+            )
         )
 
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
@@ -536,28 +548,34 @@ class CallingGameCog(commands.Cog):
                 game.id, status=GameStatus.RUNNING, expect_status=GameStatus.PAUSED
             )
         if not resumed:
-            raise UserError(f"{self.title} #{game.id} is not paused.")
+            raise self.refusal("not_paused", game=game.id)
         self.ensure_timer(game.id)
         self.live_game(game.id).wake.set()
-        await interaction.response.send_message(f"▶️ {self.title} #{game.id} resumed.")
+        await interaction.response.send_message(
+            self.say("resumed", self.channel_locale(game), game=game.id)
+        )
 
     async def set_speed(self, interaction: discord.Interaction[Any], seconds: int) -> None:
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
         if not MIN_INTERVAL <= seconds <= MAX_INTERVAL:
-            raise UserError(f"The interval must be {MIN_INTERVAL} to {MAX_INTERVAL} seconds.")
+            raise UserError("bad_interval", low=MIN_INTERVAL, high=MAX_INTERVAL)
         async with self.live_game(game.id).lock:
             await self.storage.update_game(game.id, options={**game.options, "interval": seconds})
         self.live_game(game.id).wake.set()
-        await interaction.response.send_message(f"⏱️ One call every {seconds} s from now on.")
+        await interaction.response.send_message(
+            self.say("speed", self.channel_locale(game), seconds=seconds)
+        )
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
         await interaction.response.send_message(
-            f"⏹️ {self.title} #{game.id} stopped by {interaction.user.mention}."
+            self.say(
+                "stopped", self.channel_locale(game), game=game.id, user=interaction.user.mention
+            )
         )
-        await self.finish(game.id, reason="stopped by the host")
+        await self.finish(game.id, reason="reason_stopped")
 
     # -- the caller ----------------------------------------------------------------------------
 
@@ -577,7 +595,7 @@ class CallingGameCog(commands.Cog):
                 if delay is None:
                     return
                 live.wake.clear()
-                if self.closing:
+                if self.is_closing():
                     return
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(live.wake.wait(), timeout=delay)
@@ -615,14 +633,11 @@ class CallingGameCog(commands.Cog):
             if game is None or game.status is not GameStatus.RUNNING:
                 return False
             if not self.open_prizes(game):
-                await self._finish_locked(game, reason="every prize has been won")
+                await self._finish_locked(game, reason="reason_all_won")
                 return False
             seq = len(self.called(game)) + 1
             if seq > self.total_calls:
-                ending = (
-                    "the deck ran out" if self.kind == "loteria" else "all 90 numbers were called"
-                )
-                await self._finish_locked(game, reason=ending)
+                await self._finish_locked(game, reason=self.exhausted_reason)
                 return False
             state, value = self.next_call(game)
             await self.storage.record_draw(game_id, seq, value, state)
@@ -647,7 +662,8 @@ class CallingGameCog(commands.Cog):
         await self.storage.set_draw_message(game_id, seq, message.id)
 
     def claim_button(self, game: GameRow) -> CallingButton:
-        return CallingButton.make(self.kind, "claim", game.id, "Claim", discord.ButtonStyle.success)
+        label = message("button_claim", self.channel_locale(game))
+        return CallingButton.make(self.kind, "claim", game.id, label, discord.ButtonStyle.success)
 
     # -- claims --------------------------------------------------------------------------------
 
@@ -662,16 +678,16 @@ class CallingGameCog(commands.Cog):
         if game is None:
             game = await self.game_here(interaction)
         elif interaction.channel_id != game.channel_id:
-            raise UserError("Claim in the channel where the game is played.")
+            raise UserError("claim_elsewhere")
         if not game.status.is_live:
-            raise UserError(f"{self.title} #{game.id} is over.")
+            raise self.refusal("game_over", game=game.id)
         if game.status is GameStatus.LOBBY:
-            raise UserError(f"{self.title} #{game.id} has not started yet.")
+            raise self.refusal("not_started", game=game.id)
         player = await self.storage.get_player(game.id, interaction.user.id)
         if player is None:
-            raise UserError(f"You are not playing in {self.title} #{game.id}.")
+            raise self.refusal("not_playing", game=game.id)
         if player.out:
-            raise UserError("You are out of this game after two false claims.")
+            raise UserError("player_out")
         await interaction.response.defer(thinking=True)
         async with self.live_game(game.id).lock:
             content, files = await self._judge_locked(
@@ -688,8 +704,10 @@ class CallingGameCog(commands.Cog):
     ) -> tuple[str, list[discord.File]]:
         game = await self.storage.get_game(game_id)
         assert game is not None
+        locale = self.channel_locale(game)
+        mention = user.mention
         if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED}:
-            return f"{user.mention}, {self.title} #{game.id} is over.", []
+            return self.say("user_game_over", locale, user=mention, game=game.id), []
         seq = len(self.called(game))
         winners = await self.storage.winners(game.id)
         won_this_call = [w.prize for w in winners if w.draw_seq == seq]
@@ -699,18 +717,19 @@ class CallingGameCog(commands.Cog):
             [prize] if prize is not None else list(dict.fromkeys([*won_this_call, *claimable[:1]]))
         )
         if not candidates:
-            return f"{user.mention}, every prize has been won.", []
+            return self.say("all_won", locale, user=mention), []
         for candidate in candidates:
             if candidate not in claimable and candidate not in won_this_call:
-                name = self.prize_name(candidate)
+                name = self.prize_name(candidate, locale)
                 if any(w.prize == candidate for w in winners):
-                    return f"{user.mention}, {name} was already won.", []
-                now = ", ".join(self.prize_name(p) for p in claimable)
-                hint = f"; you can claim {now}." if now else "."
-                return f"{user.mention}, {name} is not being played right now{hint}", []
+                    return self.say("prize_already_won", locale, user=mention, prize=name), []
+                now = ", ".join(self.prize_name(p, locale) for p in claimable)
+                key = "prize_not_now_hint" if now else "prize_not_now"
+                return self.say(key, locale, user=mention, prize=name, now=now), []
         boards = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
         if not boards:
-            return f"{user.mention}, you have no boards left in play.", []
+            board = self.board_word(1, locale)
+            return self.say("no_boards_left", locale, user=mention, board=board), []
         verdict: Verdict | None = None
         for candidate in candidates:
             verdict = await asyncio.to_thread(self.judge, game, boards, candidate, board_number)
@@ -728,8 +747,9 @@ class CallingGameCog(commands.Cog):
                 reason=verdict.reason,
             )
             return await self.false_claim(game, user, verdict), []
+        prize_name = self.prize_name(verdict.prize, locale)
         if any(w.prize == verdict.prize and w.user_id == user.id for w in winners):
-            return f"{user.mention}, you already won {self.prize_name(verdict.prize)}.", []
+            return self.say("you_already_won", locale, user=mention, prize=prize_name), []
         sharing = verdict.prize in won_this_call
         await self.storage.record_win(
             game.id,
@@ -744,20 +764,18 @@ class CallingGameCog(commands.Cog):
             # The caller ends the game after a short grace period once no prize is left,
             # so that simultaneous claims on this call can still share the last prize.
             self.live_game(game.id).wake.set()
-        text = f"🎉 **{self.prize_name(verdict.prize)}!** {user.mention} wins on call {seq}" + (
-            ", sharing the prize." if sharing else "."
-        )
+        key = "win_shared" if sharing else "win"
+        text = self.say(key, locale, prize=prize_name, user=mention, seq=seq)
         return text, [verdict.image.file()] if verdict.image else []
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""
         player = await self.storage.record_false_claim(game.id, user.id, limit=FALSE_CLAIM_LIMIT)
-        consequence = (
-            "That was their second false claim: they are out of the game."
-            if player.out
-            else "One more false claim and they are out."
+        locale = self.channel_locale(game)
+        consequence = self.say("false_out" if player.out else "false_warn", locale)
+        return self.say(
+            "false_claim", locale, user=user.mention, reason=verdict.reason, consequence=consequence
         )
-        return f"❌ False claim by {user.mention}: {verdict.reason}. {consequence}"
 
     # -- the end -------------------------------------------------------------------------------
 
@@ -776,19 +794,27 @@ class CallingGameCog(commands.Cog):
         live.wake.set()
         winners = await self.storage.winners(game.id)
         draws = await self.storage.draws(game.id)
-        lines = [f"## {self.title} #{game.id} is over: {reason}.", f"Calls: {len(draws)}."]
+        locale = self.channel_locale(game)
+        lines = [
+            self.say("over_header", locale, game=game.id, reason=self.say(reason, locale)),
+            self.say("calls_count", locale, count=len(draws)),
+        ]
         if winners:
-            lines.append("Winners:")
+            lines.append(self.say("winners", locale))
             lines += [
-                f"- {self.prize_name(w.prize)}: <@{w.user_id}> (call {w.draw_seq})" for w in winners
+                self.say(
+                    "winner_line",
+                    locale,
+                    prize=self.prize_name(w.prize, locale),
+                    user=w.user_id,
+                    seq=w.draw_seq,
+                )
+                for w in winners
             ]
         else:
-            lines.append("Nobody won a prize this time.")
+            lines.append(self.say("no_winners", locale))
         assert game.seed is not None
-        lines.append(
-            f"Seed: `{game.seed.hex()}` (its SHA-256 is the commitment posted in the lobby). "
-            f"Check it with `/{self.kind} verify game:{game.id}`."
-        )
+        lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             await channel.send("\n".join(lines))
@@ -799,21 +825,20 @@ class CallingGameCog(commands.Cog):
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         game = await self.game_by_id(game_id)
         if game.status.is_live:
-            raise UserError(
-                f"{self.title} #{game.id} is still on; its seed is revealed when it ends."
-            )
+            raise self.refusal("still_on", game=game.id)
         assert game.seed is not None
         problems = await self.verify_game(game)
-        commitment_line = f"Seed `{game.seed.hex()}`, commitment `{_commitment(game)}`."
+        locale = interaction.locale
         if problems:
-            text = "⚠️ Verification FAILED:\n" + "\n".join(f"- {p}" for p in problems[:10])
+            text = self.say("verify_failed", locale) + "\n"
+            text += "\n".join(f"- {problem}" for problem in problems[:10])
         else:
             draws = await self.storage.draws(game.id)
             boards = await self.storage.board_count(game.id)
-            text = (
-                f"✅ {self.title} #{game.id} verified: all {len(draws)} calls and {boards} "
-                "boards match the seed."
-            )
+            text = self.say("verified", locale, game=game.id, calls=len(draws), boards=boards)
+        commitment_line = self.say(
+            "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
+        )
         await interaction.response.send_message(f"{text}\n{commitment_line}")
 
     async def verify_game(self, game: GameRow) -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import MESSAGES, message
 from engine.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -17,14 +18,35 @@ APOLOGY = "Sorry, something went wrong on my side. The game is safe; please try 
 
 
 class UserError(Exception):
-    """A refusal meant for the user who asked: not a player, not the host, wrong channel..."""
+    """A refusal meant for the user who asked: not a player, not the host, wrong channel...
+
+    Raised with a message key of ``bot.i18n.MESSAGES`` and its values (shown in the user's
+    language), or with plain text.
+    """
+
+    def __init__(self, key_or_text: str, /, **values: Any) -> None:
+        super().__init__(key_or_text)
+        self.key = key_or_text
+        self.values = values
+
+    def text(self, locale: discord.Locale | str | None = None) -> str:
+        if self.key in MESSAGES:
+            return message(self.key, locale, **self.values)
+        return self.key
+
+    def __str__(self) -> str:
+        return self.text()
 
 
-def friendly_message(error: BaseException) -> str | None:
+def friendly_message(
+    error: BaseException, locale: discord.Locale | str | None = None
+) -> str | None:
     """The text to show for an expected error, or ``None`` for a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, UserError | GameError):
+    if isinstance(error, UserError):
+        return error.text(locale)
+    if isinstance(error, GameError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for that."
@@ -51,8 +73,8 @@ async def report_error(
     interaction: discord.Interaction[Any], error: BaseException, *, context: str = ""
 ) -> None:
     """Answer the user for ``error`` and log it if it is a bug. Never raises."""
-    message = friendly_message(error)
-    if message is None:
+    text = friendly_message(error, interaction.locale)
+    if text is None:
         original = getattr(error, "original", error)
         command = interaction.command.qualified_name if interaction.command else None
         data: dict[str, Any] = dict(interaction.data or {})
@@ -65,9 +87,9 @@ async def report_error(
             interaction.channel_id,
             exc_info=original,
         )
-        message = APOLOGY
+        text = APOLOGY
     try:
-        await send_ephemeral(interaction, message)
+        await send_ephemeral(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell user %s about an error", interaction.user.id)
 

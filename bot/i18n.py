@@ -7,20 +7,224 @@ from typing import Any
 import discord
 from discord import app_commands
 
+LocaleLike = discord.Locale | str | None
+
 SPANISH_LOCALES = frozenset({discord.Locale.spain_spanish, discord.Locale.latin_american_spanish})
 
 # Command, option and choice names and descriptions: English source -> Spanish.
 COMMAND_TRANSLATIONS: dict[str, str] = {}
 
 # Player-facing messages: key -> (English, Spanish). Formatted with str.format(**values).
-MESSAGES: dict[str, tuple[str, str]] = {}
+MESSAGES: dict[str, tuple[str, str]] = {
+    "not_available": (
+        "This game is not available right now.",
+        "Este juego no está disponible ahora.",
+    ),
+    "server_only": ("Use this in a server channel.", "Usa esto en un canal de un servidor."),
+    "no_game_here": (
+        "There is no {title} game in this channel. Start one with `/{kind} start`.",
+        "No hay una partida de {title} en este canal. Empieza una con `/{kind} start`.",
+    ),
+    "no_such_game": (
+        "There is no {title} game #{game}.",
+        "No existe la partida de {title} #{game}.",
+    ),
+    "host_only": (
+        "Only the host (<@{host}>) or someone with Manage Server can do that.",
+        "Solo el anfitrión (<@{host}>) o alguien con el permiso Gestionar servidor puede hacer eso.",
+    ),
+    "no_dm_games": (
+        "Host games in a server channel, not in DMs.",
+        "Organiza las partidas en un canal del servidor, no por mensaje directo.",
+    ),
+    "channel_busy": (
+        "A {other} game (#{game}) is already on in this channel; one calling game per channel "
+        "at a time.",
+        "Ya hay una partida de {other} (#{game}) en este canal; solo una partida a la vez por canal.",
+    ),
+    "lobby_header": (
+        "## {title} #{game} hosted by <@{host}>",
+        "## {title} #{game}, organizada por <@{host}>",
+    ),
+    "status_lobby": (
+        "Lobby open: press **Join** to get your {board} by DM.",
+        "Sala abierta: pulsa **Unirse** para recibir tu {board} por mensaje directo.",
+    ),
+    "status_running": (
+        "Game on: joins are closed.",
+        "¡Empezó el juego! Ya no se puede unir nadie.",
+    ),
+    "status_paused": ("Paused by the host.", "En pausa."),
+    "status_finished": ("Game over.", "Juego terminado."),
+    "status_cancelled": ("Cancelled.", "Cancelada."),
+    "players_line": ("Players: **{count}**", "Jugadores: **{count}**"),
+    "dealt_progress": (" (dealt {dealt} of {count})", " (repartidas {dealt} de {count})"),
+    "commitment_line": (
+        "Fairness commitment (SHA-256 of the seed): `{commitment}`",
+        "Compromiso de juego limpio (SHA-256 de la semilla): `{commitment}`",
+    ),
+    "button_join": ("Join", "Unirse"),
+    "button_leave": ("Leave", "Salir"),
+    "button_start": ("Start", "Empezar"),
+    "button_cancel": ("Cancel", "Cancelar"),
+    "button_claim": ("Claim", "Reclamar"),
+    "button_gone": ("That button is not in use any more.", "Ese botón ya no está en uso."),
+    "joins_closed": (
+        "{title} #{game} has already started; joins are closed.",
+        "{title} #{game} ya empezó; ya no se puede unir nadie.",
+    ),
+    "already_joined": (
+        "You are already in this game: your {board} is in your DMs (or use `/{kind} {show}`).",
+        "Ya estás en esta partida: tu {board} está en tus mensajes directos (o usa `/{kind} {show}`).",
+    ),
+    "game_full": (
+        "This game is full ({count} players).",
+        "Esta partida está llena ({count} jugadores).",
+    ),
+    "dm_boards": (
+        "Your {title} {board} for game #{game} in <#{channel}>. Good luck!",
+        "Tu {board} de {title} para la partida #{game} en <#{channel}>. ¡Buena suerte!",
+    ),
+    "joined_dm": (
+        "You're in {title} #{game}! Your {board} is in your DMs.",
+        "¡Estás en {title} #{game}! Tu {board} está en tus mensajes directos.",
+    ),
+    "joined_no_dm": (
+        "You're in {title} #{game}! I couldn't DM you, so here it is. To get it by DM next "
+        "time, allow direct messages from server members (server name > Privacy Settings > "
+        "Direct Messages).",
+        "¡Estás en {title} #{game}! No pude enviarte un mensaje directo, así que aquí la tienes. "
+        "Para recibirla por mensaje directo, permite mensajes directos de miembros del servidor "
+        "(nombre del servidor > Ajustes de privacidad > Mensajes directos).",
+    ),
+    "cant_leave_started": (
+        "The game has started; you can't leave now, but you can just stop playing.",
+        "La partida ya empezó; ya no puedes salir, pero puedes dejar de jugar.",
+    ),
+    "not_in_game": ("You are not in this game.", "No estás en esta partida."),
+    "left": ("You left {title} #{game}.", "Saliste de {title} #{game}."),
+    "not_playing": (
+        "You are not playing in {title} #{game}.",
+        "No estás jugando en {title} #{game}.",
+    ),
+    "your_boards": (
+        "Your {board} in {title} #{game}, {calls} calls so far.",
+        "Tu {board} en {title} #{game}; van {calls} cantadas.",
+    ),
+    "not_in_lobby": (
+        "{title} #{game} is not in its lobby any more.",
+        "{title} #{game} ya no está en la sala de espera.",
+    ),
+    "nobody_joined": (
+        "Nobody has joined yet: wait for at least one player.",
+        "Todavía no se ha unido nadie: espera al menos a un jugador.",
+    ),
+    "already_started": ("{title} #{game} has already started.", "{title} #{game} ya empezó."),
+    "starting": (
+        "{title} #{game} is starting. Good luck!",
+        "¡{title} #{game} empieza! ¡Buena suerte!",
+    ),
+    "only_lobby_cancel": (
+        "Only a game still in its lobby can be cancelled; use stop instead.",
+        "Solo se puede cancelar una partida en la sala de espera; usa stop.",
+    ),
+    "cancelled": ("{title} #{game} cancelled.", "{title} #{game} cancelada."),
+    "not_running": ("{title} #{game} is not running.", "{title} #{game} no está en marcha."),
+    "paused": ("⏸️ {title} #{game} paused by {user}.", "⏸️ {user} pausó {title} #{game}."),
+    "not_paused": ("{title} #{game} is not paused.", "{title} #{game} no está en pausa."),
+    "resumed": ("▶️ {title} #{game} resumed.", "▶️ {title} #{game} continúa."),
+    "bad_interval": (
+        "The interval must be {low} to {high} seconds.",
+        "El intervalo debe ser de {low} a {high} segundos.",
+    ),
+    "speed": (
+        "⏱️ One call every {seconds} s from now on.",
+        "⏱️ Desde ahora, una cantada cada {seconds} s.",
+    ),
+    "stopped": ("⏹️ {title} #{game} stopped by {user}.", "⏹️ {user} terminó {title} #{game}."),
+    "claim_elsewhere": (
+        "Claim in the channel where the game is played.",
+        "Reclama en el canal donde se juega la partida.",
+    ),
+    "game_over": ("{title} #{game} is over.", "{title} #{game} ya terminó."),
+    "not_started": ("{title} #{game} has not started yet.", "{title} #{game} todavía no empieza."),
+    "player_out": (
+        "You are out of this game after two false claims.",
+        "Estás fuera de esta partida por dos reclamos falsos.",
+    ),
+    "user_game_over": ("{user}, {title} #{game} is over.", "{user}, {title} #{game} ya terminó."),
+    "all_won": ("{user}, every prize has been won.", "{user}, ya se ganaron todos los premios."),
+    "prize_already_won": ("{user}, {prize} was already won.", "{user}, {prize} ya se ganó."),
+    "prize_not_now": (
+        "{user}, {prize} is not being played right now.",
+        "{user}, ahora no se juega por {prize}.",
+    ),
+    "prize_not_now_hint": (
+        "{user}, {prize} is not being played right now; you can claim {now}.",
+        "{user}, ahora no se juega por {prize}; puedes reclamar {now}.",
+    ),
+    "no_boards_left": (
+        "{user}, you have no {board} left in play.",
+        "{user}, ya no te queda {board} en juego.",
+    ),
+    "you_already_won": ("{user}, you already won {prize}.", "{user}, ya ganaste {prize}."),
+    "win": (
+        "🎉 **{prize}!** {user} wins on call {seq}.",
+        "🎉 **¡{prize}!** {user} gana en la cantada {seq}.",
+    ),
+    "win_shared": (
+        "🎉 **{prize}!** {user} wins on call {seq}, sharing the prize.",
+        "🎉 **¡{prize}!** {user} gana en la cantada {seq} y comparte el premio.",
+    ),
+    "false_claim": (
+        "❌ False claim by {user}: {reason}. {consequence}",
+        "❌ Reclamo falso de {user}: {reason}. {consequence}",
+    ),
+    "false_out": (
+        "That was their second false claim: they are out of the game.",
+        "Fue su segundo reclamo falso: queda fuera de la partida.",
+    ),
+    "false_warn": ("One more false claim and they are out.", "Un reclamo falso más y queda fuera."),
+    "over_header": (
+        "## {title} #{game} is over: {reason}.",
+        "## {title} #{game} terminó: {reason}.",
+    ),
+    "calls_count": ("Calls: {count}.", "Cantadas: {count}."),
+    "winners": ("Winners:", "Ganadores:"),
+    "winner_line": ("- {prize}: <@{user}> (call {seq})", "- {prize}: <@{user}> (cantada {seq})"),
+    "no_winners": ("Nobody won a prize this time.", "Esta vez nadie ganó un premio."),
+    "seed_reveal": (
+        "Seed: `{seed}` (its SHA-256 is the commitment posted in the lobby). Check it with "
+        "`/{kind} verify game:{game}`.",
+        "Semilla: `{seed}` (su SHA-256 es el compromiso publicado en la sala). Compruébala con "
+        "`/{kind} verify game:{game}`.",
+    ),
+    "reason_all_won": ("every prize has been won", "se ganaron todos los premios"),
+    "reason_deck_out": ("the deck ran out", "se acabó la baraja"),
+    "reason_numbers_out": ("all 90 numbers were called", "se cantaron los 90 números"),
+    "reason_stopped": ("stopped by the host", "la terminó el anfitrión"),
+    "still_on": (
+        "{title} #{game} is still on; its seed is revealed when it ends.",
+        "{title} #{game} sigue en juego; su semilla se revela al terminar.",
+    ),
+    "verify_failed": ("⚠️ Verification FAILED:", "⚠️ La verificación FALLÓ:"),
+    "verified": (
+        "✅ {title} #{game} verified: all {calls} calls and {boards} boards match the seed.",
+        "✅ {title} #{game} verificada: las {calls} cantadas y los {boards} tableros coinciden con "
+        "la semilla.",
+    ),
+    "seed_commitment": (
+        "Seed `{seed}`, commitment `{commitment}`.",
+        "Semilla `{seed}`, compromiso `{commitment}`.",
+    ),
+}
 
 
-def is_spanish(locale: discord.Locale | str | None) -> bool:
+def is_spanish(locale: LocaleLike) -> bool:
     return locale is not None and str(locale).startswith("es")
 
 
-def message(key: str, locale: discord.Locale | str | None = None, /, **values: Any) -> str:
+def message(key: str, locale: LocaleLike = None, /, **values: Any) -> str:
     """The message ``key`` in the player's language (Spanish for Spanish locales)."""
     english, spanish = MESSAGES[key]
     return (spanish if is_spanish(locale) else english).format(**values)

@@ -19,6 +19,7 @@ from bot.calling import (
     Verdict,
 )
 from bot.errors import UserError, send_ephemeral
+from bot.i18n import LocaleLike, is_spanish
 from bot.render import housie as render
 from bot.storage import BoardRow, GameRow, GameStatus
 from engine import housie
@@ -37,6 +38,8 @@ class Housie(CallingGameCog, name="Housie"):
     kind = "housie"
     title = "Housie"
     total_calls = TOTAL_NUMBERS
+    exhausted_reason = "reason_numbers_out"
+    show_command = "ticket"
 
     group = app_commands.Group(
         name="housie", description=_("Play Housie (Tambola), 90-ball bingo"), guild_only=True
@@ -73,7 +76,7 @@ class Housie(CallingGameCog, name="Housie"):
     def claimable(self, game: GameRow) -> list[str]:
         return [prize.value for prize in self.engine_game(game).claimable_prizes]
 
-    def prize_name(self, prize: str) -> str:
+    def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         return Prize(prize).display_name
 
     def after_award(self, game: GameRow, prize: str) -> str:
@@ -157,7 +160,9 @@ class Housie(CallingGameCog, name="Housie"):
             f"up to {game.options.get('max_tickets')} tickets each"
         )
 
-    def board_word(self, count: int) -> str:
+    def board_word(self, count: int, locale: LocaleLike = None) -> str:
+        if is_spanish(locale):
+            return "cartón" if count == 1 else "cartones"
         return "ticket" if count == 1 else "tickets"
 
     def claim_button(self, game: GameRow) -> CallingButton:

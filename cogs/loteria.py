@@ -14,11 +14,13 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
+    CallingButton,
     CallingGameCog,
     Image,
     Verdict,
 )
 from bot.errors import UserError
+from bot.i18n import LocaleLike, is_spanish
 from bot.render import loteria as render
 from bot.storage import BoardRow, GameRow
 from engine.errors import GameError
@@ -67,6 +69,8 @@ class Loteria(CallingGameCog, name="Lotería"):
     kind = "loteria"
     title = "Lotería"
     total_calls = DECK_SIZE
+    exhausted_reason = "reason_deck_out"
+    show_command = "tabla"
 
     group = app_commands.Group(
         name="loteria", description=_("Play Lotería, the Mexican bingo"), guild_only=True
@@ -99,9 +103,9 @@ class Loteria(CallingGameCog, name="Lotería"):
     def claimable(self, game: GameRow) -> list[str]:
         return self.open_prizes(game)[:1]
 
-    def prize_name(self, prize: str) -> str:
+    def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         pattern = Pattern(prize)
-        return f"{pattern.english} ({pattern.spanish})"
+        return pattern.spanish if is_spanish(locale) else f"{pattern.english} ({pattern.spanish})"
 
     def after_award(self, game: GameRow, prize: str) -> str:
         return self.engine_game(game).award().to_state()
@@ -135,9 +139,7 @@ class Loteria(CallingGameCog, name="Lotería"):
         text = f"🎴 **{card.spanish}** ({card.english}) · card {seq} of {DECK_SIZE}{playing}"
         return text, _image(image)
 
-    def claim_button(self, game: GameRow) -> Any:
-        from bot.calling import CallingButton
-
+    def claim_button(self, game: GameRow) -> CallingButton:
         return CallingButton.make(
             self.kind, "claim", game.id, "¡Lotería!", discord.ButtonStyle.success
         )
@@ -182,7 +184,7 @@ class Loteria(CallingGameCog, name="Lotería"):
             f"{state.deck_name} deck · up to {game.options.get('max_players')} players"
         )
 
-    def board_word(self, count: int) -> str:
+    def board_word(self, count: int, locale: LocaleLike = None) -> str:
         return "tabla" if count == 1 else "tablas"
 
     # -- commands ------------------------------------------------------------------------------
