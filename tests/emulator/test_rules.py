@@ -78,10 +78,10 @@ async def test_a_double_acknowledgement_is_caught(emulator, tmp_path):
 
 async def test_a_late_acknowledgement_is_caught(tmp_path):
     # Discord allows 3 s; a shorter deadline keeps the test fast and checks the same rule.
-    async with Emulator(ack_timeout=0.2) as emu:
+    async with Emulator(ack_timeout=0.1) as emu:
         _, alice, _ = make_world(emu)
         bot = MinimalBot(tmp_path / "bot.sqlite3")
-        bot.slow_delay = 0.4
+        bot.slow_delay = 0.25
         async with run_bot(emu, bot):
             result = await alice.slash("slow")
             with pytest.raises(InteractionFailedError, match="This interaction failed"):
