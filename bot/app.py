@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -11,6 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import render
 from bot.config import Settings
 from bot.errors import GameNightTree
 from bot.i18n import GameNightTranslator
@@ -59,6 +61,8 @@ class GameNightBot(commands.Bot):
         self.new_seed = seed_source
 
     async def setup_hook(self) -> None:
+        # Card tiles and fonts load in the background so the first deal is not slow.
+        self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
         await self.storage.migrate()
         await self.tree.set_translator(GameNightTranslator())
         for extension in self.initial_extensions:

@@ -21,7 +21,7 @@ import discord
 from discord.ext import commands
 
 from bot.errors import UserError, report_error, send_ephemeral
-from bot.i18n import LocaleLike, message
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage
 
 if TYPE_CHECKING:
@@ -214,6 +214,13 @@ class CallingGameCog(commands.Cog):
     def board_word(self, count: int, locale: LocaleLike = None) -> str:
         """What a board is called ("tabla", "ticket"), in the player's language."""
         raise NotImplementedError
+
+    def board_phrase(self, count: int, locale: LocaleLike = None) -> str:
+        """ "your tabla", "your 3 tickets", "tus 3 cartones"..."""
+        word = self.board_word(count, locale)
+        if is_spanish(locale):
+            return f"tu {word}" if count == 1 else f"tus {count} {word}"
+        return f"your {word}" if count == 1 else f"your {count} {word}"
 
     def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
         """Message ``key`` of ``bot.i18n.MESSAGES`` in ``locale``, naming this game."""
@@ -437,7 +444,7 @@ class CallingGameCog(commands.Cog):
         boards = await self.storage.boards(game.id, player.user_id)
         images = await asyncio.to_thread(self.render_boards, game, boards, marked=False)
         locale = interaction.locale
-        board = self.board_word(len(images), locale)
+        boards_phrase = self.board_phrase(len(images), locale)
         live = self.live_game(game.id)
         live.dealing += 1
         try:
@@ -445,7 +452,11 @@ class CallingGameCog(commands.Cog):
                 try:
                     await interaction.user.send(
                         self.say(
-                            "dm_boards", locale, board=board, game=game.id, channel=game.channel_id
+                            "dm_boards",
+                            locale,
+                            boards=boards_phrase,
+                            game=game.id,
+                            channel=game.channel_id,
                         ),
                         files=[image.file() for image in images],
                     )
@@ -458,7 +469,7 @@ class CallingGameCog(commands.Cog):
         self.touch_lobby(game.id)
         if delivered_by_dm:
             await interaction.followup.send(
-                self.say("joined_dm", locale, game=game.id, board=board), ephemeral=True
+                self.say("joined_dm", locale, game=game.id, boards=boards_phrase), ephemeral=True
             )
         else:
             await interaction.followup.send(
@@ -487,7 +498,7 @@ class CallingGameCog(commands.Cog):
             self.say(
                 "your_boards",
                 interaction.locale,
-                board=self.board_word(len(images), interaction.locale),
+                boards=self.board_phrase(len(images), interaction.locale),
                 game=game.id,
                 calls=len(self.called(game)),
             ),
@@ -617,9 +628,12 @@ class CallingGameCog(commands.Cog):
             return None
         draws = await self.storage.draws(game_id)
         interval = float(game.options.get("interval", 10))
-        if not self.open_prizes(game):
-            interval = min(interval, PRIZE_SHARING_GRACE)
         scale = self.bot.time_scale
+        if not self.open_prizes(game):
+            # Every prize is won: end after a grace period in real seconds (not scaled), so
+            # that simultaneous claims on the last call can still share the prize.
+            last = draws[-1].drawn_at if draws else time.time()
+            return max(0.0, last + PRIZE_SHARING_GRACE - time.time())
         if draws:
             next_at = draws[-1].drawn_at + interval * scale
         else:
@@ -728,8 +742,7 @@ class CallingGameCog(commands.Cog):
                 return self.say(key, locale, user=mention, prize=name, now=now), []
         boards = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
         if not boards:
-            board = self.board_word(1, locale)
-            return self.say("no_boards_left", locale, user=mention, board=board), []
+            return self.say("no_boards_left", locale, user=mention), []
         verdict: Verdict | None = None
         for candidate in candidates:
             verdict = await asyncio.to_thread(self.judge, game, boards, candidate, board_number)

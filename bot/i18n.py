@@ -11,8 +11,92 @@ LocaleLike = discord.Locale | str | None
 
 SPANISH_LOCALES = frozenset({discord.Locale.spain_spanish, discord.Locale.latin_american_spanish})
 
-# Command, option and choice names and descriptions: English source -> Spanish.
-COMMAND_TRANSLATIONS: dict[str, str] = {}
+# Command, option and choice names and descriptions: English source -> Spanish. Names follow
+# Discord's rules (lowercase, no spaces); the English name stays the one the bot receives.
+COMMAND_TRANSLATIONS: dict[str, str] = {
+    # command, subcommand and option names
+    "housie": "tombola",
+    "start": "empezar",
+    "join": "unirse",
+    "claim": "reclamar",
+    "pause": "pausar",
+    "resume": "reanudar",
+    "stop": "terminar",
+    "speed": "velocidad",
+    "verify": "verificar",
+    "ticket": "cartón",
+    "tickets": "cartones",
+    "board": "tablero",
+    "check": "comprobar",
+    "stats": "estadísticas",
+    "prizes": "premios",
+    "prize": "premio",
+    "interval": "intervalo",
+    "deck": "baraja",
+    "max_players": "max_jugadores",
+    "slept_rule": "regla_dormido",
+    "pattern": "figura",
+    "seconds": "segundos",
+    "game": "partida",
+    "early_five": "cinco_primeros",
+    "lines": "líneas",
+    "corners": "esquinas",
+    "extra_houses": "casas_extra",
+    "code": "código",
+    # choice names
+    "Classic": "Clásica",
+    "Family": "Familiar",
+    "Line": "Chorro (línea)",
+    "Four corners": "Cuatro esquinas",
+    "Centre": "Centrito",
+    "Square": "Cuadrito",
+    "Full tabla": "Llena",
+    # descriptions
+    "Play Lotería, the Mexican bingo": "Juega a la Lotería mexicana",
+    "Play Housie (Tambola), 90-ball bingo": "Juega a la tómbola (Housie), bingo de 90 bolas",
+    "Open a Lotería lobby in this channel": "Abre una sala de Lotería en este canal",
+    "Open a Housie lobby in this channel": "Abre una sala de tómbola en este canal",
+    "Join the Lotería game in this channel": "Únete a la partida de Lotería de este canal",
+    "Join the Housie game in this channel": "Únete a la partida de tómbola de este canal",
+    "Show your tabla with the called cards marked": "Muestra tu tabla con las cartas cantadas",
+    "Show your tickets with the called numbers marked": (
+        "Muestra tus cartones con los números cantados"
+    ),
+    "Show the caller's board of called numbers": "Muestra el tablero de números cantados",
+    "¡Lotería! Claim the prize being played": "¡Lotería! Reclama el premio en juego",
+    "Claim a prize": "Reclama un premio",
+    "Pause the cantor (host or Manage Server)": "Pausa al cantor (anfitrión o Gestionar servidor)",
+    "Pause the caller (host or Manage Server)": "Pausa al cantor (anfitrión o Gestionar servidor)",
+    "Resume the cantor (host or Manage Server)": "Reanuda al cantor (anfitrión o Gestionar servidor)",
+    "Resume the caller (host or Manage Server)": "Reanuda al cantor (anfitrión o Gestionar servidor)",
+    "End the game now (host or Manage Server)": (
+        "Termina la partida ahora (anfitrión o Gestionar servidor)"
+    ),
+    "Change the seconds between cards": "Cambia los segundos entre cartas",
+    "Change the seconds between numbers": "Cambia los segundos entre números",
+    "Check a finished game against its seed": "Comprueba una partida terminada con su semilla",
+    "Check a ticket code: valid, which game, or tampered": (
+        "Comprueba un código de cartón: válido, de qué partida o alterado"
+    ),
+    "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
+    "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
+    "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
+    "Seconds between numbers (5-120)": "Segundos entre números (5-120)",
+    "Classic deck or family deck": "Baraja clásica o familiar",
+    "Most players who can join": "Máximo de jugadores",
+    "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
+    "The pattern you completed": "La figura que completaste",
+    "The game number": "El número de la partida",
+    "Most tickets a player may take (1-6)": "Máximo de cartones por jugador (1-6)",
+    "Play Early Five": "Jugar los cinco primeros",
+    "Play Top, Middle and Bottom Line": "Jugar las líneas de arriba, del medio y de abajo",
+    "Play Four Corners": "Jugar las cuatro esquinas",
+    "Also play 2nd and 3rd Full House": "Jugar también el 2.º y 3.er cartón lleno",
+    "How many tickets you want": "Cuántos cartones quieres",
+    "The prize you completed": "El premio que completaste",
+    "Which of your tickets": "Cuál de tus cartones",
+    "The code printed under the ticket": "El código impreso bajo el cartón",
+}
 
 # Player-facing messages: key -> (English, Spanish). Formatted with str.format(**values).
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -82,12 +166,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Esta partida está llena ({count} jugadores).",
     ),
     "dm_boards": (
-        "Your {title} {board} for game #{game} in <#{channel}>. Good luck!",
-        "Tu {board} de {title} para la partida #{game} en <#{channel}>. ¡Buena suerte!",
+        "Here is {boards} for {title} #{game} in <#{channel}>. Good luck!",
+        "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
     ),
     "joined_dm": (
-        "You're in {title} #{game}! Your {board} is in your DMs.",
-        "¡Estás en {title} #{game}! Tu {board} está en tus mensajes directos.",
+        "You're in {title} #{game}! Check your DMs for {boards}.",
+        "¡Estás en {title} #{game}! Busca {boards} en tus mensajes directos.",
     ),
     "joined_no_dm": (
         "You're in {title} #{game}! I couldn't DM you, so here it is. To get it by DM next "
@@ -108,8 +192,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No estás jugando en {title} #{game}.",
     ),
     "your_boards": (
-        "Your {board} in {title} #{game}, {calls} calls so far.",
-        "Tu {board} en {title} #{game}; van {calls} cantadas.",
+        "{title} #{game}, {calls} calls so far: {boards}.",
+        "{title} #{game}, van {calls} cantadas: {boards}.",
     ),
     "not_in_lobby": (
         "{title} #{game} is not in its lobby any more.",
@@ -164,8 +248,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{user}, ahora no se juega por {prize}; puedes reclamar {now}.",
     ),
     "no_boards_left": (
-        "{user}, you have no {board} left in play.",
-        "{user}, ya no te queda {board} en juego.",
+        "{user}, you have nothing left in play.",
+        "{user}, ya no te queda nada en juego.",
     ),
     "you_already_won": ("{user}, you already won {prize}.", "{user}, ya ganaste {prize}."),
     "win": (

@@ -154,7 +154,7 @@ class Housie(CallingGameCog, name="Housie"):
         return problems
 
     def describe_options(self, game: GameRow) -> str:
-        prizes = ", ".join(self.prize_name(p) for p in self.open_prizes(game))
+        prizes = ", ".join(prize.display_name for prize in self.engine_game(game).prizes)
         return (
             f"Prizes: **{prizes}** · one number every {game.options.get('interval')} s · "
             f"up to {game.options.get('max_tickets')} tickets each"

@@ -66,7 +66,7 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
             assert reply.attachments
             assert "couldn't DM you" in reply.content
         else:
-            assert "in your DMs" in reply.content
+            assert "Check your DMs" in reply.content
             (dm,) = member.dms
             attachment = dm.attachments[0]
             assert attachment.data.startswith(b"\x89PNG")
