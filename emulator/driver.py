@@ -35,10 +35,11 @@ _SELECT_TYPES = (3, 5, 6, 7, 8)
 class Guild:
     """A server. Add channels and members with :meth:`add_channel` and :meth:`add_member`."""
 
-    def __init__(self, emu: Emulator, guild_id: int, name: str) -> None:
+    def __init__(self, emu: Emulator, guild_id: int, name: str, *, locale: str = "en-US") -> None:
         self._emu = emu
         self.id = guild_id
         self.name = name
+        self.locale = locale
         self.channels: list[Channel] = []
         self.members: list[Member] = []
         self.everyone_role = Role(guild_id, "@everyone", int(EVERYONE_PERMISSIONS))
@@ -65,12 +66,22 @@ class Guild:
         return channel
 
     def add_member(
-        self, who: str | User, *, manage_guild: bool = False, dms_open: bool = True
+        self,
+        who: str | User,
+        *,
+        manage_guild: bool = False,
+        dms_open: bool = True,
+        locale: str = "en-US",
     ) -> Member:
         """A person in this server: a new user named ``who``, or an existing :class:`User`
         (e.g. ``other_guild_member.user``). ``manage_guild`` grants Manage Server;
-        ``dms_open=False`` makes DMs from the bot fail with 403 / 50007."""
-        user = who if isinstance(who, User) else self._emu.new_user(who, dms_open=dms_open)
+        ``dms_open=False`` makes DMs from the bot fail with 403 / 50007; ``locale`` is the
+        language of their Discord client (sent with their interactions)."""
+        user = (
+            who
+            if isinstance(who, User)
+            else self._emu.new_user(who, dms_open=dms_open, locale=locale)
+        )
         if self.member_of(user) is not None:
             raise DriverError(f"{user.name} is already a member of {self.name}")
         member = Member(self._emu, user, self, manage_guild=manage_guild)
@@ -138,7 +149,7 @@ class Guild:
             "nsfw_level": 0,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,

@@ -103,6 +103,7 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"  # the language of the person's Discord client
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -301,17 +301,18 @@ class Emulator:
     def new_id(self) -> int:
         return self._ids.next()
 
-    def new_user(self, name: str, *, dms_open: bool = True) -> User:
-        user = User(self.new_id(), name, dms_open=dms_open)
+    def new_user(self, name: str, *, dms_open: bool = True, locale: str = "en-US") -> User:
+        user = User(self.new_id(), name, dms_open=dms_open, locale=locale)
         self.users[user.id] = user
         return user
 
     def get_user(self, user_id: int) -> User | None:
         return self.users.get(user_id)
 
-    def add_guild(self, name: str) -> Guild:
-        """A server the bot is in (a connected bot gets GUILD_CREATE)."""
-        guild = Guild(self, self.new_id(), name)
+    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
+        """A server the bot is in (a connected bot gets GUILD_CREATE); ``locale`` is the
+        server's preferred language."""
+        guild = Guild(self, self.new_id(), name, locale=locale)
         self.guilds.append(guild)
         self.gateway.dispatch("GUILD_CREATE", guild.payload(), guild_id=guild.id)
         return guild
@@ -562,7 +563,7 @@ class Emulator:
             "token": token,
             "version": 1,
             "channel_id": str(channel.id),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": MAX_ATTACHMENT_BYTES,
             "authorizing_integration_owners": (
@@ -579,8 +580,8 @@ class Emulator:
             payload.update(
                 {
                     "guild_id": str(guild.id),
-                    "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
-                    "guild_locale": "en-US",
+                    "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+                    "guild_locale": guild.locale,
                     "member": {**member.payload(), "permissions": str(member.permissions)},
                     "app_permissions": str(guild.bot_permissions()),
                 }

@@ -1,0 +1,63 @@
+"""English and Spanish: localised slash commands, and Lotería spoken in the players' language."""
+
+from __future__ import annotations
+
+from emulator import Emulator
+from tests.cogs.helpers import button_id, run_calls
+
+
+def option(command: dict, name: str) -> dict:
+    return next(o for o in command.get("options", []) if o["name"] == name)
+
+
+async def test_commands_are_synced_with_spanish_names_and_descriptions(
+    emulator: Emulator, start_bot
+):
+    emulator.add_guild("Servidor")
+    await start_bot()
+    loteria = next(c for c in emulator.synced_commands if c["name"] == "loteria")
+    for locale in ("es-ES", "es-419"):
+        assert loteria["description_localizations"][locale] == "Juega a la Lotería mexicana"
+    start = option(loteria, "start")
+    assert start["name_localizations"]["es-ES"] == "empezar"
+    assert option(start, "interval")["name_localizations"]["es-ES"] == "intervalo"
+    deck_choices = option(start, "deck")["choices"]
+    assert {c["name_localizations"]["es-ES"] for c in deck_choices} == {"Clásica", "Familiar"}
+    housie = next(c for c in emulator.synced_commands if c["name"] == "housie")
+    assert housie["name_localizations"]["es-419"] == "tombola"
+    assert "fr" not in loteria.get("description_localizations", {})
+
+
+async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Noche de Lotería", locale="es-ES")
+    channel = guild.add_channel("general")
+    host = guild.add_member("anfitriona", locale="es-419")
+    ana = guild.add_member("ana", locale="es-ES")
+    bob = guild.add_member("bob", locale="en-US")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+
+    lobby = await (await host.slash("loteria start", prizes="full")).reply()
+    assert "Sala abierta" in lobby.content
+    assert "Compromiso de juego limpio" in lobby.content
+    assert [b["label"] for b in lobby.buttons] == ["Unirse", "Salir", "Empezar", "Cancelar"]
+
+    spanish = await (await ana.click(lobby, button_id(lobby, "join"))).reply()
+    assert "¡Estás en Lotería" in spanish.content
+    assert "Aquí tienes tu tabla" in ana.dms[0].content
+    english = await (await bob.click(lobby, button_id(lobby, "join"))).reply()
+    assert "You're in Lotería" in english.content
+    refused = await (await ana.click(lobby, button_id(lobby, "start"))).reply()
+    assert "Solo el anfitrión" in refused.content
+    refused_en = await (await bob.click(lobby, button_id(lobby, "start"))).reply()
+    assert "Only the host" in refused_en.content
+
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games("loteria")
+    await run_calls(cog, game.id, 2)
+    false_claim = await (await bob.slash("loteria claim")).reply()
+    assert "Reclamo falso" in false_claim.content  # public: in the server's language
+    await (await host.slash("loteria stop")).reply()
+    summary = await channel.wait_for_message(lambda m: "Semilla" in m.content, timeout=10)
+    assert "terminó" in summary.content
+    assert "Semilla" in summary.content
