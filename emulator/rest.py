@@ -76,6 +76,7 @@ class RequestRecord:
     status: int
     files: tuple[str, ...] = ()
     response: Any = None
+    at: float = field(default_factory=time.monotonic)  # when it was answered
 
 
 class ApiError(Exception):

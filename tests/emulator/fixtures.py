@@ -15,9 +15,13 @@ from emulator import Emulator
 
 
 @pytest.fixture
-async def emulator() -> AsyncIterator[Emulator]:
+async def emulator(request: pytest.FixtureRequest) -> AsyncIterator[Emulator]:
     """A running emulator with validation on and rate limits off; the test fails at teardown
-    if the bot broke one of Discord's rules (take expected ones with ``take_failures``)."""
-    async with Emulator() as emu:
+    if the bot broke one of Discord's rules (take expected ones with ``take_failures``).
+
+    ``@pytest.mark.emulator(rate_limits=True, ...)`` passes options to the emulator."""
+    marker = request.node.get_closest_marker("emulator")
+    options = marker.kwargs if marker else {}
+    async with Emulator(**options) as emu:
         assert emu.validation_enabled, "Discord's OpenAPI spec was not found: validation is off"
         yield emu
