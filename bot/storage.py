@@ -329,10 +329,13 @@ class Storage:
         options: Mapping[str, Any] | None = None,
         lobby_message_id: int | None = None,
         expect_status: GameStatus | None = None,
+        expect_state: str | None = None,
     ) -> bool:
-        """Update the given fields; with ``expect_status``, only if the game is in that status.
+        """Update the given fields; with ``expect_status`` / ``expect_state``, only if the game
+        is still in that status / state (compare-and-set).
 
-        Returns whether a row changed, so callers can detect a lost race (two Start clicks).
+        Returns whether a row changed, so callers can detect a lost race (two Start clicks, two
+        moves on the same position).
         """
         fields: list[str] = []
         params: list[Any] = []
@@ -361,6 +364,9 @@ class Storage:
         if expect_status is not None:
             query += " AND status = ?"
             params.append(expect_status.value)
+        if expect_state is not None:
+            query += " AND state = ?"
+            params.append(expect_state)
         async with self._transaction() as db:
             cursor = await db.execute(query, params)
             changed = cursor.rowcount

@@ -174,3 +174,11 @@ def test_live_sql_matches_the_live_statuses():
     live = {status.value for status in GameStatus if status.is_live}
     expected = "(" + ", ".join(f"'{v}'" for v in GameStatus if v in live) + ")"
     assert expected == LIVE_SQL
+
+
+async def test_state_compare_and_set(storage: Storage):
+    game = await new_game(storage)
+    assert await storage.update_game(game.id, state="a")
+    assert await storage.update_game(game.id, state="b", expect_state="a")
+    assert not await storage.update_game(game.id, state="c", expect_state="a")
+    assert (await storage.get_game(game.id)).state == "b"  # type: ignore[union-attr]
