@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.errors import UserError, report_error, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage
+from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage, WinnerRow
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -196,6 +196,12 @@ class CallingGameCog(commands.Cog):
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image | None]:
         """The channel announcement for call number ``seq`` (text and image)."""
         raise NotImplementedError
+
+    def eligible_boards(
+        self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str
+    ) -> list[BoardRow]:
+        """The boards that may win ``prize`` (Housie: a ticket wins one full house at most)."""
+        return boards
 
     def judge(
         self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
@@ -740,15 +746,19 @@ class CallingGameCog(commands.Cog):
                 now = ", ".join(self.prize_name(p, locale) for p in claimable)
                 key = "prize_not_now_hint" if now else "prize_not_now"
                 return self.say(key, locale, user=mention, prize=name, now=now), []
-        boards = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
-        if not boards:
+        in_play = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
+        if not in_play:
             return self.say("no_boards_left", locale, user=mention), []
         verdict: Verdict | None = None
         for candidate in candidates:
+            boards = self.eligible_boards(in_play, winners, candidate)
             verdict = await asyncio.to_thread(self.judge, game, boards, candidate, board_number)
             if verdict.valid:
                 break
         assert verdict is not None
+        if not verdict.valid and verdict.board is None:
+            # Nothing was claimed on a real board (e.g. a ticket number they do not hold).
+            return f"{mention}, {verdict.reason}.", []
         if not verdict.valid:
             await self.storage.record_claim(
                 game.id,

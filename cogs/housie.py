@@ -21,7 +21,7 @@ from bot.calling import (
 from bot.errors import UserError, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import housie as render
-from bot.storage import BoardRow, GameRow, GameStatus
+from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
 from engine import housie
 from engine.errors import GameError
 from engine.housie import HousieGame, Prize, Ticket, check_prize
@@ -105,6 +105,15 @@ class Housie(CallingGameCog, name="Housie"):
         board = render.render_caller_board(self.called(game)[:seq])
         return f"{text}\nThe board after {seq} numbers:", _image(board)
 
+    def eligible_boards(
+        self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str
+    ) -> list[BoardRow]:
+        """A ticket that won a full house cannot win the second or third one too."""
+        if not Prize(prize).is_house:
+            return boards
+        houses = {w.board_id for w in winners if Prize(w.prize).is_house}
+        return [board for board in boards if board.id not in houses]
+
     def judge(
         self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
     ) -> Verdict:
@@ -114,7 +123,12 @@ class Housie(CallingGameCog, name="Housie"):
             b for b in boards if board_number is None or b.board_index + 1 == board_number
         ]
         if not candidates:
-            return Verdict(False, prize, f"you have no ticket {board_number} in play", None)
+            return Verdict(
+                False,
+                prize,
+                f"your ticket {board_number} cannot win {self.prize_name(prize)}",
+                None,
+            )
         reason = ""
         for board in candidates:
             ticket = Ticket.from_state(board.state)
@@ -134,8 +148,7 @@ class Housie(CallingGameCog, name="Housie"):
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
-        if verdict.board is None:
-            return f"❌ Bogey! {user.mention}: {verdict.reason}."
+        assert verdict.board is not None
         await self.storage.set_board_out(verdict.board.id)
         return (
             f"❌ Bogey! {user.mention} claimed {self.prize_name(verdict.prize)} but {verdict.reason}. "

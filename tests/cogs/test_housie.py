@@ -140,6 +140,15 @@ async def test_a_full_housie_night(emulator: Emulator, start_bot):
         claimed.add(prize_code)
         if prize_code in {"FH", "H2", "H3"}:
             winners_of_houses.add(key)
+        if prize_code == "FH":
+            # The same ticket cannot take the second house too: refused, not a bogey.
+            again = await (
+                await member.slash("housie claim", prize="H2", ticket=key[1] + 1)
+            ).reply()
+            assert "cannot win" in again.content
+            assert "Bogey" not in again.content
+            boards = await bot.storage.boards(game.id, member.id)
+            assert not boards[key[1]].out
         if len(claimed) == len(PRIZES):
             break
     assert claimed == {p.value for p in PRIZES}
