@@ -92,13 +92,23 @@ async def test_a_full_housie_night(emulator: Emulator, start_bot):
 
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
 
+    # Anyone can see the caller's board; a player sees their own tickets, marked, privately.
+    await run_calls(cog, game.id, 2)
+    board = await (await members[0].slash("housie board")).reply()
+    assert not board.ephemeral
+    assert "2 numbers called" in board.content
+    assert board.attachments[0].description
+    mine = await (await members[1].slash("housie ticket")).reply()
+    assert mine.ephemeral
+    assert len(mine.attachments) == wanted[members[1].id]
+
     # Autocomplete offers the prizes still open.
     choices = await members[0].autocomplete("housie claim", "prize", "line")
     assert {c["value"] for c in choices} == {"TL", "ML", "BL"}
 
     # A bogey takes that ticket out; the player keeps playing their other tickets.
     bogey_player = next(m for m in players if wanted[m.id] == 3)
-    await run_calls(cog, game.id, 3)
+    await run_calls(cog, game.id, 1)
     bogey = await (await bogey_player.slash("housie claim", prize="FH", ticket=2)).reply()
     assert "Bogey" in bogey.content
     assert "Ticket 2 is out" in bogey.content

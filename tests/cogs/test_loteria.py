@@ -98,6 +98,12 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
     cheater = next(p for i, p in enumerate(players) if lines[i] > first_line + 2)
     await run_calls(cog, game.id, first_line - 1)
 
+    # A player sees their own tabla with the calls so far marked, privately.
+    shown = await (await winners[0].slash("loteria tabla")).reply()
+    assert shown.ephemeral
+    assert f"{first_line - 1} calls so far" in shown.content
+    assert "Marked" in shown.attachments[0].description
+
     # A false claim is public; the second takes the player out.
     first_false = await (await cheater.slash("loteria claim", pattern="line")).reply()
     assert "False claim" in first_false.content
