@@ -14,6 +14,7 @@ from engine.errors import GameError
 
 log = logging.getLogger(__name__)
 
+GAME_KINDS = ("loteria", "housie", "tictactoe", "dots", "triangle")
 APOLOGY = "Sorry, something went wrong on my side. The game is safe; please try again."
 
 
@@ -100,6 +101,18 @@ class GameNightTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        namespace = getattr(interaction, "namespace", None)
-        game = getattr(namespace, "game", None)
-        await report_error(interaction, error, context=f"game {game}" if game else "")
+        await report_error(interaction, error, context=await self._game_context(interaction))
+
+    async def _game_context(self, interaction: discord.Interaction[Any]) -> str:
+        """Which game the failed command was about, for the log: named, or the channel's."""
+        named = getattr(getattr(interaction, "namespace", None), "game", None)
+        if named is not None:
+            return f"game {named}"
+        storage = getattr(self.client, "storage", None)
+        if storage is None or interaction.channel_id is None:
+            return ""
+        try:
+            game = await storage.live_game_in_channel(interaction.channel_id, GAME_KINDS)
+        except Exception:  # the log line matters more than its context
+            return ""
+        return f"game {game.id}" if game else ""

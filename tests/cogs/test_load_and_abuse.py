@@ -128,3 +128,27 @@ async def test_abuse_gets_clear_answers_and_changes_nothing(emulator: Emulator, 
     assert refused.ephemeral
     assert await bot.storage.claims(game.id) == []
     assert re.search(r"card 3 of 54", channel.messages[-1].content)
+
+
+async def test_a_bug_gets_an_apology_and_a_log_line_with_the_game(
+    emulator: Emulator, start_bot, caplog: pytest.LogCaptureFixture, monkeypatch
+):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    lobby = await (await host.slash("loteria start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    (game,) = await bot.storage.live_games()
+
+    async def broken(self, interaction):  # stands in for a bug: nothing real can be made to fail
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(type(bot.get_cog("Lotería")), "show_boards", broken)
+    reply = await (await host.slash("loteria tabla")).reply()
+    assert reply.ephemeral
+    assert "Sorry, something went wrong" in reply.content
+    assert "boom" not in reply.content
+    logged = [r for r in caplog.records if r.levelname == "ERROR" and "loteria tabla" in r.message]
+    assert logged
+    assert f"game {game.id}" in logged[0].message
