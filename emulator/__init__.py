@@ -12,6 +12,7 @@ people using Discord would::
 """
 
 from emulator.driver import Guild, Member
+from emulator.faults import Fault
 from emulator.interactions import (
     CallbackType,
     DriverError,
@@ -33,6 +34,7 @@ __all__ = [
     "Emulator",
     "EmulatorFailureError",
     "Failure",
+    "Fault",
     "Guild",
     "InteractionFailedError",
     "InteractionResult",

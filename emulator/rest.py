@@ -77,6 +77,7 @@ class RequestRecord:
     files: tuple[str, ...] = ()
     response: Any = None
     at: float = field(default_factory=time.monotonic)  # when it was answered
+    injected: bool = False  # answered by an injected fault (see emulator.faults)
 
 
 class ApiError(Exception):
@@ -237,13 +238,16 @@ class RestApi:
         try:
             body, media_type, files = await self._read_body(request)
             record_body = body
-            response = await self._process(request, method, path, query, body, media_type, files)
+            response, injected = await self._process(
+                request, method, path, query, body, media_type, files
+            )
         except ApiError as error:
             if error.failure is not None:
                 self._emu.record_failure(
                     error.failure, f"{method} {path}: {error.message}", error.details
                 )
             response = json_response(error.body(), error.status)
+            injected = False
         self._emu.requests.append(
             RequestRecord(
                 method,
@@ -253,6 +257,7 @@ class RestApi:
                 response.status,
                 tuple(f.filename for f in files),
                 _decoded(response),
+                injected=injected,
             )
         )
         return response
@@ -330,7 +335,8 @@ class RestApi:
         body: Any,
         media_type: str | None,
         files: list[UploadedFile],
-    ) -> web.StreamResponse:
+    ) -> tuple[web.StreamResponse, bool]:
+        """The answer, and whether it is an injected fault rather than the real one."""
         spec = self._emu.spec
         if spec is not None:
             route, errors = spec.validate_request(method, path, query, body, media_type)
@@ -365,7 +371,7 @@ class RestApi:
                     "code": 0,
                 }
                 # discord.py only retries a 429 that came through Discord's proxy (Via header).
-                return json_response(body_429, 429, {**headers, "Via": "1.1 google"})
+                return json_response(body_429, 429, {**headers, "Via": "1.1 google"}), False
 
         if errors:
             raise ApiError(
@@ -383,13 +389,18 @@ class RestApi:
                 f"the emulator does not implement {method} {template}",
                 failure="unsupported",
             )
+        fault = self._emu.faults.pick(method, path, template)
+        if fault is not None and not fault.after_handling:
+            return json_response(fault.answer(), fault.status, fault.headers()), True
         api_request = ApiRequest(
             method, path, template, route.path_params, query, body, media_type, files
         )
         status, data = await handler(api_request)
+        if fault is not None:  # it took effect, but the bot never hears so
+            return json_response(fault.answer(), fault.status, fault.headers()), True
         if status == 204:
-            return web.Response(status=204, headers=headers)
-        return json_response(data, status, headers)
+            return web.Response(status=204, headers=headers), False
+        return json_response(data, status, headers), False
 
     # Users, application, gateway
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from emulator.driver import Guild
+from emulator.faults import Fault, FaultInjector
 from emulator.gateway import (
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MESSAGES,
@@ -79,7 +80,9 @@ class Emulator:
     ``emu.api_base_url`` / ``emu.gateway_url`` with ``emu.token``, then act as members.
 
     ``rate_limits``: False (default, fast tests), True (Discord's limits) or a
-    :class:`RateLimits`. ``ack_timeout``: seconds a bot has to acknowledge an interaction (3 on
+    :class:`RateLimits`. ``faults``: :class:`~emulator.faults.Fault` rules answering chosen
+    requests with a 429 or a 5xx (more with :meth:`inject_fault`; ``fault_seed`` seeds which
+    requests a fractional fault hits). ``ack_timeout``: seconds a bot has to acknowledge an interaction (3 on
     Discord). ``strict``: leaving the ``async with`` block raises if failures were recorded and
     not taken with :meth:`take_failures`. ``spec_path``: Discord's OpenAPI spec (default: see
     :func:`emulator.spec.default_spec_path`); without it requests are not validated.
@@ -91,6 +94,8 @@ class Emulator:
         token: str = DEFAULT_TOKEN,
         bot_name: str = "Game Night",
         rate_limits: bool | RateLimits = False,
+        faults: Sequence[Fault] = (),
+        fault_seed: int = 0,
         ack_timeout: float = 3.0,
         strict: bool = True,
         spec_path: Path | None = None,
@@ -112,6 +117,7 @@ class Emulator:
         else:
             self.rate_limiter = RateLimiter(RateLimits()) if rate_limits else None
         self.rate_limited = 0
+        self.faults = FaultInjector(tuple(faults), seed=fault_seed)
 
         self.bot_user = User(self.new_id(), bot_name, bot=True)
         self.owner_user = User(self.new_id(), "app-owner")
@@ -274,6 +280,11 @@ class Emulator:
     def invalidate_session(self, *, resumable: bool = False) -> None:
         """Send op 9 INVALID_SESSION; with ``resumable=False`` the bot must IDENTIFY afresh."""
         self.gateway.invalidate_sessions(resumable=resumable)
+
+    def inject_fault(self, fault: Fault) -> Fault:
+        """Start answering the requests ``fault`` matches with its status; returns it, for
+        ``emu.faults.remove(fault)`` or ``emu.faults.hits(fault)``."""
+        return self.faults.add(fault)
 
     # Failures
 
