@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from emulator import Emulator
@@ -126,11 +127,16 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
     await run_calls(cog, game.id, 1)
     call_message = channel.messages[-1]
     assert f"card {first_line} of 54" in call_message.content
-    win = await (await winners[0].click(call_message, button_id(call_message, "claim"))).reply()
-    assert "wins on call" in win.content
+    # Both claim at the same moment, one by the button, one by the command.
+    win_click, shared_claim = await asyncio.gather(
+        winners[0].click(call_message, button_id(call_message, "claim")),
+        winners[1].slash("loteria claim", pattern="line"),
+    )
+    results = sorted([(await win_click.reply()).content, (await shared_claim.reply()).content])
+    assert sum("sharing the prize" in r for r in results) == 1
+    assert all("wins on call" in r for r in results)
+    win = await win_click.reply()
     assert win.attachments, "the winning tabla is shown"
-    shared = await (await winners[1].slash("loteria claim", pattern="line")).reply()
-    assert "sharing the prize" in shared.content
     double = await (await winners[0].slash("loteria claim", pattern="line")).reply()
     assert "already won" in double.content
     recorded = await bot.storage.winners(game.id)
@@ -176,3 +182,26 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
 
     stats = await (await outsider.slash("stats")).reply()
     assert winners[0].mention in stats.content or str(winners[0].id) in stats.content
+
+
+async def test_centre_and_square_prizes(emulator: Emulator, start_bot):
+    seed = bytes(range(7, 39))
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    players = [guild.add_member(f"p{i}") for i in range(6)]
+    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
+    cog = bot.get_cog("Lotería")
+    lobby = await (await players[0].slash("loteria start", prizes="centre, square")).reply()
+    for member in players:
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    await (await players[0].click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+    for pattern in (Pattern.CENTRE, Pattern.SQUARE):
+        calls = completion_calls(seed, len(players), pattern)
+        target = min(calls)
+        who = players[calls.index(target)]
+        done = len(await bot.storage.draws(game.id))
+        await run_calls(cog, game.id, max(0, target - done))
+        result = await (await who.slash("loteria claim", pattern=pattern.value)).reply()
+        assert "wins on call" in result.content, result.content
+    assert [w.prize for w in await bot.storage.winners(game.id)] == ["centre", "square"]
