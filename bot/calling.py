@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.errors import UserError, report_error, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.render import Rendered
 from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage, WinnerRow
 
 if TYPE_CHECKING:
@@ -39,18 +40,9 @@ PRIZE_SHARING_GRACE = 3.0
 SHUTDOWN_GRACE = 5.0
 
 
-@dataclass(frozen=True, slots=True)
-class Image:
-    """A rendered PNG with its alt text, ready to attach."""
-
-    png: bytes
-    alt_text: str
-    filename: str
-
-    def file(self) -> discord.File:
-        return discord.File(
-            io.BytesIO(self.png), filename=self.filename, description=self.alt_text[:1024]
-        )
+def attachment(image: Rendered) -> discord.File:
+    """A rendered picture as an attachment, its alt text as the description."""
+    return discord.File(io.BytesIO(image.png), filename=image.filename, description=image.alt_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +53,7 @@ class Verdict:
     prize: str
     reason: str
     board: BoardRow | None
-    image: Image | None = None
+    image: Rendered | None = None
 
 
 @dataclass
@@ -74,7 +66,6 @@ class LiveGame:
     task: asyncio.Task[None] | None = None
     lobby_dirty: bool = False
     lobby_task: asyncio.Task[None] | None = None
-    dealing: int = 0
 
 
 def is_manager(member: discord.abc.User | discord.Member) -> bool:
@@ -105,9 +96,8 @@ class CallingButton(
         game_id: int,
         label: str,
         style: discord.ButtonStyle,
-        emoji: str | None = None,
     ) -> CallingButton:
-        return cls(kind, action, game_id, discord.ui.Button(label=label, style=style, emoji=emoji))
+        return cls(kind, action, game_id, discord.ui.Button(label=label, style=style))
 
     @classmethod
     async def from_custom_id(
@@ -189,11 +179,11 @@ class CallingGameCog(commands.Cog):
 
     def render_boards(
         self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
-    ) -> list[Image]:
+    ) -> list[Rendered]:
         """The player's boards as images (marked with the calls so far when ``marked``)."""
         raise NotImplementedError
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image | None]:
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered | None]:
         """The channel announcement for call number ``seq`` (text and image)."""
         raise NotImplementedError
 
@@ -451,26 +441,21 @@ class CallingGameCog(commands.Cog):
         images = await asyncio.to_thread(self.render_boards, game, boards, marked=False)
         locale = interaction.locale
         boards_phrase = self.board_phrase(len(images), locale)
-        live = self.live_game(game.id)
-        live.dealing += 1
-        try:
-            async with self.dm_slots:
-                try:
-                    await interaction.user.send(
-                        self.say(
-                            "dm_boards",
-                            locale,
-                            boards=boards_phrase,
-                            game=game.id,
-                            channel=game.channel_id,
-                        ),
-                        files=[image.file() for image in images],
-                    )
-                    delivered_by_dm = True
-                except discord.Forbidden:
-                    delivered_by_dm = False
-        finally:
-            live.dealing -= 1
+        async with self.dm_slots:
+            try:
+                await interaction.user.send(
+                    self.say(
+                        "dm_boards",
+                        locale,
+                        boards=boards_phrase,
+                        game=game.id,
+                        channel=game.channel_id,
+                    ),
+                    files=[attachment(image) for image in images],
+                )
+                delivered_by_dm = True
+            except discord.Forbidden:
+                delivered_by_dm = False
         await self.storage.mark_dealt(game.id, player.user_id)
         self.touch_lobby(game.id)
         if delivered_by_dm:
@@ -480,7 +465,7 @@ class CallingGameCog(commands.Cog):
         else:
             await interaction.followup.send(
                 self.say("joined_no_dm", locale, game=game.id),
-                files=[image.file() for image in images],
+                files=[attachment(image) for image in images],
                 ephemeral=True,
             )
 
@@ -508,7 +493,7 @@ class CallingGameCog(commands.Cog):
                 game=game.id,
                 calls=len(self.called(game)),
             ),
-            files=[image.file() for image in images],
+            files=[attachment(image) for image in images],
             ephemeral=True,
         )
 
@@ -677,7 +662,7 @@ class CallingGameCog(commands.Cog):
         view = discord.ui.View(timeout=None)
         view.add_item(self.claim_button(game))
         channel = self.bot.get_partial_messageable(game.channel_id)
-        files = [image.file()] if image else []
+        files = [attachment(image)] if image else []
         message = await channel.send(content, files=files, view=view, nonce=f"g{game_id}c{seq}")
         await self.storage.set_draw_message(game_id, seq, message.id)
 
@@ -789,7 +774,7 @@ class CallingGameCog(commands.Cog):
             self.live_game(game.id).wake.set()
         key = "win_shared" if sharing else "win"
         text = self.say(key, locale, prize=prize_name, user=mention, seq=seq)
-        return text, [verdict.image.file()] if verdict.image else []
+        return text, [attachment(verdict.image)] if verdict.image else []
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""

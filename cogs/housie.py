@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,11 +16,12 @@ from bot.calling import (
     MIN_INTERVAL,
     CallingButton,
     CallingGameCog,
-    Image,
     Verdict,
+    attachment,
 )
 from bot.errors import UserError, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish
+from bot.render import Rendered
 from bot.render import housie as render
 from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
 from engine import housie
@@ -84,26 +86,24 @@ class Housie(CallingGameCog, name="Housie"):
 
     def render_boards(
         self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
-    ) -> list[Image]:
+    ) -> list[Rendered]:
         called = self.called(game) if marked else ()
         return [
-            _image(
-                render.render_ticket(
-                    Ticket.from_state(board.state),
-                    game_id=str(game.id),
-                    code=board.code,
-                    called=called,
-                )
+            render.render_ticket(
+                Ticket.from_state(board.state),
+                game_id=str(game.id),
+                code=board.code,
+                called=called,
             )
             for board in boards
         ]
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image | None]:
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered | None]:
         text = f"🔢 **{value}** · number {seq} of {TOTAL_NUMBERS}"
         if seq % BOARD_EVERY:
             return text, None
         board = render.render_caller_board(self.called(game)[:seq])
-        return f"{text}\nThe board after {seq} numbers:", _image(board)
+        return f"{text}\nThe board after {seq} numbers:", board
 
     def eligible_boards(
         self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str
@@ -142,7 +142,7 @@ class Housie(CallingGameCog, name="Housie"):
                     winning=result.numbers,
                     prize=Prize(prize),
                 )
-                return Verdict(True, prize, "", board, _image(image))
+                return Verdict(True, prize, "", board, image)
             reason = reason or result.reason
         return Verdict(False, prize, reason, candidates[0])
 
@@ -308,9 +308,10 @@ class Housie(CallingGameCog, name="Housie"):
     @group.command(name="board", description=_("Show the caller's board of called numbers"))
     async def board_command(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
-        image = _image(render.render_caller_board(self.called(game)))
+        called = self.called(game)
+        image = await asyncio.to_thread(render.render_caller_board, called)
         await interaction.response.send_message(
-            f"Housie #{game.id}: {len(self.called(game))} numbers called.", file=image.file()
+            f"Housie #{game.id}: {len(called)} numbers called.", file=attachment(image)
         )
 
     @group.command(name="claim", description=_("Claim a prize"))
@@ -381,10 +382,6 @@ class Housie(CallingGameCog, name="Housie"):
         self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
     ) -> None:
         await self.verify(interaction, game)
-
-
-def _image(rendered: Any) -> Image:
-    return Image(rendered.png, rendered.alt_text, rendered.filename)
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -16,11 +16,11 @@ from bot.calling import (
     MIN_INTERVAL,
     CallingButton,
     CallingGameCog,
-    Image,
     Verdict,
 )
 from bot.errors import UserError
 from bot.i18n import LocaleLike, is_spanish
+from bot.render import Rendered
 from bot.render import loteria as render
 from bot.storage import BoardRow, GameRow
 from engine.errors import GameError
@@ -112,22 +112,20 @@ class Loteria(CallingGameCog, name="Lotería"):
 
     def render_boards(
         self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
-    ) -> list[Image]:
+    ) -> list[Rendered]:
         state = self.engine_game(game)
         return [
-            _image(
-                render.render_tabla(
-                    Tabla.from_state(board.state),
-                    state.deck,
-                    game_id=str(game.id),
-                    tabla_number=board.deal_index + 1,
-                    called=state.called if marked else (),
-                )
+            render.render_tabla(
+                Tabla.from_state(board.state),
+                state.deck,
+                game_id=str(game.id),
+                tabla_number=board.deal_index + 1,
+                called=state.called if marked else (),
             )
             for board in boards
         ]
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Image]:
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered]:
         state = self.engine_game(game)
         card = state.deck.card(value)
         called = _order_prefix(game, seq)
@@ -137,7 +135,7 @@ class Loteria(CallingGameCog, name="Lotería"):
         prize = state.current_prize
         playing = f" · playing for **{prize.english}** ({prize.spanish})" if prize else ""
         text = f"🎴 **{card.spanish}** ({card.english}) · card {seq} of {DECK_SIZE}{playing}"
-        return text, _image(image)
+        return text, image
 
     def claim_button(self, game: GameRow) -> CallingButton:
         return CallingButton.make(
@@ -166,7 +164,7 @@ class Loteria(CallingGameCog, name="Lotería"):
             winning_cells=result.cells,
             pattern=pattern,
         )
-        return Verdict(True, prize, pattern.english, board, _image(image))
+        return Verdict(True, prize, pattern.english, board, image)
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
         assert game.seed is not None
@@ -286,10 +284,6 @@ def _order_prefix(game: GameRow, seq: int) -> tuple[int, ...]:
 
     assert game.seed is not None
     return draw_order(game.seed, DECK_SIZE)[:seq]
-
-
-def _image(rendered: Any) -> Image:
-    return Image(rendered.png, rendered.alt_text, rendered.filename)
 
 
 async def setup(bot: GameNightBot) -> None:
