@@ -178,9 +178,6 @@ class Housie(CallingGameCog, name="Housie"):
             return "cartón" if count == 1 else "cartones"
         return "ticket" if count == 1 else "tickets"
 
-    def claim_button(self, game: GameRow) -> CallingButton:
-        return CallingButton.make(self.kind, "claim", game.id, "Claim", discord.ButtonStyle.success)
-
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
