@@ -100,6 +100,17 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
 
 # Player-facing messages: key -> (English, Spanish). Formatted with str.format(**values).
 MESSAGES: dict[str, tuple[str, str]] = {
+    "call_line": (
+        "🎴 **{spanish}** ({english}) · card {seq} of {total}{playing}",
+        "🎴 **{spanish}** · carta {seq} de {total}{playing}",
+    ),
+    "playing_for": (" · playing for **{prize}**", " · se juega por **{prize}**"),
+    "loteria_options": (
+        "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} players",
+        "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugadores",
+    ),
+    "deck_classic": ("classic deck", "baraja clásica"),
+    "deck_family": ("family deck", "baraja familiar"),
     "not_available": (
         "This game is not available right now.",
         "Este juego no está disponible ahora.",

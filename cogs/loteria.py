@@ -128,13 +128,27 @@ class Loteria(CallingGameCog, name="Lotería"):
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered]:
         state = self.engine_game(game)
         card = state.deck.card(value)
-        called = _order_prefix(game, seq)
+        # The stored state is at or past this call (a call is stored before it is announced).
+        earlier = state.called[: seq - 1]
         image = render.render_call(
-            card, state.deck, recent=called[:-1][-5:], call_number=seq, total=DECK_SIZE
+            card, state.deck, recent=earlier[-5:], call_number=seq, total=DECK_SIZE
         )
+        locale = self.channel_locale(game)
         prize = state.current_prize
-        playing = f" · playing for **{prize.english}** ({prize.spanish})" if prize else ""
-        text = f"🎴 **{card.spanish}** ({card.english}) · card {seq} of {DECK_SIZE}{playing}"
+        playing = (
+            self.say("playing_for", locale, prize=self.prize_name(prize.value, locale))
+            if prize
+            else ""
+        )
+        text = self.say(
+            "call_line",
+            locale,
+            spanish=card.spanish,
+            english=card.english,
+            seq=seq,
+            total=DECK_SIZE,
+            playing=playing,
+        )
         return text, image
 
     def claim_button(self, game: GameRow) -> CallingButton:
@@ -176,10 +190,14 @@ class Loteria(CallingGameCog, name="Lotería"):
 
     def describe_options(self, game: GameRow) -> str:
         state = self.engine_game(game)
-        prizes = " → ".join(f"{p.english} ({p.spanish})" for p in state.prizes)
-        return (
-            f"Prizes: **{prizes}** · one card every {game.options.get('interval')} s · "
-            f"{state.deck_name} deck · up to {game.options.get('max_players')} players"
+        locale = self.channel_locale(game)
+        return self.say(
+            "loteria_options",
+            locale,
+            prizes=" → ".join(self.prize_name(p.value, locale) for p in state.prizes),
+            interval=game.options.get("interval"),
+            deck=self.say(f"deck_{state.deck_name}", locale),
+            most=game.options.get("max_players"),
         )
 
     def board_word(self, count: int, locale: LocaleLike = None) -> str:
@@ -277,13 +295,6 @@ class Loteria(CallingGameCog, name="Lotería"):
         self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
     ) -> None:
         await self.verify(interaction, game)
-
-
-def _order_prefix(game: GameRow, seq: int) -> tuple[int, ...]:
-    from engine.fairness import draw_order
-
-    assert game.seed is not None
-    return draw_order(game.seed, DECK_SIZE)[:seq]
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -55,6 +55,7 @@ async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games("loteria")
     await run_calls(cog, game.id, 2)
+    assert "carta 2 de 54 · se juega por **Llena**" in channel.messages[-1].content
     false_claim = await (await bob.slash("loteria claim")).reply()
     assert "Reclamo falso" in false_claim.content  # public: in the server's language
     await (await host.slash("loteria stop")).reply()
