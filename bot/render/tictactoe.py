@@ -1,0 +1,179 @@
+"""Tic-tac-toe picture: the final board, small, for the result message.
+
+Red crosses and blue noughts on paper, the winner's completed line(s) on gold, and a caption
+naming the players and the result. Drawn at three times the size and shrunk, for smooth strokes.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.render.common import (
+    RGB,
+    FontFace,
+    Palette,
+    Rendered,
+    downsample,
+    draw_text,
+    encode_png,
+    fit_text,
+    font,
+    limit_alt_text,
+    safe_filename,
+    shorten,
+    tint,
+)
+from engine.tictactoe import Player, Status, TicTacToe
+
+SUPERSAMPLE = 3
+BOARD_SIDE = 300  # the grid, whatever the number of cells
+MARGIN = 24
+BAND = 52  # the title band
+FOOTER = 64  # the players and the result
+WIDTH = 2 * MARGIN + BOARD_SIDE
+HEIGHT = BAND + MARGIN + BOARD_SIDE + FOOTER
+
+CROSS: RGB = Palette.FRAMES[0]  # red
+NOUGHT: RGB = Palette.FRAMES[2]  # blue
+MARK_COLOURS: dict[Player, RGB] = {Player.X: CROSS, Player.O: NOUGHT}
+
+
+def _draw_mark(draw: ImageDraw.ImageDraw, player: Player, box: tuple[float, ...]) -> None:
+    left, top, right, bottom = box
+    side = right - left
+    inset = side * 0.22
+    width = max(3, round(side * 0.11))
+    colour = MARK_COLOURS[player]
+    if player is Player.X:
+        draw.line((left + inset, top + inset, right - inset, bottom - inset), colour, width)
+        draw.line((left + inset, bottom - inset, right - inset, top + inset), colour, width)
+        # Round caps: ImageDraw lines end square, which looks harsh on a thick cross.
+        radius = width / 2
+        for x, y in (
+            (left + inset, top + inset),
+            (right - inset, bottom - inset),
+            (left + inset, bottom - inset),
+            (right - inset, top + inset),
+        ):
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
+    else:
+        draw.ellipse(
+            (left + inset, top + inset, right - inset, bottom - inset), outline=colour, width=width
+        )
+
+
+def result_text(game: TicTacToe, x_name: str, o_name: str) -> str:
+    """The caption's verdict: who won, a draw, or whose move it is."""
+    outcome = game.outcome
+    names = {Player.X: x_name, Player.O: o_name}
+    if outcome.winner is not None:
+        return f"{names[outcome.winner]} wins"
+    if outcome.status is Status.DRAW:
+        return "A draw"
+    return f"{names[game.turn]} to move"
+
+
+def tictactoe_image(
+    game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
+) -> Image.Image:
+    """The board as an RGB image (``render_tictactoe`` encodes it)."""
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), Palette.PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH * s, BAND * s - 1), fill=Palette.BOARD)
+    draw_text(
+        draw,
+        (MARGIN * s, BAND * s / 2 + s),
+        "TIC-TAC-TOE",
+        font(FontFace.SLAB, 26 * s),
+        Palette.PAPER,
+        "lm",
+    )
+    draw_text(
+        draw,
+        ((WIDTH - MARGIN) * s, BAND * s / 2 + s),
+        f"{game.size}x{game.size} · Game {shorten(game_id, 10)}",
+        font(FontFace.SANS, 17 * s),
+        Palette.GOLD_LIGHT,
+        "rm",
+    )
+
+    size = game.size
+    cell = BOARD_SIDE * s / size
+    left, top = MARGIN * s, (BAND + MARGIN) * s
+    winning = set(game.outcome.line)
+    for index, mark in enumerate(game.cells):
+        row, column = divmod(index, size)
+        box = (
+            left + column * cell,
+            top + row * cell,
+            left + (column + 1) * cell,
+            top + (row + 1) * cell,
+        )
+        if index in winning:
+            pad = 3 * s
+            draw.rounded_rectangle(
+                (box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad),
+                radius=8 * s,
+                fill=Palette.GOLD_LIGHT,
+                outline=Palette.GOLD,
+                width=3 * s,
+            )
+        if mark is not None:
+            _draw_mark(draw, mark, box)
+    grid = tint(Palette.INK, 0.15)
+    for line in range(1, size):
+        offset = line * cell
+        draw.line((left + offset, top, left + offset, top + size * cell), grid, 4 * s)
+        draw.line((left, top + offset, left + size * cell, top + offset), grid, 4 * s)
+
+    footer_top = (BAND + MARGIN + BOARD_SIDE) * s
+    players = f"{x_name} (X) vs {o_name} (O)"
+    shown, players_font = fit_text(players, FontFace.SANS, 18 * s, 12 * s, (WIDTH - 2 * MARGIN) * s)
+    draw_text(draw, (WIDTH * s / 2, footer_top + 18 * s), shown, players_font, Palette.MUTED, "mm")
+    verdict = forfeit or result_text(game, x_name, o_name)
+    colour = MARK_COLOURS[game.outcome.winner] if game.outcome.winner else Palette.INK
+    shown, verdict_font = fit_text(
+        verdict, FontFace.SANS_BOLD, 22 * s, 14 * s, (WIDTH - 2 * MARGIN) * s
+    )
+    draw_text(draw, (WIDTH * s / 2, footer_top + 44 * s), shown, verdict_font, colour, "mm")
+    return downsample(image, (WIDTH, HEIGHT))
+
+
+def _cell_name(index: int, size: int) -> str:
+    row, column = divmod(index, size)
+    return f"row {row + 1} column {column + 1}"
+
+
+def tictactoe_alt_text(
+    game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
+) -> str:
+    size = game.size
+    marks = {Player.X: "X", Player.O: "O", None: "empty"}
+    rows = [
+        f"row {row + 1}: "
+        + ", ".join(marks[game.cells[row * size + column]] for column in range(size))
+        for row in range(size)
+    ]
+    text = (
+        f"Tic-tac-toe game {game_id}, {size}x{size} board ({game.k} in a row wins), "
+        f"{x_name} as X against {o_name} as O. " + "; ".join(rows) + ". "
+    )
+    text += (forfeit or result_text(game, x_name, o_name)) + "."
+    if game.outcome.line:
+        text += " Winning cells: " + ", ".join(_cell_name(i, size) for i in game.outcome.line)
+        text += "."
+    return limit_alt_text(text)
+
+
+def render_tictactoe(
+    game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
+) -> Rendered:
+    """The board with the winning line on gold; ``forfeit`` replaces the verdict when a player
+    ran out of time or resigned (the board alone cannot tell)."""
+    image = tictactoe_image(game, game_id=game_id, x_name=x_name, o_name=o_name, forfeit=forfeit)
+    return Rendered(
+        encode_png(image),
+        tictactoe_alt_text(game, game_id=game_id, x_name=x_name, o_name=o_name, forfeit=forfeit),
+        safe_filename("tictactoe", game_id),
+    )

@@ -1,0 +1,916 @@
+"""What the table games share (tic-tac-toe, Dots and Boxes, the Tricky Triangle).
+
+* Components whose custom ids carry the game (``gn:ttt:cell:12:4``, ``gs:dots:line:7:0``),
+  registered as dynamic items, so buttons and selects on old messages work after a restart.
+* One lock per game, and compare-and-set writes of the engine state, so two presses at once
+  cannot both move.
+* A deadline per live game (a move, an answer to a challenge, an idle puzzle) kept in the
+  game's options and watched by one timer task, resumed at start-up.
+* :class:`DuelCog`, the two-player life cycle of tic-tac-toe and Dots and Boxes: a challenge
+  (accept / decline) or a game against the bot, turns, the bot's replies, resignation,
+  forfeit on time, the result (a win recorded for ``/stats``) and a rematch with sides swapped.
+
+A member is in at most one live game of each kind; a challenged member joins on accepting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import random
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+import discord
+from discord.ext import commands
+from discord.utils import MISSING
+
+from bot.errors import UserError, report_error
+from bot.render.common import Rendered
+from bot.storage import GameRow, GameStatus, Storage
+from engine.fairness import SeededRandom
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+log = logging.getLogger(__name__)
+
+BOT_SEAT_ID = 0  # the user id stored for the bot's seat in a game's options
+CHALLENGE_SECONDS = 300  # how long a challenged member has to accept
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 900
+SHUTDOWN_GRACE = 3.0
+
+_TEMPLATE_TAIL = (
+    r":(?P<prefix>ttt|dots|tri):(?P<action>[a-z]+):(?P<game>\d+)(?::(?P<arg>[A-Za-z0-9]+))?"
+)
+
+
+def custom_id(kind: str, prefix: str, action: str, game_id: int, arg: str | int = "") -> str:
+    tail = f":{arg}" if arg != "" else ""
+    return f"{kind}:{prefix}:{action}:{game_id}{tail}"
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gn" + _TEMPLATE_TAIL):
+    """A button of a table game; its custom id names the game, the action and an argument."""
+
+    def __init__(
+        self, prefix: str, action: str, game_id: int, arg: str, button: discord.ui.Button[Any]
+    ) -> None:
+        self.prefix, self.action, self.game_id, self.arg = prefix, action, game_id, arg
+        button.custom_id = custom_id("gn", prefix, action, game_id, arg)
+        super().__init__(button)
+
+    @classmethod
+    def make(
+        cls,
+        prefix: str,
+        action: str,
+        game_id: int,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        arg: str | int = "",
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> TableButton:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, emoji=emoji, disabled=disabled, row=row
+        )
+        return cls(prefix, action, game_id, str(arg), button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TableButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, ())
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs" + _TEMPLATE_TAIL):
+    """A string select of a table game (Dots and Boxes lines, in pages of 25)."""
+
+    def __init__(
+        self, prefix: str, action: str, game_id: int, arg: str, select: discord.ui.Select[Any]
+    ) -> None:
+        self.prefix, self.action, self.game_id, self.arg = prefix, action, game_id, arg
+        select.custom_id = custom_id("gs", prefix, action, game_id, arg)
+        super().__init__(select)
+
+    @classmethod
+    def make(
+        cls,
+        prefix: str,
+        action: str,
+        game_id: int,
+        *,
+        options: Sequence[discord.SelectOption],
+        placeholder: str,
+        arg: str | int = "",
+        row: int | None = None,
+    ) -> TableSelect:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            options=list(options), placeholder=placeholder, row=row
+        )
+        return cls(prefix, action, game_id, str(arg), select)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TableSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = tuple(str(value) for value in self.item.values)
+        await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, values)
+
+
+async def dispatch(
+    interaction: discord.Interaction[Any],
+    prefix: str,
+    action: str,
+    game_id: int,
+    arg: str,
+    values: Sequence[str],
+) -> None:
+    """Hand a component press to its game's cog; every error becomes a reply to the presser."""
+    cog = interaction.client.get_cog(TableGameCog.cog_names.get(prefix, ""))
+    try:
+        if not isinstance(cog, TableGameCog):
+            raise UserError("not_available")
+        await cog.on_component(interaction, action, game_id, arg, values)
+    except Exception as error:  # never "This interaction failed"
+        await report_error(interaction, error, context=f"{prefix} game {game_id}")
+
+
+def attach(rendered: Rendered) -> discord.File:
+    """A rendered picture as an attachment, with its alt text."""
+    return discord.File(
+        io.BytesIO(rendered.png), filename=rendered.filename, description=rendered.alt_text
+    )
+
+
+@dataclass
+class LiveTable:
+    """In-memory companions of a stored game: its lock and its deadline timer."""
+
+    game_id: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    timer: asyncio.Task[None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a game message shows: text, components and (optionally) new attachments."""
+
+    content: str
+    view: discord.ui.View
+    files: list[discord.File] | None = None  # None: keep the message's attachments
+
+
+class TableGameCog(commands.Cog):
+    """Components, locks, deadlines and the one-game-of-each-kind rule."""
+
+    kind: ClassVar[str]  # the games table's kind, also the key of /stats
+    prefix: ClassVar[str]  # the custom-id prefix
+    title: ClassVar[str]
+    cog_names: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "prefix", None):
+            TableGameCog.cog_names[cls.prefix] = cls.__cog_name__
+
+    def __init__(self, bot: GameNightBot) -> None:
+        self.bot = bot
+        self.live: dict[int, LiveTable] = {}
+        self.closing = False
+        # Checking that a member is free and seating them must not interleave.
+        self.seating = asyncio.Lock()
+
+    @property
+    def storage(self) -> Storage:
+        return self.bot.storage
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    async def on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        action: str,
+        game_id: int,
+        arg: str,
+        values: Sequence[str],
+    ) -> None:
+        raise NotImplementedError
+
+    async def on_deadline(self, game: GameRow) -> None:
+        """The game's deadline passed (called under its lock); must end it or move the deadline."""
+        raise NotImplementedError
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TableButton, TableSelect)
+        for game in await self.storage.live_games(self.kind):
+            self.arm_timer(game.id)
+
+    async def cog_unload(self) -> None:
+        self.closing = True
+        timers = [live.timer for live in self.live.values() if live.timer and not live.timer.done()]
+        for live in self.live.values():
+            live.wake.set()
+        if timers:
+            _, pending = await asyncio.wait(timers, timeout=SHUTDOWN_GRACE)
+            for task in pending:
+                task.cancel()
+
+    def live_game(self, game_id: int) -> LiveTable:
+        live = self.live.get(game_id)
+        if live is None:
+            live = self.live[game_id] = LiveTable(game_id)
+        return live
+
+    # -- deadlines -----------------------------------------------------------------------------
+
+    def deadline_after(self, seconds: float) -> float:
+        """The wall-clock time ``seconds`` from now, on the bot's (test-scalable) clock."""
+        return time.time() + seconds * self.bot.time_scale
+
+    def arm_timer(self, game_id: int) -> None:
+        """Watch the game's deadline (start the timer, or make it look again)."""
+        if self.closing:
+            return
+        live = self.live_game(game_id)
+        if live.timer is None or live.timer.done():
+            live.timer = asyncio.create_task(self._timer(game_id), name=f"{self.kind}-{game_id}")
+        else:
+            live.wake.set()
+
+    async def _timer(self, game_id: int) -> None:
+        await self.bot.wait_until_ready()
+        live = self.live_game(game_id)
+        failures = 0
+        while not self.closing:
+            try:
+                game = await self.storage.get_game(game_id)
+                if game is None or not game.status.is_live:
+                    return
+                deadline = game.options.get("deadline")
+                if deadline is None:
+                    return
+                delay = float(deadline) - time.time()
+                if delay > 0:
+                    live.wake.clear()
+                    if self.closing:
+                        return  # shutdown set the event just before it was cleared
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(live.wake.wait(), timeout=delay)
+                    continue  # woken by a move or shutdown, or the time is up: look again
+                async with live.lock:
+                    fresh = await self.storage.get_game(game_id)
+                    if fresh is None or not fresh.status.is_live:
+                        return
+                    if float(fresh.options.get("deadline", 0)) <= time.time():
+                        await self.on_deadline(fresh)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("the timer of %s game %s failed; retrying", self.kind, game_id)
+                await asyncio.sleep(min(60.0, 2.0**failures) * self.bot.time_scale)
+
+    # -- looking things up ---------------------------------------------------------------------
+
+    async def game_by_id(self, game_id: int) -> GameRow:
+        game = await self.storage.get_game(game_id)
+        if game is None or game.kind != self.kind:
+            raise UserError(f"There is no {self.title} game #{game_id}.")
+        return game
+
+    async def check_free(self, user_id: int, *, who: str = "You") -> None:
+        """Refuse if ``user_id`` is already in a live game of this kind (call under seating)."""
+        games = await self.storage.live_games_of_player(user_id, self.kind)
+        if games:
+            where = _jump_link(games[0])
+            verb = "are" if who == "You" else "is"
+            raise UserError(
+                f"{who} {verb} already in {self.title} game #{games[0].id}{where}: one "
+                f"{self.title} game at a time. Finish or resign it first."
+            )
+
+    # -- showing -------------------------------------------------------------------------------
+
+    async def show(
+        self,
+        game: GameRow,
+        shown: Shown,
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """Put ``shown`` on the game's message: through ``interaction`` when it was pressed
+        there (it must be deferred), otherwise by editing the stored message."""
+        attachments: Any = MISSING if shown.files is None else shown.files
+        if (
+            interaction is not None
+            and interaction.message is not None
+            and interaction.message.id == game.lobby_message_id
+        ):
+            await interaction.edit_original_response(
+                content=shown.content, view=shown.view, attachments=attachments
+            )
+            return
+        if game.lobby_message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            await channel.get_partial_message(game.lobby_message_id).edit(
+                content=shown.content, view=shown.view, attachments=attachments
+            )
+        except discord.HTTPException:
+            log.warning("could not update the message of %s game %s", self.kind, game.id)
+
+    async def post(
+        self, interaction: discord.Interaction[Any], shown: Shown, *, ephemeral: bool = False
+    ) -> discord.InteractionMessage:
+        """Answer ``interaction`` with a new message (not yet acknowledged) and return it."""
+        files: Any = shown.files if shown.files else MISSING
+        await interaction.response.send_message(
+            shown.content, view=shown.view, files=files, ephemeral=ephemeral
+        )
+        return await interaction.original_response()
+
+
+def _jump_link(game: GameRow) -> str:
+    if game.guild_id is None or game.lobby_message_id is None:
+        return ""
+    return (
+        f" (https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.lobby_message_id})"
+    )
+
+
+EngineT = TypeVar("EngineT")
+
+
+class DuelCog(TableGameCog, Generic[EngineT]):
+    """Two players (two members, or a member and the bot) taking turns on one engine state.
+
+    Seats are stored in the options as ``seats`` ([first, second], ``0`` for the bot) with
+    display ``names``; seat 0 moves first. The game's message shows the challenge, then the
+    board; a result message with a Rematch button follows the end.
+    """
+
+    levels: ClassVar[tuple[str, ...]]
+    default_level: ClassVar[str]
+    mark_names: ClassVar[tuple[str, str]]  # "X"/"O", "red"/"blue"
+
+    # -- engine hooks --------------------------------------------------------------------------
+
+    def load(self, game: GameRow) -> EngineT:
+        raise NotImplementedError
+
+    def first_state(self, options: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def turn_seat(self, engine: EngineT) -> int:
+        raise NotImplementedError
+
+    def is_over(self, engine: EngineT) -> bool:
+        raise NotImplementedError
+
+    def winner_seat(self, engine: EngineT) -> int | None:
+        """The seat that won a finished game, ``None`` for a draw."""
+        raise NotImplementedError
+
+    def move_count(self, engine: EngineT) -> int:
+        raise NotImplementedError
+
+    def state_of(self, engine: EngineT) -> str:
+        raise NotImplementedError
+
+    def apply(self, engine: EngineT, move: str, seat: int) -> str:
+        """Play ``move`` (the component's or command's text) for ``seat``; returns what it did."""
+        raise NotImplementedError
+
+    def bot_move(self, engine: EngineT, level: str, rng: random.Random) -> str:
+        """Play the bot's move for the side to move; returns what it did."""
+        raise NotImplementedError
+
+    async def board(self, game: GameRow, engine: EngineT) -> Shown:
+        """The game's message while it is played (and once over: board disabled)."""
+        raise NotImplementedError
+
+    async def result(self, game: GameRow, engine: EngineT) -> Shown:
+        """The message announcing the end; includes the rematch button."""
+        raise NotImplementedError
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        """The settings in a few words (board size...)."""
+        raise NotImplementedError
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def seats(game: GameRow) -> list[int]:
+        return [int(user) for user in game.options["seats"]]
+
+    def seat_of(self, game: GameRow, user_id: int) -> int | None:
+        seats = self.seats(game)
+        return seats.index(user_id) if user_id in seats else None
+
+    def who(self, game: GameRow, seat: int) -> str:
+        """A mention of the player in ``seat`` (the bot says so)."""
+        user = self.seats(game)[seat]
+        if user == BOT_SEAT_ID:
+            level = game.options.get("level", "")
+            me = self.bot.user.mention if self.bot.user else "the bot"
+            return f"{me} (bot, {level})"
+        return f"<@{user}>"
+
+    def names(self, game: GameRow) -> list[str]:
+        return [str(name) for name in game.options["names"]]
+
+    def players_line(self, game: GameRow) -> str:
+        first, second = self.mark_names
+        return f"{self.who(game, 0)} ({first}) vs {self.who(game, 1)} ({second})"
+
+    # -- starting ------------------------------------------------------------------------------
+
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        opponent: discord.Member | discord.User | None,
+        level: str,
+        turn_time: int,
+        settings: dict[str, Any],
+    ) -> None:
+        """``/<game> play``: challenge ``opponent``, or play the bot when there is none."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError("Play in a server channel, not in DMs.")
+        if level not in self.levels:
+            raise UserError(f"The bot plays at {', '.join(self.levels)}, not {level!r}.")
+        me = self.bot.user
+        against_bot = opponent is None or (me is not None and opponent.id == me.id)
+        if opponent is not None and not against_bot:
+            if opponent.id == interaction.user.id:
+                raise UserError("You can't challenge yourself; leave `opponent` empty to play me.")
+            if opponent.bot:
+                raise UserError("Bots can't accept challenges; leave `opponent` empty to play me.")
+        user = interaction.user
+        options: dict[str, Any] = {
+            **settings,
+            "turn_time": turn_time,
+            "guild_locale": str(interaction.guild_locale or ""),
+        }
+        bot_name = me.display_name if me is not None else "GameNight"
+        if against_bot:
+            options |= {
+                "seats": [user.id, BOT_SEAT_ID],
+                "names": [user.display_name, bot_name],
+                "level": level,
+            }
+        else:
+            assert opponent is not None
+            options |= {
+                "seats": [user.id, opponent.id],
+                "names": [user.display_name, opponent.display_name],
+            }
+        async with self.seating:
+            await self.check_free(user.id)
+            if not against_bot:
+                assert opponent is not None
+                await self.check_free(opponent.id, who=opponent.mention)
+            game = await self.open_game(
+                interaction, host_id=user.id, options=options, against_bot=against_bot
+            )
+        await self.publish(interaction, game)
+
+    async def open_game(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        host_id: int,
+        options: dict[str, Any],
+        against_bot: bool,
+    ) -> GameRow:
+        """Store a new game (a challenge, or running against the bot) and seat its host.
+
+        Against the bot, the bot's opening moves are played at once when it moves first.
+        """
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        seed = self.bot.new_seed()
+        state = self.first_state(options)
+        seconds = float(options["turn_time"]) if against_bot else CHALLENGE_SECONDS
+        options = {**options, "deadline": self.deadline_after(seconds)}
+        game = await self.storage.create_game(
+            kind=self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=host_id,
+            seed=seed,
+            options=options,
+            state=state,
+            status=GameStatus.RUNNING if against_bot else GameStatus.LOBBY,
+        )
+        for seat, user_id in enumerate(self.seats(game)):
+            if user_id == host_id:
+                await self.storage.add_player(
+                    game.id,
+                    user_id,
+                    display_name=self.names(game)[seat],
+                    locale=str(interaction.locale),
+                    boards=lambda _seat, _first: [],
+                )
+        if against_bot:
+            engine = self.load(game)
+            if self.seats(game)[self.turn_seat(engine)] == BOT_SEAT_ID:
+                said = await self.bot_replies(game, engine)
+                new_options = {**game.options, "last": said}
+                await self.storage.update_game(
+                    game.id, state=self.state_of(engine), options=new_options
+                )
+                fresh = await self.storage.get_game(game.id)
+                assert fresh is not None
+                game = fresh
+        return game
+
+    async def publish(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """Answer ``interaction`` with the game's message and remember it."""
+        shown = (
+            await self.challenge(game)
+            if game.status is GameStatus.LOBBY
+            else await self.board(game, self.load(game))
+        )
+        message = await self.post(interaction, shown)
+        await self.storage.update_game(game.id, lobby_message_id=message.id)
+        self.arm_timer(game.id)
+
+    async def challenge(self, game: GameRow) -> Shown:
+        challenged = self.challenged_seat(game)
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            TableButton.make(
+                self.prefix, "accept", game.id, label="Accept", style=discord.ButtonStyle.success
+            )
+        )
+        view.add_item(
+            TableButton.make(
+                self.prefix, "decline", game.id, label="Decline", style=discord.ButtonStyle.danger
+            )
+        )
+        deadline = int(float(game.options["deadline"]))
+        content = (
+            f"## {self.title} #{game.id}\n"
+            f"<@{game.host_id}> challenges {self.who(game, challenged)} to {self.title} "
+            f"({self.describe_options(game.options)}).\n"
+            f"{self.players_line(game)}; {self.mark_names[0]} moves first. "
+            f"Accept <t:{deadline}:R>, or decline."
+        )
+        return Shown(content, view)
+
+    def challenged_seat(self, game: GameRow) -> int:
+        return 1 if self.seats(game)[0] == game.host_id else 0
+
+    # -- components ----------------------------------------------------------------------------
+
+    async def on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        action: str,
+        game_id: int,
+        arg: str,
+        values: Sequence[str],
+    ) -> None:
+        game = await self.game_by_id(game_id)
+        if action == "accept":
+            await self.accept(interaction, game)
+        elif action == "decline":
+            await self.decline(interaction, game)
+        elif action == "resign":
+            await self.resign(interaction, game)
+        elif action == "rematch":
+            await self.rematch(interaction, game)
+        elif action in {"cell", "line"}:
+            move = values[0] if values else arg
+            await self.move(interaction, game, move)
+        else:
+            raise UserError("That button is not in use any more.")
+
+    async def accept(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        challenged = self.challenged_seat(game)
+        if game.status is not GameStatus.LOBBY:
+            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+        if interaction.user.id != self.seats(game)[challenged]:
+            raise UserError(
+                f"Only {self.who(game, challenged)} can accept this challenge. "
+                f"Start your own with `/{self.kind} play`."
+            )
+        live = self.live_game(game.id)
+        async with self.seating, live.lock:
+            await self.check_free(interaction.user.id)
+            options = {
+                **game.options,
+                "deadline": self.deadline_after(float(game.options["turn_time"])),
+            }
+            started = await self.storage.update_game(
+                game.id,
+                status=GameStatus.RUNNING,
+                options=options,
+                expect_status=GameStatus.LOBBY,
+            )
+            if not started:
+                raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+            await self.storage.add_player(
+                game.id,
+                interaction.user.id,
+                display_name=interaction.user.display_name,
+                locale=str(interaction.locale),
+                boards=lambda _seat, _first: [],
+            )
+            fresh = await self.storage.get_game(game.id)
+            assert fresh is not None
+        await interaction.response.defer()
+        await self.show(fresh, await self.board(fresh, self.load(fresh)), interaction)
+        self.arm_timer(game.id)
+
+    async def decline(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        if game.status is not GameStatus.LOBBY:
+            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+        seat = self.seat_of(game, interaction.user.id)
+        if seat is None:
+            raise UserError("This challenge is not yours to answer.")
+        withdrawn = interaction.user.id == game.host_id
+        async with self.live_game(game.id).lock:
+            ended = await self.storage.update_game(
+                game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
+            )
+        if not ended:
+            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+        verb = "withdrew the challenge" if withdrawn else "declined"
+        content = f"## {self.title} #{game.id}\n{interaction.user.mention} {verb}."
+        await interaction.response.edit_message(content=content, view=None)
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def check_turn(self, game: GameRow, user_id: int) -> int:
+        """The seat of ``user_id`` if they may move now; otherwise a short refusal."""
+        if game.status is GameStatus.LOBBY:
+            raise UserError(
+                f"{self.title} #{game.id} starts when {self.who(game, self.challenged_seat(game))}"
+                " accepts."
+            )
+        if not game.status.is_live:
+            raise UserError(f"{self.title} #{game.id} is over.")
+        seat = self.seat_of(game, user_id)
+        if seat is None:
+            raise UserError(
+                f"This is {self.who(game, 0)} and {self.who(game, 1)}'s game. "
+                f"Start your own with `/{self.kind} play`."
+            )
+        turn = self.turn_seat(self.load(game))
+        if turn != seat:
+            raise UserError(f"It's {self.who(game, turn)}'s turn.")
+        return seat
+
+    async def move(self, interaction: discord.Interaction[Any], game: GameRow, move: str) -> None:
+        """A move by button, select or command: checked, played, answered, shown."""
+        self.check_turn(game, interaction.user.id)
+        is_component = interaction.type is discord.InteractionType.component
+        if is_component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        live = self.live_game(game.id)
+        async with live.lock:
+            fresh = await self.storage.get_game(game.id)
+            assert fresh is not None
+            seat = self.check_turn(fresh, interaction.user.id)
+            engine = self.load(fresh)
+            said = [self.apply(engine, move, seat)]
+            said += await self.bot_replies(fresh, engine)
+            options = {**fresh.options, "last": said}
+            if not self.is_over(engine):
+                options["deadline"] = self.deadline_after(float(fresh.options["turn_time"]))
+                stored = await self.storage.update_game(
+                    fresh.id,
+                    state=self.state_of(engine),
+                    options=options,
+                    expect_state=fresh.state,
+                )
+                if not stored:
+                    raise UserError("The board changed just then; look again and retry.")
+                after = await self.storage.get_game(fresh.id)
+                assert after is not None
+                await self.show(after, await self.board(after, engine), interaction)
+                live.wake.set()
+            else:
+                await self.finish(
+                    fresh, engine, options, winner=self.winner_seat(engine), interaction=interaction
+                )
+        if not is_component:
+            await interaction.followup.send(f"Played: {said[0]}.", ephemeral=True)
+
+    async def bot_replies(self, game: GameRow, engine: EngineT) -> list[str]:
+        """The bot's moves while it is on turn (several in Dots and Boxes after a box)."""
+        seats = self.seats(game)
+        level = str(game.options.get("level", self.default_level))
+        said: list[str] = []
+        while not self.is_over(engine) and seats[self.turn_seat(engine)] == BOT_SEAT_ID:
+            assert game.seed is not None
+            # The game's seed and the move number: a replay of the same game gives the same moves.
+            rng = SeededRandom(game.seed, f"bot:{self.move_count(engine)}".encode())
+            said.append(await asyncio.to_thread(self.bot_move, engine, level, rng))
+        return said
+
+    # -- the end -------------------------------------------------------------------------------
+
+    async def resign(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        if game.status is not GameStatus.RUNNING:
+            raise UserError(f"{self.title} #{game.id} is not being played.")
+        seat = self.seat_of(game, interaction.user.id)
+        if seat is None:
+            raise UserError("Only the players can resign.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self.live_game(game.id).lock:
+            fresh = await self.storage.get_game(game.id)
+            assert fresh is not None
+            if fresh.status is not GameStatus.RUNNING:
+                raise UserError(f"{self.title} #{game.id} is over.")
+            engine = self.load(fresh)
+            await self.finish(fresh, engine, dict(fresh.options), winner=1 - seat, end="resign")
+        await interaction.followup.send(f"You resigned {self.title} #{game.id}.", ephemeral=True)
+
+    async def resign_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> resign``: resign the member's current game of this kind."""
+        games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
+        if not games:
+            raise UserError(f"You are not in a {self.title} game.")
+        game = games[0]
+        if game.status is GameStatus.LOBBY:
+            await self._withdraw(interaction, game)
+            return
+        await self.resign(interaction, game)
+
+    async def _withdraw(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        async with self.live_game(game.id).lock:
+            ended = await self.storage.update_game(
+                game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
+            )
+        if not ended:
+            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+        await self.show(
+            game,
+            Shown(
+                f"## {self.title} #{game.id}\n<@{game.host_id}> withdrew the challenge.",
+                discord.ui.View(timeout=None),
+            ),
+        )
+        await interaction.response.send_message(
+            f"You withdrew your challenge (#{game.id}).", ephemeral=True
+        )
+
+    async def on_deadline(self, game: GameRow) -> None:
+        if game.status is GameStatus.LOBBY:
+            ended = await self.storage.update_game(
+                game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
+            )
+            if ended:
+                challenged = self.who(game, self.challenged_seat(game))
+                await self.show(
+                    game,
+                    Shown(
+                        f"## {self.title} #{game.id}\nThe challenge to {challenged} expired "
+                        "unanswered.",
+                        discord.ui.View(timeout=None),
+                    ),
+                )
+            return
+        engine = self.load(game)
+        late = self.turn_seat(engine)
+        await self.finish(game, engine, dict(game.options), winner=1 - late, end="time")
+
+    async def finish(
+        self,
+        game: GameRow,
+        engine: EngineT,
+        options: dict[str, Any],
+        *,
+        winner: int | None,
+        end: str = "",
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """End the game (under its lock): store it, record the win, show the board, announce.
+
+        ``end`` says how a game ended early: ``"resign"`` or ``"time"`` (the loser's).
+        """
+        options = {**options, "winner": winner, "end": end}
+        options.pop("deadline", None)
+        ended = await self.storage.update_game(
+            game.id,
+            status=GameStatus.FINISHED,
+            state=self.state_of(engine),
+            options=options,
+            expect_state=game.state,
+        )
+        if not ended:
+            raise UserError("The board changed just then; look again.")
+        if winner is not None and self.seats(game)[winner] != BOT_SEAT_ID:
+            await self.storage.record_win(
+                game.id,
+                prize="win",
+                user_id=self.seats(game)[winner],
+                board_id=None,
+                draw_seq=self.move_count(engine),
+            )
+        finished = await self.storage.get_game(game.id)
+        assert finished is not None
+        self.live_game(game.id).wake.set()
+        await self.show(finished, await self.board(finished, engine), interaction)
+        shown = await self.result(finished, engine)
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            if shown.files:
+                await channel.send(shown.content, view=shown.view, files=shown.files)
+            else:
+                await channel.send(shown.content, view=shown.view)
+        except discord.HTTPException:
+            log.warning("could not announce the end of %s game %s", self.kind, game.id)
+
+    def verdict(self, game: GameRow, *, plain: bool = False) -> str:
+        """How a finished game ended, with mentions (or ``plain`` names, for pictures)."""
+
+        def name(seat: int) -> str:
+            return self.names(game)[seat] if plain else self.who(game, seat)
+
+        winner = game.options.get("winner")
+        end = game.options.get("end", "")
+        if winner is None:
+            return "A draw"
+        if end == "resign":
+            return f"{name(1 - winner)} resigned: {name(winner)} wins"
+        if end == "time":
+            return f"{name(1 - winner)} ran out of time: {name(winner)} wins"
+        return f"{name(winner)} wins"
+
+    def rematch_button(self, game: GameRow) -> TableButton:
+        return TableButton.make(
+            self.prefix,
+            "rematch",
+            game.id,
+            label="Rematch",
+            emoji="🔁",
+            style=discord.ButtonStyle.primary,
+        )
+
+    async def rematch(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """The same players again with the sides swapped: at once against the bot, else a new
+        challenge from whoever pressed to the other."""
+        seat = self.seat_of(game, interaction.user.id)
+        if seat is None:
+            raise UserError(f"Only the players of #{game.id} can ask for a rematch.")
+        if game.status.is_live:
+            raise UserError(f"{self.title} #{game.id} is still on.")
+        seats, names = self.seats(game), self.names(game)
+        against_bot = BOT_SEAT_ID in seats
+        options = {
+            key: value
+            for key, value in game.options.items()
+            if key not in {"deadline", "winner", "end", "last", "rematch"}
+        }
+        options |= {"seats": seats[::-1], "names": names[::-1]}
+        async with self.seating, self.live_game(game.id).lock:
+            again = await self.storage.get_game(game.id)
+            assert again is not None
+            if "rematch" in again.options:
+                raise UserError(f"The rematch is already on: #{again.options['rematch']}.")
+            await self.check_free(interaction.user.id)
+            other = seats[1 - seat]
+            if other != BOT_SEAT_ID:
+                await self.check_free(other, who=f"<@{other}>")
+            new_game = await self.open_game(
+                interaction, host_id=interaction.user.id, options=options, against_bot=against_bot
+            )
+            await self.storage.update_game(
+                game.id, options={**again.options, "rematch": new_game.id}
+            )
+        await self.publish(interaction, new_game)

@@ -1,0 +1,216 @@
+"""``/tictactoe``: tic-tac-toe on buttons, 3x3 to 5x5, against a member or the bot.
+
+The board is the message's buttons, one per cell (``gn:ttt:cell:<game>:<cell>``); the rules
+and the bot live in ``engine.tictactoe``, the life cycle (challenge, turns, time, rematch) in
+``bot.table.DuelCog``. The result message carries a picture of the final board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.errors import UserError
+from bot.render.tictactoe import render_tictactoe
+from bot.storage import GameRow
+from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton, attach
+from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+PLAYERS = (Player.X, Player.O)
+EMPTY_LABEL = "\u200b"  # a button needs a label; a zero-width space keeps empty cells blank
+MARK_STYLES = {
+    Player.X: discord.ButtonStyle.danger,
+    Player.O: discord.ButtonStyle.primary,
+    None: discord.ButtonStyle.secondary,
+}
+
+
+def cell_name(cell: int, size: int) -> str:
+    row, column = divmod(cell, size)
+    return f"row {row + 1}, column {column + 1}"
+
+
+class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
+    kind = "tictactoe"
+    prefix = "ttt"
+    title = "Tic-tac-toe"
+    levels = tuple(level.value for level in Level)
+    default_level = Level.NORMAL.value
+    mark_names = ("X", "O")
+
+    group = app_commands.Group(
+        name="tictactoe", description=_("Play tic-tac-toe on buttons"), guild_only=True
+    )
+
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+
+    # -- engine hooks --------------------------------------------------------------------------
+
+    def load(self, game: GameRow) -> TicTacToe:
+        return TicTacToe.from_state(game.state)
+
+    def first_state(self, options: dict[str, Any]) -> str:
+        return TicTacToe(Rules.standard(int(options["size"]))).to_state()
+
+    def turn_seat(self, engine: TicTacToe) -> int:
+        return PLAYERS.index(engine.turn)
+
+    def is_over(self, engine: TicTacToe) -> bool:
+        return engine.is_over
+
+    def winner_seat(self, engine: TicTacToe) -> int | None:
+        winner = engine.outcome.winner
+        return None if winner is None else PLAYERS.index(winner)
+
+    def move_count(self, engine: TicTacToe) -> int:
+        return engine.move_count
+
+    def state_of(self, engine: TicTacToe) -> str:
+        return engine.to_state()
+
+    def apply(self, engine: TicTacToe, move: str, seat: int) -> str:
+        if not move.isdigit():
+            raise UserError(f"{move!r} is not a cell.")
+        cell = int(move)
+        engine.play(cell, player=PLAYERS[seat])
+        return f"{PLAYERS[seat].value} on {cell_name(cell, engine.size)}"
+
+    def bot_move(self, engine: TicTacToe, level: str, rng: random.Random) -> str:
+        mover = engine.turn
+        cell = choose_move(engine, Level(level), rng)
+        engine.play(cell)
+        return f"{mover.value} on {cell_name(cell, engine.size)}"
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        size = int(options["size"])
+        rules = Rules.standard(size)
+        return f"{size}x{size}, {rules.k} in a row wins"
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def cells_view(self, game: GameRow, engine: TicTacToe) -> discord.ui.View:
+        """The board as buttons: one row per board row; a Resign row when there is room."""
+        over = engine.is_over or not game.status.is_live
+        winning = set(engine.outcome.line)
+        view = discord.ui.View(timeout=None)
+        for cell, mark in enumerate(engine.cells):
+            view.add_item(
+                TableButton.make(
+                    self.prefix,
+                    "cell",
+                    game.id,
+                    arg=cell,
+                    label=mark.value if mark else EMPTY_LABEL,
+                    style=discord.ButtonStyle.success if cell in winning else MARK_STYLES[mark],
+                    disabled=over,
+                    row=cell // engine.size,
+                )
+            )
+        if not over and engine.size < MAX_SIZE:
+            view.add_item(
+                TableButton.make(
+                    self.prefix,
+                    "resign",
+                    game.id,
+                    label="Resign",
+                    emoji="🏳️",
+                    style=discord.ButtonStyle.secondary,
+                    row=engine.size,
+                )
+            )
+        return view
+
+    async def board(self, game: GameRow, engine: TicTacToe) -> Shown:
+        lines = [
+            f"## {self.title} #{game.id} · {self.describe_options(game.options)}",
+            self.players_line(game),
+        ]
+        if game.status.is_live:
+            turn = self.turn_seat(engine)
+            deadline = int(float(game.options["deadline"]))
+            lines.append(
+                f"{self.who(game, turn)} to move ({engine.turn.value}), <t:{deadline}:R> "
+                "or it's a loss on time."
+            )
+            if engine.size == MAX_SIZE:
+                lines.append(f"`/{self.kind} resign` to resign.")
+        else:
+            lines.append(f"**{self.verdict(game)}.**")
+        return Shown("\n".join(lines), self.cells_view(game, engine))
+
+    async def result(self, game: GameRow, engine: TicTacToe) -> Shown:
+        names = self.names(game)
+        forfeit = self.verdict(game, plain=True) if game.options.get("end") else ""
+        picture = await asyncio.to_thread(
+            render_tictactoe,
+            engine,
+            game_id=str(game.id),
+            x_name=names[0],
+            o_name=names[1],
+            forfeit=forfeit,
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.rematch_button(game))
+        moves = engine.move_count
+        content = (
+            f"🏁 {self.title} #{game.id}: **{self.verdict(game)}** after {moves} "
+            f"move{'s' if moves != 1 else ''}."
+        )
+        return Shown(content, view, [attach(picture)])
+
+    # -- commands ------------------------------------------------------------------------------
+
+    @group.command(name="play", description=_("Challenge a member to tic-tac-toe, or play me"))
+    @app_commands.describe(
+        opponent=_("Who to challenge; leave empty to play the bot"),
+        size=_("Board size"),
+        level=_("How well the bot plays"),
+        turn_time=_("Seconds per move before a loss on time"),
+    )
+    @app_commands.choices(
+        size=[
+            app_commands.Choice(name=f"{side}x{side}", value=side)
+            for side in range(MIN_SIZE, MAX_SIZE + 1)
+        ]
+    )
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=_("Easy"), value=Level.EASY.value),
+            app_commands.Choice(name=_("Normal"), value=Level.NORMAL.value),
+            app_commands.Choice(name=_("Perfect"), value=Level.PERFECT.value),
+        ],
+    )
+    async def play(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | None = None,
+        size: int = 3,
+        level: str = Level.NORMAL.value,
+        turn_time: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] = 120,
+    ) -> None:
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise UserError(f"Boards go from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}.")
+        await self.start(
+            interaction,
+            opponent=opponent,
+            level=level,
+            turn_time=turn_time,
+            settings={"size": size},
+        )
+
+    @group.command(name="resign", description=_("Resign your tic-tac-toe game"))
+    async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
+        await self.resign_command(interaction)
+
+
+async def setup(bot: GameNightBot) -> None:
+    await bot.add_cog(TicTacToeCog(bot))
