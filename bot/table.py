@@ -243,6 +243,10 @@ class TableGameCog(commands.Cog):
             for task in pending:
                 task.cancel()
 
+    def is_closing(self) -> bool:
+        # A method, not the attribute: mypy would narrow ``closing`` across awaits.
+        return self.closing
+
     def live_game(self, game_id: int) -> LiveTable:
         live = self.live.get(game_id)
         if live is None:
@@ -280,7 +284,7 @@ class TableGameCog(commands.Cog):
                 delay = float(deadline) - time.time()
                 if delay > 0:
                     live.wake.clear()
-                    if self.closing:
+                    if self.is_closing():
                         return  # shutdown set the event just before it was cleared
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(live.wake.wait(), timeout=delay)
