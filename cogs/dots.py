@@ -1,0 +1,261 @@
+"""``/dots``: Dots and Boxes, 2x2 to 5x5 boxes, against a member or the bot.
+
+The board is a picture re-rendered after each move; lines are picked in selects of the free
+lines (25 to a select, so a 5x5 board's 60 lines fit in three) or typed with
+``/dots move line:A1-A2`` (autocompleted). Completing a box gives another turn. The rules and
+the bot live in ``engine.dots``, the life cycle in ``bot.table.DuelCog``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.errors import UserError
+from bot.render.dots import render_dots
+from bot.storage import GameRow
+from bot.table import (
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    DuelCog,
+    Shown,
+    TableButton,
+    TableSelect,
+    attach,
+)
+from engine.dots import MAX_SIDE, MIN_SIDE, DotsGame, Level, Line, Orientation, Player, choose_line
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+PLAYERS = (Player.FIRST, Player.SECOND)
+SQUARES = ("🟥", "🟦")
+OPTIONS_PER_SELECT = 25  # Discord's limit
+AUTOCOMPLETE_LIMIT = 25
+
+
+def reading_order(line: Line) -> tuple[int, int, int]:
+    """Lines by their first dot, row by row, across before down: how a player scans a list."""
+    return line.row, line.column, 0 if line.orientation is Orientation.ACROSS else 1
+
+
+def line_pages(lines: Sequence[Line]) -> list[list[Line]]:
+    ordered = sorted(lines, key=reading_order)
+    return [
+        ordered[start : start + OPTIONS_PER_SELECT]
+        for start in range(0, len(ordered), OPTIONS_PER_SELECT)
+    ]
+
+
+def squashed(text: str) -> str:
+    """A line name as typed, for matching: upper case, no dash or spaces."""
+    return "".join(char for char in text.upper() if char.isalnum())
+
+
+class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
+    kind = "dots"
+    prefix = "dots"
+    title = "Dots and Boxes"
+    levels = tuple(level.value for level in Level)
+    default_level = Level.NORMAL.value
+    mark_names = ("red", "blue")
+
+    group = app_commands.Group(name="dots", description=_("Play Dots and Boxes"), guild_only=True)
+
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+
+    # -- engine hooks --------------------------------------------------------------------------
+
+    def load(self, game: GameRow) -> DotsGame:
+        return DotsGame.from_state(game.state)
+
+    def first_state(self, options: dict[str, Any]) -> str:
+        return DotsGame(int(options["rows"]), int(options["columns"])).to_state()
+
+    def turn_seat(self, engine: DotsGame) -> int:
+        return PLAYERS.index(engine.turn)
+
+    def is_over(self, engine: DotsGame) -> bool:
+        return engine.is_over
+
+    def winner_seat(self, engine: DotsGame) -> int | None:
+        winner = engine.winner
+        return None if winner is None else PLAYERS.index(winner)
+
+    def move_count(self, engine: DotsGame) -> int:
+        return len(engine.drawn_lines())
+
+    def state_of(self, engine: DotsGame) -> str:
+        return engine.to_state()
+
+    def apply(self, engine: DotsGame, move: str, seat: int) -> str:
+        result = engine.play(move, player=PLAYERS[seat])
+        return self._said(seat, result.line, len(result.completed))
+
+    def bot_move(self, engine: DotsGame, level: str, rng: random.Random) -> str:
+        seat = self.turn_seat(engine)
+        result = engine.play(choose_line(engine, Level(level), rng))
+        return self._said(seat, result.line, len(result.completed))
+
+    @staticmethod
+    def _said(seat: int, line: Line, boxes: int) -> str:
+        gain = f" (+{boxes} box{'es' if boxes > 1 else ''})" if boxes else ""
+        return f"{SQUARES[seat]} {line.id}{gain}"
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        return f"{options['rows']}x{options['columns']} boxes"
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def lines_view(self, game: GameRow, engine: DotsGame) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        if engine.is_over or not game.status.is_live:
+            return view
+        for page, lines in enumerate(line_pages(engine.free_lines())):
+            options = [
+                discord.SelectOption(
+                    label=line.id, value=line.id, description=line.orientation.value
+                )
+                for line in lines
+            ]
+            view.add_item(
+                TableSelect.make(
+                    self.prefix,
+                    "line",
+                    game.id,
+                    arg=page,
+                    options=options,
+                    placeholder=f"Draw a line ({lines[0].id} … {lines[-1].id})",
+                    row=page,
+                )
+            )
+        view.add_item(
+            TableButton.make(
+                self.prefix,
+                "resign",
+                game.id,
+                label="Resign",
+                emoji="🏳️",
+                style=discord.ButtonStyle.secondary,
+                row=4,
+            )
+        )
+        return view
+
+    def score_line(self, game: GameRow, engine: DotsGame) -> str:
+        scores = engine.scores
+        return " · ".join(
+            f"{SQUARES[seat]} {self.who(game, seat)} **{scores[player]}**"
+            for seat, player in enumerate(PLAYERS)
+        )
+
+    async def board(self, game: GameRow, engine: DotsGame) -> Shown:
+        lines = [
+            f"## {self.title} #{game.id} · {self.describe_options(game.options)}",
+            self.score_line(game, engine),
+        ]
+        last = game.options.get("last")
+        if last:
+            lines.append("Last: " + ", ".join(last))
+        if game.status.is_live:
+            turn = self.turn_seat(engine)
+            deadline = int(float(game.options["deadline"]))
+            lines.append(
+                f"{SQUARES[turn]} {self.who(game, turn)} to move, <t:{deadline}:R> or it's a "
+                f"loss on time. Pick a line below or type `/{self.kind} move`. "
+                "A box you close earns another turn."
+            )
+            verdict = ""
+        else:
+            lines.append(f"**{self.verdict(game)}.**")
+            verdict = self.verdict(game, plain=True)
+        picture = await asyncio.to_thread(
+            render_dots, engine, game_id=str(game.id), names=self.names(game), verdict=verdict
+        )
+        return Shown("\n".join(lines), self.lines_view(game, engine), [attach(picture)])
+
+    async def result(self, game: GameRow, engine: DotsGame) -> Shown:
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.rematch_button(game))
+        scores = engine.scores
+        content = (
+            f"🏁 {self.title} #{game.id}: **{self.verdict(game)}**, "
+            f"{scores[Player.FIRST]}–{scores[Player.SECOND]}."
+        )
+        return Shown(content, view)
+
+    # -- commands ------------------------------------------------------------------------------
+
+    @group.command(name="play", description=_("Challenge a member to Dots and Boxes, or play me"))
+    @app_commands.describe(
+        opponent=_("Who to challenge; leave empty to play the bot"),
+        rows=_("Rows of boxes (2-5)"),
+        columns=_("Columns of boxes (2-5)"),
+        level=_("How well the bot plays"),
+        turn_time=_("Seconds per move before a loss on time"),
+    )
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=_("Easy"), value=Level.EASY.value),
+            app_commands.Choice(name=_("Normal"), value=Level.NORMAL.value),
+            app_commands.Choice(name=_("Hard"), value=Level.HARD.value),
+        ],
+    )
+    async def play(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | None = None,
+        rows: app_commands.Range[int, MIN_SIDE, MAX_SIDE] = 3,
+        columns: app_commands.Range[int, MIN_SIDE, MAX_SIDE] = 3,
+        level: str = Level.NORMAL.value,
+        turn_time: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] = 180,
+    ) -> None:
+        await self.start(
+            interaction,
+            opponent=opponent,
+            level=level,
+            turn_time=turn_time,
+            settings={"rows": rows, "columns": columns},
+        )
+
+    async def current_game(self, user_id: int) -> GameRow:
+        games = await self.storage.live_games_of_player(user_id, self.kind)
+        if not games:
+            raise UserError(f"You are not in a {self.title} game. Start one with `/dots play`.")
+        return games[0]
+
+    @group.command(name="move", description=_("Draw a line, e.g. A1-A2"))
+    @app_commands.describe(line=_("Two neighbouring dots, e.g. A1-A2 or B2-C2"))
+    async def move_slash(self, interaction: discord.Interaction[Any], line: str) -> None:
+        await self.move(interaction, await self.current_game(interaction.user.id), line)
+
+    @move_slash.autocomplete("line")
+    async def line_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
+        if not games:
+            return []
+        engine = self.load(games[0])
+        typed = squashed(current)
+        free = sorted(engine.free_lines(), key=reading_order)
+        matching = [line for line in free if squashed(line.id).startswith(typed)]
+        return [
+            app_commands.Choice(name=f"{line.id} ({line.orientation.value})", value=line.id)
+            for line in matching[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    @group.command(name="resign", description=_("Resign your Dots and Boxes game"))
+    async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
+        await self.resign_command(interaction)
+
+
+async def setup(bot: GameNightBot) -> None:
+    await bot.add_cog(DotsCog(bot))
