@@ -1,6 +1,9 @@
 """Tic-tac-toe AI: time per PERFECT move on each board, and results between levels.
 
 Run: python bench/bench_tictactoe.py
+
+Games alternate sides. 4x4 with three in a row is a first-player win, so there PERFECT
+loses the games it plays as O against any opponent that finds the win.
 """
 
 from __future__ import annotations

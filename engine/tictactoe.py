@@ -20,7 +20,10 @@ Public API (what the cog uses):
   (wins, else blocks, else the best heuristic cell) and ``Level.PERFECT`` (exact minimax with a
   transposition table once at most :data:`EXACT_EMPTY_LIMIT` cells are empty, which is the whole
   game on 3x3; otherwise it takes a win, blocks a loss, and runs iterative-deepening alpha-beta
-  under a node budget so the answer stays well under a few hundred milliseconds).
+  with a transposition table, reading wins, double threats and forced blocks exactly at every
+  node, under a node budget (:data:`SEARCH_NODE_BUDGET`) so it answers in about 100 ms).
+* ``perfect_moves(game)``: all the cells PERFECT rates best; ``winning_cells(game, player)``:
+  the cells where ``player`` would complete a line now (for hints).
 """
 
 from __future__ import annotations
