@@ -1,4 +1,4 @@
-"""Pictures of the calling games: engine values in, ``Rendered`` (PNG bytes + alt text) out.
+"""Pictures of the games: engine values in, ``Rendered`` (PNG bytes + alt text) out.
 
 Every function is pure and CPU-bound: callers run it with ``asyncio.to_thread`` and attach
 ``rendered.png`` as ``rendered.filename`` with ``rendered.alt_text`` as its description. The
@@ -20,8 +20,12 @@ __all__ = [
     "render_call",
     "render_caller_board",
     "render_card",
+    "render_dots",
+    "render_solution",
     "render_tabla",
     "render_ticket",
+    "render_tictactoe",
+    "render_triangle",
     "warm_up",
 ]
 

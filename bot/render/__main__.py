@@ -12,11 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.render.common import Rendered
+from bot.render.dots import render_dots
 from bot.render.housie import render_caller_board, render_ticket
 from bot.render.loteria import render_call, render_card, render_tabla
+from bot.render.tictactoe import render_tictactoe
+from bot.render.triangle import render_solution, render_triangle
+from engine.dots import DotsGame
 from engine.fairness import draw_order
 from engine.housie import Prize, Ticket
 from engine.loteria import CLASSIC_DECK, DECK_SIZE, Pattern, check_claim, tabla_for_seat
+from engine.tictactoe import TicTacToe
+from engine.triangle import TriangleGame, best_line, start_board
 
 SAMPLE_SEED = bytes(range(32))
 SAMPLE_GAME = "L7Q2"
@@ -110,12 +116,67 @@ def housie_samples() -> list[tuple[str, Rendered]]:
     ]
 
 
+def table_game_samples() -> list[tuple[str, Rendered]]:
+    won = TicTacToe.from_state("3/3/XOXOX.O.X")
+    drawn = TicTacToe.from_state("3/3/XOXXOOOXX")
+    big = TicTacToe.from_state("5/4/XOOO..X.....X.....X......")  # X's diagonal of four
+    dots = DotsGame(3, 3)
+    for line in ("A1-B1", "C3-D3", "A1-A2", "B2-C2", "B1-B2", "D1-D2", "A2-B2", "B3-B4"):
+        dots.play(line)  # the red player closes box A1 with A2-B2 and draws again
+    finished = DotsGame.from_state("2x2:0123456789ab")
+    puzzle = TriangleGame.new(4)
+    for jump in best_line(puzzle.board)[:5]:
+        puzzle.play(jump)
+    solved = TriangleGame.new(4)
+    for jump in solved.solution():
+        solved.play(jump)
+    return [
+        (
+            "tictactoe-won.png",
+            render_tictactoe(won, game_id=SAMPLE_GAME, x_name="Alice", o_name="Bob"),
+        ),
+        (
+            "tictactoe-draw.png",
+            render_tictactoe(drawn, game_id=SAMPLE_GAME, x_name="Alice", o_name="GameNight"),
+        ),
+        (
+            "tictactoe-5x5.png",
+            render_tictactoe(big, game_id=SAMPLE_GAME, x_name="Alice", o_name="Bob"),
+        ),
+        ("dots.png", render_dots(dots, game_id=SAMPLE_GAME, names=("Alice", "Bob"))),
+        (
+            "dots-finished.png",
+            render_dots(finished, game_id=SAMPLE_GAME, names=("Alice", "GameNight")),
+        ),
+        (
+            "triangle.png",
+            render_triangle(
+                puzzle.board,
+                game_id=SAMPLE_GAME,
+                caption=f"{puzzle.pegs_left} pegs left",
+                selected=best_line(puzzle.board)[0].origin,
+                last_jump=puzzle.history[-1],
+            ),
+        ),
+        (
+            "triangle-solved.png",
+            render_triangle(
+                solved.board,
+                game_id=SAMPLE_GAME,
+                caption=f"1 peg left: {solved.remark}",
+                last_jump=solved.history[-1],
+            ),
+        ),
+        ("triangle-solution.gif", render_solution(4, best_line(start_board(4)))),
+    ]
+
+
 def write_samples(directory: Path) -> list[Path]:
     """Render every sample into ``directory`` (created if needed); returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     lines = []
-    for name, rendered in loteria_samples() + housie_samples():
+    for name, rendered in loteria_samples() + housie_samples() + table_game_samples():
         path = directory / name
         path.write_bytes(rendered.png)
         written.append(path)

@@ -164,9 +164,9 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
 def _holes_text(board: int) -> str:
     pegs = [hole for hole in range(HOLES) if _has_peg(board, hole)]
     empty = [hole for hole in range(HOLES) if not _has_peg(board, hole)]
-    return (
-        f"{len(pegs)} peg{'s' if len(pegs) != 1 else ''} in holes "
-        f"{', '.join(map(str, pegs)) or 'none'}; empty holes {', '.join(map(str, empty))}."
+    where = f"hole {pegs[0]}" if len(pegs) == 1 else "holes " + ", ".join(map(str, pegs))
+    return f"{len(pegs)} peg{'s' if len(pegs) != 1 else ''} in {where}; empty holes " + (
+        ", ".join(map(str, empty)) + "."
     )
 
 

@@ -20,6 +20,14 @@ EXPECTED = {
     "housie-ticket-winning.png",
     "housie-board.png",
     "housie-board-full.png",
+    "tictactoe-won.png",
+    "tictactoe-draw.png",
+    "tictactoe-5x5.png",
+    "dots.png",
+    "dots-finished.png",
+    "triangle.png",
+    "triangle-solved.png",
+    "triangle-solution.gif",
 }
 
 
@@ -29,7 +37,7 @@ def test_sample_writes_every_picture_kind(tmp_path, capsys):
     assert written == EXPECTED | {"alt-text.txt"}
     for name in EXPECTED:
         with Image.open(io.BytesIO((tmp_path / "out" / name).read_bytes())) as image:
-            assert image.format == "PNG"
+            assert image.format == ("GIF" if name.endswith(".gif") else "PNG")
     alt_lines = (tmp_path / "out" / "alt-text.txt").read_text(encoding="utf-8").splitlines()
     assert sorted(line.split(":")[0] for line in alt_lines) == sorted(EXPECTED)
     assert len(capsys.readouterr().out.splitlines()) == len(EXPECTED)
