@@ -231,7 +231,11 @@ class TableGameCog(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect)
         for game in await self.storage.live_games(self.kind):
+            await self.resume(game)
             self.arm_timer(game.id)
+
+    async def resume(self, game: GameRow) -> None:
+        """Bring a live game back after a restart, before its timer is armed."""
 
     async def cog_unload(self) -> None:
         self.closing = True
@@ -560,14 +564,34 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     async def publish(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         """Answer ``interaction`` with the game's message and remember it."""
-        shown = (
-            await self.challenge(game)
-            if game.status is GameStatus.LOBBY
-            else await self.board(game, self.load(game))
-        )
-        message = await self.post(interaction, shown)
+        try:
+            shown = (
+                await self.challenge(game)
+                if game.status is GameStatus.LOBBY
+                else await self.board(game, self.load(game))
+            )
+            message = await self.post(interaction, shown)
+        except BaseException:
+            # Nobody saw the game: call it off, so its players are not held in it.
+            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            raise
         await self.storage.update_game(game.id, lobby_message_id=message.id)
         self.arm_timer(game.id)
+
+    async def resume(self, game: GameRow) -> None:
+        """A move's time that ran out while the bot was down starts again: the player on turn
+        could not have moved."""
+        deadline = float(game.options.get("deadline", 0))
+        if game.status is not GameStatus.RUNNING or deadline > time.time():
+            return
+        options = {
+            **game.options,
+            "deadline": self.deadline_after(float(game.options["turn_time"])),
+        }
+        if await self.storage.update_game(game.id, options=options, expect_state=game.state):
+            fresh = await self.storage.get_game(game.id)
+            assert fresh is not None
+            await self.show(fresh, await self.board(fresh, self.load(fresh)))
 
     async def challenge(self, game: GameRow) -> Shown:
         challenged = self.challenged_seat(game)
@@ -630,11 +654,22 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 f"Start your own with `/{self.kind} play`."
             )
         live = self.live_game(game.id)
+        gone = UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
         async with self.seating, live.lock:
+            current = await self.storage.get_game(game.id)
+            if current is None or current.status is not GameStatus.LOBBY:
+                raise gone  # a second press, or the challenge just expired
             await self.check_free(interaction.user.id)
+            await self.storage.add_player(
+                game.id,
+                interaction.user.id,
+                display_name=interaction.user.display_name,
+                locale=str(interaction.locale),
+                boards=lambda _seat, _first: [],
+            )
             options = {
-                **game.options,
-                "deadline": self.deadline_after(float(game.options["turn_time"])),
+                **current.options,
+                "deadline": self.deadline_after(float(current.options["turn_time"])),
             }
             started = await self.storage.update_game(
                 game.id,
@@ -643,14 +678,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 expect_status=GameStatus.LOBBY,
             )
             if not started:
-                raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
-            await self.storage.add_player(
-                game.id,
-                interaction.user.id,
-                display_name=interaction.user.display_name,
-                locale=str(interaction.locale),
-                boards=lambda _seat, _first: [],
-            )
+                raise gone
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
         await interaction.response.defer()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from bot.storage import GameStatus
 from emulator import Emulator
@@ -152,8 +153,15 @@ async def test_sizes_resigning_and_one_game_of_a_kind_at_a_time(emulator: Emulat
     assert "is already in Tic-tac-toe game" in taken.content
     await (await carol.click(duel, f"gn:ttt:accept:{duel_game}")).reply()
     assert len(duel.buttons) == 17  # 16 cells and Resign
-    await (await bob.click(duel, cell(duel_game, 5))).reply()
-    assert marks(duel, duel_game, 4)[5] == "X"
+    # A double press: both reach the bot before either is answered; one move lands.
+    presses = [await bob.click(duel, cell(duel_game, index)) for index in (5, 6)]
+    await emulator.wait_until(
+        lambda: any(press.followups for press in presses) or None, 5, lambda: "a refusal"
+    )
+    (refusal,) = [message for press in presses for message in press.followups]
+    assert refusal.ephemeral
+    assert f"It's {carol.mention}'s turn" in refusal.content
+    assert marks(duel, duel_game, 4) in {".....X..........", "......X........."}
 
     resigned = await (await alice.slash("tictactoe resign")).reply()
     assert resigned.ephemeral
@@ -207,9 +215,15 @@ async def test_a_restart_mid_game_keeps_old_buttons_working(emulator: Emulator, 
     await (await bob.click(board, f"gn:ttt:accept:{game}")).reply()
     await (await alice.click(board, cell(game, 0))).reply()
     await (await bob.click(board, cell(game, 3))).reply()
+    # Alice's time runs out while the bot is down: she gets a fresh clock, not a loss.
+    stored = await bot.storage.get_game(game)
+    await bot.storage.update_game(game, options={**stored.options, "deadline": time.time() - 60})
     await bot.stop_for_test()
 
     bot = await start_bot(time_scale=1, extensions=EXTENSIONS)
+    assert (await bot.storage.get_game(game)).status is GameStatus.RUNNING
+    shown = int(re.search(r"<t:(\d+):R>", board.content)[1])
+    assert shown > time.time() + 60
     wrong = await (await bob.click(board, cell(game, 8))).reply()
     assert f"It's {alice.mention}'s turn" in wrong.content
     for player, index in ((alice, 1), (bob, 4), (alice, 2)):

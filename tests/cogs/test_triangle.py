@@ -90,7 +90,7 @@ async def test_a_puzzle_solved_with_hints_and_explained_mistakes(emulator: Emula
     assert all(button.get("disabled") for button in board.buttons)
     (picture,) = board.attachments
     assert picture.data.startswith(b"\x89PNG")
-    assert "1 peg in holes" in picture.description
+    assert "1 peg left: You're genius. 1 peg in hole 12;" in picture.description
 
     stored = await bot.storage.get_game(game)
     assert stored.status is GameStatus.FINISHED
