@@ -445,20 +445,23 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         return seats.index(user_id) if user_id in seats else None
 
     def who(self, game: GameRow, seat: int) -> str:
-        """A mention of the player in ``seat`` (the bot says so)."""
+        """A mention of the player in ``seat``."""
         user = self.seats(game)[seat]
         if user == BOT_SEAT_ID:
-            level = game.options.get("level", "")
-            me = self.bot.user.mention if self.bot.user else "the bot"
-            return f"{me} (bot, {level})"
+            return self.bot.user.mention if self.bot.user else "the bot"
         return f"<@{user}>"
 
     def names(self, game: GameRow) -> list[str]:
         return [str(name) for name in game.options["names"]]
 
     def players_line(self, game: GameRow) -> str:
-        first, second = self.mark_names
-        return f"{self.who(game, 0)} ({first}) vs {self.who(game, 1)} ({second})"
+        level = game.options.get("level", "")
+        sides = [
+            f"{self.who(game, seat)} ({mark}"
+            + (f", {level} bot)" if self.seats(game)[seat] == BOT_SEAT_ID else ")")
+            for seat, mark in enumerate(self.mark_names)
+        ]
+        return " vs ".join(sides)
 
     # -- starting ------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from bot.errors import UserError
 from bot.render.dots import render_dots
 from bot.storage import GameRow
 from bot.table import (
+    BOT_SEAT_ID,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     DuelCog,
@@ -151,8 +152,11 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
 
     def score_line(self, game: GameRow, engine: DotsGame) -> str:
         scores = engine.scores
+        level = game.options.get("level", "")
         return " · ".join(
-            f"{SQUARES[seat]} {self.who(game, seat)} **{scores[player]}**"
+            f"{SQUARES[seat]} {self.who(game, seat)}"
+            + (f" ({level} bot)" if self.seats(game)[seat] == BOT_SEAT_ID else "")
+            + f" **{scores[player]}**"
             for seat, player in enumerate(PLAYERS)
         )
 

@@ -126,7 +126,7 @@ async def test_the_bot_plays_its_turns_and_big_boards_page_their_lines(
 
     board = await (await alice.slash("dots play", rows=2, columns=2, level="hard")).reply()
     game = game_id_of(board)
-    assert "(bot, hard)" in board.content
+    assert "(hard bot) **0**" in board.content
     await pick(alice, board, "A1-B1")
     assert "Last: 🟥 A1-B1, 🟦 " in board.content  # the bot answered in the same edit
     while board.custom_ids:

@@ -111,7 +111,7 @@ async def test_the_bot_replies_at_once_and_never_loses_when_perfect(emulator: Em
 
     board = await (await alice.slash("tictactoe play", level="perfect")).reply()
     game = game_id_of(board)
-    assert "(bot, perfect)" in board.content
+    assert "(O, perfect bot)" in board.content
     while not board.buttons[0].get("disabled"):
         free = [i for i in range(9) if marks(board, game)[i] == "."]
         before = marks(board, game).count(".")
