@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = (
     "cogs.loteria",
     "cogs.housie",
+    "cogs.tictactoe",
+    "cogs.dots",
+    "cogs.triangle",
     "cogs.stats",
 )
 

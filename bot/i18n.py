@@ -43,6 +43,53 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "corners": "esquinas",
     "extra_houses": "casas_extra",
     "code": "código",
+    "tictactoe": "tresenraya",
+    "dots": "timbiriche",
+    "triangle": "triangulo",
+    "play": "jugar",
+    "move": "mover",
+    "resign": "rendirse",
+    "solve": "resolver",
+    "quit": "abandonar",
+    "opponent": "rival",
+    "size": "tamaño",
+    "level": "nivel",
+    "turn_time": "tiempo_turno",
+    "rows": "filas",
+    "columns": "columnas",
+    "line": "línea",
+    "Easy": "Fácil",
+    "Normal": "Normal",
+    "Perfect": "Perfecto",
+    "Hard": "Difícil",
+    "Play tic-tac-toe on buttons": "Juega al tres en raya (gato) con botones",
+    "Challenge a member to tic-tac-toe, or play me": (
+        "Reta a un miembro al tres en raya, o juega contra mí"
+    ),
+    "Who to challenge; leave empty to play the bot": (
+        "A quién retar; déjalo vacío para jugar contra el bot"
+    ),
+    "Board size": "Tamaño del tablero",
+    "How well the bot plays": "Qué tan bien juega el bot",
+    "Seconds per move before a loss on time": "Segundos por jugada antes de perder por tiempo",
+    "Resign your tic-tac-toe game": "Ríndete en tu partida de tres en raya",
+    "Play Dots and Boxes": "Juega a puntos y cajas (timbiriche)",
+    "Challenge a member to Dots and Boxes, or play me": (
+        "Reta a un miembro a puntos y cajas, o juega contra mí"
+    ),
+    "Rows of boxes (2-5)": "Filas de cajas (2-5)",
+    "Columns of boxes (2-5)": "Columnas de cajas (2-5)",
+    "Draw a line, e.g. A1-A2": "Traza una línea, p. ej. A1-A2",
+    "Two neighbouring dots, e.g. A1-A2 or B2-C2": "Dos puntos vecinos, p. ej. A1-A2 o B2-C2",
+    "Resign your Dots and Boxes game": "Ríndete en tu partida de timbiriche",
+    "The Tricky Triangle peg puzzle": "El triángulo de clavijas",
+    "Play the Tricky Triangle peg puzzle": "Juega al triángulo de clavijas",
+    "The hole to leave empty (0-14); leave out to pick it": (
+        "El hoyo que queda vacío (0-14); omítelo para elegirlo"
+    ),
+    "Show a solution as an animation": "Muestra una solución animada",
+    "The hole left empty at the start (0-14)": "El hoyo vacío al empezar (0-14)",
+    "Give up your Tricky Triangle game": "Abandona tu partida del triángulo",
     # choice names
     "Classic": "Clásica",
     "Family": "Familiar",
@@ -97,6 +144,9 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Which of your tickets": "Cuál de tus cartones",
     "The code printed under the ticket": "El código impreso bajo el cartón",
 }
+
+# Option names whose Spanish differs from the command of the same English name.
+OPTION_TRANSLATIONS: dict[str, str] = {"start": "hoyo_inicial"}
 
 # Player-facing messages: key -> (English, Spanish). Formatted with str.format(**values).
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -336,4 +386,8 @@ class GameNightTranslator(app_commands.Translator):
     ) -> str | None:
         if locale not in SPANISH_LOCALES:
             return None
+        if context.location is app_commands.TranslationContextLocation.parameter_name:
+            option = OPTION_TRANSLATIONS.get(string.message)
+            if option is not None:
+                return option
         return COMMAND_TRANSLATIONS.get(string.message)

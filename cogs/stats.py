@@ -35,8 +35,8 @@ class Stats(commands.Cog):
         rows = await self.bot.storage.leaderboard(interaction.guild_id, limit=50)
         if not rows:
             await interaction.response.send_message(
-                "No wins recorded in this server yet. Start a game with `/loteria start` or "
-                "`/housie start`!"
+                "No wins recorded in this server yet. Start a game with `/loteria start`, "
+                "`/housie start`, `/tictactoe play`, `/dots play` or `/triangle play`!"
             )
             return
         lines = ["## Leaderboard"]

@@ -26,6 +26,11 @@ async def test_commands_are_synced_with_spanish_names_and_descriptions(
     housie = next(c for c in emulator.synced_commands if c["name"] == "housie")
     assert housie["name_localizations"]["es-419"] == "tombola"
     assert "fr" not in loteria.get("description_localizations", {})
+    # An option may need another word than the command of the same name.
+    triangle = next(c for c in emulator.synced_commands if c["name"] == "triangle")
+    assert (
+        option(option(triangle, "play"), "start")["name_localizations"]["es-ES"] == "hoyo_inicial"
+    )
 
 
 async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
