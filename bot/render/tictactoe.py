@@ -16,11 +16,13 @@ from bot.render.common import (
     downsample,
     draw_text,
     encode_png,
+    fit_font,
     fit_text,
     font,
     limit_alt_text,
     safe_filename,
     shorten,
+    text_width,
     tint,
 )
 from engine.tictactoe import Player, Status, TicTacToe
@@ -81,19 +83,23 @@ def tictactoe_image(
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), Palette.PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH * s, BAND * s - 1), fill=Palette.BOARD)
+    subtitle = f"{game.size}x{game.size} · Game {shorten(game_id, 10)}"
+    subtitle_font = font(FontFace.SANS, 17 * s)
+    # The title shrinks to leave room for the subtitle, so the two never overlap.
+    room = (WIDTH - 2 * MARGIN) * s - text_width(subtitle, subtitle_font) - 12 * s
     draw_text(
         draw,
         (MARGIN * s, BAND * s / 2 + s),
         "TIC-TAC-TOE",
-        font(FontFace.SLAB, 26 * s),
+        fit_font("TIC-TAC-TOE", FontFace.SLAB, 26 * s, 14 * s, room),
         Palette.PAPER,
         "lm",
     )
     draw_text(
         draw,
         ((WIDTH - MARGIN) * s, BAND * s / 2 + s),
-        f"{game.size}x{game.size} · Game {shorten(game_id, 10)}",
-        font(FontFace.SANS, 17 * s),
+        subtitle,
+        subtitle_font,
         Palette.GOLD_LIGHT,
         "rm",
     )
