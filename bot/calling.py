@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import UserError, report_error, send_ephemeral
@@ -131,8 +133,12 @@ class CallingButton(
             await report_error(interaction, error, context=f"game {self.game_id}")
 
 
-class CallingGameCog(commands.Cog):
-    """Shared machinery; subclasses supply the rules, texts and images of their game."""
+class CallingGameCog(commands.GroupCog):
+    """Shared machinery; subclasses supply the rules, texts and images of their game.
+
+    Each game is a command group (``/loteria``, ``/housie``); the host controls and ``verify``
+    below are the same in both and are inherited by each group.
+    """
 
     kind: ClassVar[str]
     title: ClassVar[str]
@@ -895,6 +901,36 @@ class CallingGameCog(commands.Cog):
 
     def expected_call(self, game: GameRow, order: Sequence[int], seq: int) -> int:
         return order[seq - 1]
+
+    # -- commands every calling game has -------------------------------------------------------
+
+    @app_commands.command(name="pause", description=_("Pause the calls (host or Manage Server)"))
+    async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.pause(interaction)
+
+    @app_commands.command(name="resume", description=_("Resume the calls (host or Manage Server)"))
+    async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.resume(interaction)
+
+    @app_commands.command(name="stop", description=_("End the game now (host or Manage Server)"))
+    async def stop_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self.stop(interaction)
+
+    @app_commands.command(name="speed", description=_("Change the seconds between calls"))
+    @app_commands.describe(seconds=_("Seconds between calls (5-120)"))
+    async def speed_command(
+        self,
+        interaction: discord.Interaction[Any],
+        seconds: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL],
+    ) -> None:
+        await self.set_speed(interaction, seconds)
+
+    @app_commands.command(name="verify", description=_("Check a finished game against its seed"))
+    @app_commands.describe(game=_("The game number"))
+    async def verify_command(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
+    ) -> None:
+        await self.verify(interaction, game)
 
 
 def _commitment(game: GameRow) -> str:

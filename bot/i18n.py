@@ -14,7 +14,9 @@ SPANISH_LOCALES = frozenset({discord.Locale.spain_spanish, discord.Locale.latin_
 # Command, option and choice names and descriptions: English source -> Spanish. Names follow
 # Discord's rules (lowercase, no spaces); the English name stays the one the bot receives.
 COMMAND_TRANSLATIONS: dict[str, str] = {
-    # command, subcommand and option names
+    # command, subcommand and option names (some are the same word in Spanish)
+    "loteria": "loteria",
+    "tabla": "tabla",
     "housie": "tombola",
     "start": "empezar",
     "join": "unirse",
@@ -112,15 +114,12 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Show the caller's board of called numbers": "Muestra el tablero de números cantados",
     "¡Lotería! Claim the prize being played": "¡Lotería! Reclama el premio en juego",
     "Claim a prize": "Reclama un premio",
-    "Pause the cantor (host or Manage Server)": "Pausa al cantor (anfitrión o Gestionar servidor)",
-    "Pause the caller (host or Manage Server)": "Pausa al cantor (anfitrión o Gestionar servidor)",
-    "Resume the cantor (host or Manage Server)": "Reanuda al cantor (anfitrión o Gestionar servidor)",
-    "Resume the caller (host or Manage Server)": "Reanuda al cantor (anfitrión o Gestionar servidor)",
+    "Pause the calls (host or Manage Server)": "Pausa al cantor (anfitrión o Gestionar servidor)",
+    "Resume the calls (host or Manage Server)": "Reanuda al cantor (anfitrión o Gestionar servidor)",
     "End the game now (host or Manage Server)": (
         "Termina la partida ahora (anfitrión o Gestionar servidor)"
     ),
-    "Change the seconds between cards": "Cambia los segundos entre cartas",
-    "Change the seconds between numbers": "Cambia los segundos entre números",
+    "Change the seconds between calls": "Cambia los segundos entre cantadas",
     "Check a finished game against its seed": "Comprueba una partida terminada con su semilla",
     "Check a ticket code: valid, which game, or tampered": (
         "Comprueba un código de cartón: válido, de qué partida o alterado"
@@ -128,6 +127,7 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
     "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
     "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
+    "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
     "Seconds between numbers (5-120)": "Segundos entre números (5-120)",
     "Classic deck or family deck": "Baraja clásica o familiar",
     "Most players who can join": "Máximo de jugadores",

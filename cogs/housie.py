@@ -36,16 +36,18 @@ BOARD_EVERY = 10
 MAX_TICKETS = 6
 
 
-class Housie(CallingGameCog, name="Housie"):
+@app_commands.guild_only()
+class Housie(
+    CallingGameCog,
+    name="Housie",
+    group_name="housie",
+    group_description=_("Play Housie (Tambola), 90-ball bingo"),
+):
     kind = "housie"
     title = "Housie"
     total_calls = TOTAL_NUMBERS
     exhausted_reason = "reason_numbers_out"
     show_command = "ticket"
-
-    group = app_commands.Group(
-        name="housie", description=_("Play Housie (Tambola), 90-ball bingo"), guild_only=True
-    )
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
@@ -245,7 +247,7 @@ class Housie(CallingGameCog, name="Housie"):
 
     # -- commands ------------------------------------------------------------------------------
 
-    @group.command(name="start", description=_("Open a Housie lobby in this channel"))
+    @app_commands.command(name="start", description=_("Open a Housie lobby in this channel"))
     @app_commands.describe(
         tickets=_("Most tickets a player may take (1-6)"),
         interval=_("Seconds between numbers (5-120)"),
@@ -288,7 +290,7 @@ class Housie(CallingGameCog, name="Housie"):
             options={"interval": interval, "max_players": max_players, "max_tickets": tickets},
         )
 
-    @group.command(name="join", description=_("Join the Housie game in this channel"))
+    @app_commands.command(name="join", description=_("Join the Housie game in this channel"))
     @app_commands.describe(tickets=_("How many tickets you want"))
     async def join_command(
         self,
@@ -298,11 +300,13 @@ class Housie(CallingGameCog, name="Housie"):
         game = await self.game_here(interaction)
         await self.join(interaction, game, tickets=self.ticket_count(game, tickets))
 
-    @group.command(name="ticket", description=_("Show your tickets with the called numbers marked"))
+    @app_commands.command(
+        name="ticket", description=_("Show your tickets with the called numbers marked")
+    )
     async def ticket_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.show_boards(interaction)
 
-    @group.command(name="board", description=_("Show the caller's board of called numbers"))
+    @app_commands.command(name="board", description=_("Show the caller's board of called numbers"))
     async def board_command(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         called = self.called(game)
@@ -311,7 +315,7 @@ class Housie(CallingGameCog, name="Housie"):
             f"Housie #{game.id}: {len(called)} numbers called.", file=attachment(image)
         )
 
-    @group.command(name="claim", description=_("Claim a prize"))
+    @app_commands.command(name="claim", description=_("Claim a prize"))
     @app_commands.describe(prize=_("The prize you completed"), ticket=_("Which of your tickets"))
     async def claim_command(
         self,
@@ -340,7 +344,7 @@ class Housie(CallingGameCog, name="Housie"):
             if typed in self.prize_name(value).lower() or typed in value
         ][:25]
 
-    @group.command(
+    @app_commands.command(
         name="check", description=_("Check a ticket code: valid, which game, or tampered")
     )
     @app_commands.describe(code=_("The code printed under the ticket"))
@@ -351,34 +355,6 @@ class Housie(CallingGameCog, name="Housie"):
             raise UserError(f"❌ Not a valid ticket code: {error}.") from None
         rows = " / ".join(" ".join(str(n) for n in row if n) for row in ticket.rows)
         await send_ephemeral(interaction, f"✅ Genuine ticket from Housie #{game_id}: {rows}.")
-
-    @group.command(name="pause", description=_("Pause the caller (host or Manage Server)"))
-    async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.pause(interaction)
-
-    @group.command(name="resume", description=_("Resume the caller (host or Manage Server)"))
-    async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.resume(interaction)
-
-    @group.command(name="stop", description=_("End the game now (host or Manage Server)"))
-    async def stop_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.stop(interaction)
-
-    @group.command(name="speed", description=_("Change the seconds between numbers"))
-    @app_commands.describe(seconds=_("Seconds between numbers (5-120)"))
-    async def speed_command(
-        self,
-        interaction: discord.Interaction[Any],
-        seconds: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL],
-    ) -> None:
-        await self.set_speed(interaction, seconds)
-
-    @group.command(name="verify", description=_("Check a finished game against its seed"))
-    @app_commands.describe(game=_("The game number"))
-    async def verify_command(
-        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
-    ) -> None:
-        await self.verify(interaction, game)
 
 
 async def setup(bot: GameNightBot) -> None:

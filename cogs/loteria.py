@@ -65,16 +65,18 @@ def parse_prizes(text: str) -> tuple[Pattern, ...]:
     return prizes
 
 
-class Loteria(CallingGameCog, name="Lotería"):
+@app_commands.guild_only()
+class Loteria(
+    CallingGameCog,
+    name="Lotería",
+    group_name="loteria",
+    group_description=_("Play Lotería, the Mexican bingo"),
+):
     kind = "loteria"
     title = "Lotería"
     total_calls = DECK_SIZE
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
-
-    group = app_commands.Group(
-        name="loteria", description=_("Play Lotería, the Mexican bingo"), guild_only=True
-    )
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
@@ -205,7 +207,7 @@ class Loteria(CallingGameCog, name="Lotería"):
 
     # -- commands ------------------------------------------------------------------------------
 
-    @group.command(name="start", description=_("Open a Lotería lobby in this channel"))
+    @app_commands.command(name="start", description=_("Open a Lotería lobby in this channel"))
     @app_commands.describe(
         prizes=_("Prizes in order, e.g. line, corners, full"),
         interval=_("Seconds between cards (5-120)"),
@@ -252,49 +254,23 @@ class Loteria(CallingGameCog, name="Lotería"):
         plans = [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
         return [app_commands.Choice(name=plan, value=plan) for plan in plans[:25]]
 
-    @group.command(name="join", description=_("Join the Lotería game in this channel"))
+    @app_commands.command(name="join", description=_("Join the Lotería game in this channel"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.join(interaction, await self.game_here(interaction), tickets=1)
 
-    @group.command(name="tabla", description=_("Show your tabla with the called cards marked"))
+    @app_commands.command(
+        name="tabla", description=_("Show your tabla with the called cards marked")
+    )
     async def tabla(self, interaction: discord.Interaction[Any]) -> None:
         await self.show_boards(interaction)
 
-    @group.command(name="claim", description=_("¡Lotería! Claim the prize being played"))
+    @app_commands.command(name="claim", description=_("¡Lotería! Claim the prize being played"))
     @app_commands.describe(pattern=_("The pattern you completed"))
     @app_commands.choices(pattern=PATTERN_CHOICES)
     async def claim_command(
         self, interaction: discord.Interaction[Any], pattern: str | None = None
     ) -> None:
         await self.claim(interaction, None, pattern, None)
-
-    @group.command(name="pause", description=_("Pause the cantor (host or Manage Server)"))
-    async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.pause(interaction)
-
-    @group.command(name="resume", description=_("Resume the cantor (host or Manage Server)"))
-    async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.resume(interaction)
-
-    @group.command(name="stop", description=_("End the game now (host or Manage Server)"))
-    async def stop_command(self, interaction: discord.Interaction[Any]) -> None:
-        await self.stop(interaction)
-
-    @group.command(name="speed", description=_("Change the seconds between cards"))
-    @app_commands.describe(seconds=_("Seconds between cards (5-120)"))
-    async def speed_command(
-        self,
-        interaction: discord.Interaction[Any],
-        seconds: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL],
-    ) -> None:
-        await self.set_speed(interaction, seconds)
-
-    @group.command(name="verify", description=_("Check a finished game against its seed"))
-    @app_commands.describe(game=_("The game number"))
-    async def verify_command(
-        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
-    ) -> None:
-        await self.verify(interaction, game)
 
 
 async def setup(bot: GameNightBot) -> None:

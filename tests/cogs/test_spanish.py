@@ -33,6 +33,35 @@ async def test_commands_are_synced_with_spanish_names_and_descriptions(
     )
 
 
+async def test_every_command_option_and_choice_has_spanish(emulator: Emulator, start_bot):
+    emulator.add_guild("Servidor")
+    await start_bot()
+    missing = []
+
+    def check(item: dict, path: str) -> None:
+        for field in ("name", "description"):
+            if (
+                field in item
+                and item[field]
+                and "es-ES" not in (item.get(f"{field}_localizations") or {})
+            ):
+                if field == "name" and item[field].isdigit():
+                    continue
+                missing.append(f"{path} {field} {item[field]!r}")
+        for child in item.get("options") or []:
+            check(child, f"{path} {child['name']}")
+        missing.extend(
+            f"{path} choice {choice['name']!r}"
+            for choice in item.get("choices") or []
+            if "es-ES" not in (choice.get("name_localizations") or {})
+            and not any(ch.isdigit() for ch in choice["name"])
+        )
+
+    for command in emulator.synced_commands:
+        check(command, "/" + command["name"])
+    assert missing == []
+
+
 async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
     guild = emulator.add_guild("Noche de Lotería", locale="es-ES")
     channel = guild.add_channel("general")
