@@ -1,0 +1,50 @@
+"""``python -m bot`` with a switch for tracemalloc, for bench_load.py's memory figure.
+
+SIGUSR1 starts tracing Python allocations (or clears the traces if tracing already); SIGUSR2
+writes ``current peak`` (bytes traced and still alive, and the peak) to the file named by
+``GAMENIGHT_TRACE_FILE``, then the largest allocation sites (their last frames in this project
+or its libraries). Until SIGUSR1 the bot runs untraced, at full speed.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import signal
+import sys
+import tracemalloc
+from pathlib import Path
+from types import FrameType
+
+FRAMES = 12
+TOP_SITES = 12
+
+
+def start_tracing(_signal: int, _frame: FrameType | None) -> None:
+    if tracemalloc.is_tracing():
+        tracemalloc.clear_traces()
+    else:
+        tracemalloc.start(FRAMES)
+
+
+def where(trace: tracemalloc.Traceback) -> str:
+    """The innermost frames outside the standard library, most recent last."""
+    frames = [f for f in trace if "/lib/python3" not in f.filename or "site-packages" in f.filename]
+    return " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames[-3:]))
+
+
+def write_traced(_signal: int, _frame: FrameType | None) -> None:
+    current, peak = tracemalloc.get_traced_memory()
+    stats = tracemalloc.take_snapshot().statistics("traceback")[:TOP_SITES]
+    lines = [f"{current} {peak}"]
+    lines += [
+        f"{stat.size / 1024:8.0f} KiB {stat.count:7d} x  {where(stat.traceback)}" for stat in stats
+    ]
+    Path(os.environ["GAMENIGHT_TRACE_FILE"]).write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGUSR1, start_tracing)
+    signal.signal(signal.SIGUSR2, write_traced)
+    sys.argv = ["bot"]
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
