@@ -521,8 +521,11 @@ class CallingGameCog(commands.GroupCog):
         boards = await self.storage.boards(game.id, interaction.user.id)
         if not boards:
             raise self.refusal("not_playing", game=game.id)
+        # Acknowledge first: under load (many games calling, a cold start after a restart) the
+        # render can wait its turn for longer than Discord's 3 s (bench/bench_load.py).
+        await interaction.response.defer(ephemeral=True, thinking=True)
         images = await asyncio.to_thread(self.render_boards, game, boards, marked=True)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             self.say(
                 "your_boards",
                 interaction.locale,

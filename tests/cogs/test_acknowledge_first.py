@@ -1,0 +1,44 @@
+"""Showing a player's boards acknowledges the interaction before rendering, so a render that
+waits its turn under load (many games calling, a cold start) cannot miss Discord's 3 s."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from emulator import Emulator
+from tests.cogs.helpers import button_id
+
+
+async def test_boards_are_acknowledged_before_they_are_rendered(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot()
+    lobby = await (await host.slash("loteria start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+
+    cog = bot.get_cog("Lotería")
+    real_render = type(cog).render_boards
+    rendering, release = threading.Event(), threading.Event()
+
+    def slow_render(self, game, boards, *, marked):
+        rendering.set()
+        release.wait(10)
+        return real_render(self, game, boards, marked=marked)
+
+    monkeypatch.setattr(type(cog), "render_boards", slow_render)
+    shown = await host.slash("loteria tabla")
+    try:
+        await emulator.wait_until(rendering.is_set, 5, lambda: "the render to start")
+        assert await shown.acknowledgement() == 5  # deferred while the render is still going
+        assert shown.ephemeral
+    finally:
+        release.set()
+    reply = await shown.reply()
+    assert reply.ephemeral
+    assert "your tabla" in reply.content
+    assert reply.attachments
