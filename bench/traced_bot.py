@@ -2,8 +2,8 @@
 
 SIGUSR1 starts tracing Python allocations (or clears the traces if tracing already); SIGUSR2
 writes ``current peak`` (bytes traced and still alive, and the peak) to the file named by
-``GAMENIGHT_TRACE_FILE``, then the largest allocation sites (their last frames in this project
-or its libraries). Until SIGUSR1 the bot runs untraced, at full speed.
+``GAMENIGHT_TRACE_FILE``, then the largest allocation sites. Until SIGUSR1 the bot runs
+untraced, at full speed.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import tracemalloc
 from pathlib import Path
 from types import FrameType
 
-FRAMES = 12
+FRAMES = 1  # more frames make the bot several times slower (its acknowledgements time out)
 TOP_SITES = 12
 
 
@@ -28,9 +28,10 @@ def start_tracing(_signal: int, _frame: FrameType | None) -> None:
 
 
 def where(trace: tracemalloc.Traceback) -> str:
-    """The innermost frames outside the standard library, most recent last."""
-    frames = [f for f in trace if "/lib/python3" not in f.filename or "site-packages" in f.filename]
-    return " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames[-3:]))
+    """The allocating line (folder/file:line)."""
+    frame = trace[0]
+    path = Path(frame.filename)
+    return f"{path.parent.name}/{path.name}:{frame.lineno}"
 
 
 def write_traced(_signal: int, _frame: FrameType | None) -> None:
