@@ -8,6 +8,7 @@ untraced, at full speed.
 
 from __future__ import annotations
 
+import gc
 import os
 import runpy
 import signal
@@ -35,6 +36,9 @@ def where(trace: tracemalloc.Traceback) -> str:
 
 
 def write_traced(_signal: int, _frame: FrameType | None) -> None:
+    # Count what is live, not garbage waiting for the cyclic collector (discord.File leaves
+    # each attachment's BytesIO in a reference cycle with its own close method).
+    gc.collect()
     current, peak = tracemalloc.get_traced_memory()
     stats = tracemalloc.take_snapshot().statistics("traceback")[:TOP_SITES]
     lines = [f"{current} {peak}"]
