@@ -647,9 +647,14 @@ class CallingGameCog(commands.GroupCog):
                 failures = 0
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
                 failures += 1
-                log.exception("the caller of %s game %s failed; retrying", self.kind, game_id)
+                if isinstance(error, discord.DiscordServerError | OSError):
+                    # Discord (or the network) is having a bad moment: the call is stored and
+                    # will be announced on the retry; no traceback needed.
+                    log.warning("%s game %s: %s; retrying", self.kind, game_id, error)
+                else:
+                    log.exception("the caller of %s game %s failed; retrying", self.kind, game_id)
                 await asyncio.sleep(min(60.0, 2.0**failures) * self.bot.time_scale)
 
     async def seconds_to_next_call(self, game_id: int) -> float | None:
