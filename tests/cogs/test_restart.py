@@ -127,3 +127,34 @@ async def test_a_killed_bot_process_resumes_its_game(emulator: Emulator, tmp_pat
     assert len(draws) == len(calls)
     assert [d.value for d in draws] == list(draw_order(game.seed, 90)[: len(draws)])
     assert all(d.message_id is not None for d in draws)
+
+
+async def test_discord_errors_while_calling_lose_and_double_nothing(emulator: Emulator, start_bot):
+    """5xx answers on the calls (some after the message was posted): the caller retries, the
+    enforced nonce keeps a retried call from appearing twice, and no call is skipped."""
+    from emulator import Fault
+
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=0.02)
+    lobby = await (await host.slash("loteria start", prizes="full", interval=5)).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", 2)
+    route = "/channels/{channel_id}/messages"
+    lost_answers = emulator.inject_fault(
+        Fault(500, method="POST", route=route, after_handling=True, limit=1)
+    )
+    refused = emulator.inject_fault(Fault(503, method="POST", route=route, limit=1))
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", 8)
+    assert emulator.faults.hits(lost_answers) == 1
+    assert emulator.faults.hits(refused) == 1
+    await (await host.slash("loteria stop")).reply()
+    await channel.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+
+    calls = announced(channel, r"card (\d+) of 54")
+    assert calls == list(range(1, len(calls) + 1))
+    draws = await bot.storage.draws(1)
+    assert [d.seq for d in draws] == calls
+    assert all(d.message_id is not None for d in draws)
