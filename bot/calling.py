@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import re
 import time
@@ -22,6 +21,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.attachments import attachment
 from bot.errors import UserError, report_error, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.render import Rendered
@@ -44,11 +44,6 @@ MAX_PLAYERS_LIMIT = 1000
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
 SHUTDOWN_GRACE = 5.0
-
-
-def attachment(image: Rendered) -> discord.File:
-    """A rendered picture as an attachment, its alt text as the description."""
-    return discord.File(io.BytesIO(image.png), filename=image.filename, description=image.alt_text)
 
 
 @dataclass(frozen=True, slots=True)

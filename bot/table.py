@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import random
 import re
@@ -31,7 +30,6 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.errors import UserError, report_error
-from bot.render.common import Rendered
 from bot.storage import GameRow, GameStatus, Storage
 from engine.fairness import SeededRandom
 
@@ -158,13 +156,6 @@ async def dispatch(
         await cog.on_component(interaction, action, game_id, arg, values)
     except Exception as error:  # never "This interaction failed"
         await report_error(interaction, error, context=f"{prefix} game {game_id}")
-
-
-def attach(rendered: Rendered) -> discord.File:
-    """A rendered picture as an attachment, with its alt text."""
-    return discord.File(
-        io.BytesIO(rendered.png), filename=rendered.filename, description=rendered.alt_text
-    )
 
 
 @dataclass

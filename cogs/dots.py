@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.attachments import attachment
 from bot.errors import UserError
 from bot.render.dots import render_dots
 from bot.storage import GameRow
@@ -28,7 +29,6 @@ from bot.table import (
     Shown,
     TableButton,
     TableSelect,
-    attach,
 )
 from engine.dots import MAX_SIDE, MIN_SIDE, DotsGame, Level, Line, Orientation, Player, choose_line
 
@@ -183,7 +183,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         picture = await asyncio.to_thread(
             render_dots, engine, game_id=str(game.id), names=self.names(game), verdict=verdict
         )
-        return Shown("\n".join(lines), self.lines_view(game, engine), [attach(picture)])
+        return Shown("\n".join(lines), self.lines_view(game, engine), [attachment(picture)])
 
     async def result(self, game: GameRow, engine: DotsGame) -> Shown:
         view = discord.ui.View(timeout=None)

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.attachments import attachment
 from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
@@ -17,7 +18,6 @@ from bot.calling import (
     CallingButton,
     CallingGameCog,
     Verdict,
-    attachment,
 )
 from bot.errors import UserError, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish

@@ -15,10 +15,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.attachments import attachment
 from bot.errors import UserError
 from bot.render.tictactoe import render_tictactoe
 from bot.storage import GameRow
-from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton, attach
+from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
 from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
             f"🏁 {self.title} #{game.id}: **{self.verdict(game)}** after {moves} "
             f"move{'s' if moves != 1 else ''}."
         )
-        return Shown(content, view, [attach(picture)])
+        return Shown(content, view, [attachment(picture)])
 
     # -- commands ------------------------------------------------------------------------------
 

@@ -17,10 +17,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.attachments import attachment
 from bot.errors import UserError
 from bot.render.triangle import render_solution, render_triangle
 from bot.storage import GameRow, GameStatus
-from bot.table import Shown, TableButton, TableGameCog, attach
+from bot.table import Shown, TableButton, TableGameCog
 from engine.triangle import (
     COORDINATES,
     HOLES,
@@ -167,7 +168,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 caption=caption,
                 last_jump=puzzle.history[-1] if puzzle.history else None,
             )
-            files = [attach(picture)]
+            files = [attachment(picture)]
         return Shown("\n".join(lines), self.holes_view(game, puzzle), files)
 
     def ending(self, game: GameRow, puzzle: TriangleGame | None, *, plain: bool = False) -> str:
@@ -228,7 +229,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         await interaction.response.defer(thinking=True)
         jumps = await asyncio.to_thread(best_line, start_board(start))
         animation = await asyncio.to_thread(render_solution, start, jumps)
-        await interaction.followup.send(solution_text(start, jumps), file=attach(animation))
+        await interaction.followup.send(solution_text(start, jumps), file=attachment(animation))
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))
     async def quit_slash(self, interaction: discord.Interaction[Any]) -> None:
