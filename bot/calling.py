@@ -25,7 +25,15 @@ from bot.attachments import attachment
 from bot.errors import UserError, report_error, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.render import Rendered
-from bot.storage import BoardRow, GameRow, GameStatus, PlayerRow, Storage, WinnerRow
+from bot.storage import (
+    BoardRow,
+    ChannelBusyError,
+    GameRow,
+    GameStatus,
+    PlayerRow,
+    Storage,
+    WinnerRow,
+)
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -312,22 +320,22 @@ class CallingGameCog(commands.GroupCog):
     ) -> GameRow:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
-        existing = await self.storage.live_game_in_channel(
-            interaction.channel_id, ["loteria", "housie"]
-        )
-        if existing is not None:
-            other = CallingGameCog.titles.get(existing.kind, existing.kind)
-            raise UserError("channel_busy", other=other, game=existing.id)
         options = {**options, "guild_locale": str(interaction.guild_locale or "")}
-        game = await self.storage.create_game(
-            kind=self.kind,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            seed=seed,
-            options=options,
-            state=state,
-        )
+        try:
+            game = await self.storage.create_game(
+                kind=self.kind,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                seed=seed,
+                options=options,
+                state=state,
+                alone_among=tuple(CallingGameCog.titles),  # one calling game per channel
+            )
+        except ChannelBusyError as busy:
+            kind = busy.existing.kind
+            other = CallingGameCog.titles.get(kind, kind)
+            raise UserError("channel_busy", other=other, game=busy.existing.id) from None
         await interaction.response.send_message(
             await self.lobby_text(game), view=self.lobby_view(game)
         )

@@ -198,6 +198,14 @@ class StorageError(Exception):
     """The database refused a write (for example a second winner row for the same prize)."""
 
 
+class ChannelBusyError(StorageError):
+    """A game may not start in a channel that already has one of the games it excludes."""
+
+    def __init__(self, existing: GameRow) -> None:
+        super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
+        self.existing = existing
+
+
 class Storage:
     """The bot's SQLite database. Open it with ``async with Storage.open(path) as storage``."""
 
@@ -261,8 +269,23 @@ class Storage:
         options: Mapping[str, Any],
         state: str = "",
         status: GameStatus = GameStatus.LOBBY,
+        alone_among: Iterable[str] = (),
     ) -> GameRow:
+        """Insert a game. With ``alone_among`` (kinds), the channel must have no live game of
+        those kinds: checked in the same transaction, so two starts at once cannot both win
+        (the loser gets ``ChannelBusyError`` naming the game already there)."""
+        rivals = list(alone_among)
         async with self._transaction() as db:
+            if rivals:
+                marks = ",".join("?" * len(rivals))
+                async with db.execute(
+                    f"SELECT * FROM games WHERE channel_id = ? AND kind IN ({marks})"  # noqa: S608
+                    f" AND status IN {LIVE_SQL} ORDER BY id LIMIT 1",
+                    (channel_id, *rivals),
+                ) as found:
+                    existing = await found.fetchone()
+                if existing is not None:
+                    raise ChannelBusyError(_game(existing))
             cursor = await db.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options,"
                 " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

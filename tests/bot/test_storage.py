@@ -4,7 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import LIVE_SQL, MIGRATIONS, GameStatus, Storage, StorageError
+from bot.storage import (
+    LIVE_SQL,
+    MIGRATIONS,
+    ChannelBusyError,
+    GameStatus,
+    Storage,
+    StorageError,
+)
 
 
 @pytest.fixture
@@ -182,3 +189,29 @@ async def test_state_compare_and_set(storage: Storage):
     assert await storage.update_game(game.id, state="b", expect_state="a")
     assert not await storage.update_game(game.id, state="c", expect_state="a")
     assert (await storage.get_game(game.id)).state == "b"  # type: ignore[union-attr]
+
+
+async def test_a_channel_holds_one_game_of_the_excluded_kinds_even_under_a_race(storage: Storage):
+    async def start(kind: str):
+        return await storage.create_game(
+            kind=kind,
+            guild_id=1,
+            channel_id=77,
+            host_id=7,
+            seed=None,
+            options={},
+            alone_among=("loteria", "housie"),
+        )
+
+    results = await asyncio.gather(
+        *(start(kind) for kind in ("loteria", "housie", "loteria")), return_exceptions=True
+    )
+    created = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, ChannelBusyError)]
+    assert len(created) == 1
+    assert len(refused) == 2
+    assert all(r.existing.id == created[0].id for r in refused)
+    # Other kinds, other channels and finished games do not block.
+    assert await new_game(storage, channel_id=77, kind="tictactoe")
+    await storage.update_game(created[0].id, status=GameStatus.FINISHED)
+    assert await start("housie")
