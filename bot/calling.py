@@ -131,6 +131,10 @@ class CallingButton(
         try:
             if not isinstance(cog, CallingGameCog):
                 raise UserError("not_available")
+            if cog.answers_privately(self.action):
+                # Acknowledge before touching the database: in a rush of Join clicks the
+                # database queue, not the bot, decides how long an answer takes.
+                await interaction.response.defer(ephemeral=True, thinking=True)
             await cog.on_button(interaction, self.action, self.game_id)
         except Exception as error:  # every error becomes a reply, never "interaction failed"
             await report_error(interaction, error, context=f"game {self.game_id}")
@@ -423,6 +427,10 @@ class CallingGameCog(commands.GroupCog):
 
     # -- buttons -------------------------------------------------------------------------------
 
+    def answers_privately(self, action: str) -> bool:
+        """Whether every answer to button ``action`` is private (so it can be deferred at once)."""
+        return action in {"join", "leave", "start", "cancel"}
+
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
@@ -448,7 +456,8 @@ class CallingGameCog(commands.GroupCog):
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("joins_closed", game=game.id)
         max_players = int(game.options.get("max_players", MAX_PLAYERS_LIMIT))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         live = self.live_game(game.id)
         async with live.lock:
             fresh = await self.storage.get_game(game.id)

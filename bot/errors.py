@@ -62,12 +62,18 @@ def friendly_message(
     return None
 
 
-async def send_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
+async def send_ephemeral(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
     """Reply privately whether or not the interaction was acknowledged already."""
+    extra: dict[str, Any] = {} if view is None else {"view": view}
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True)
+        await interaction.followup.send(content, ephemeral=True, **extra)
     else:
-        await interaction.response.send_message(content, ephemeral=True)
+        await interaction.response.send_message(content, ephemeral=True, **extra)
 
 
 async def report_error(

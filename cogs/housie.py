@@ -180,6 +180,11 @@ class Housie(
             return "cartón" if count == 1 else "cartones"
         return "ticket" if count == 1 else "tickets"
 
+    def answers_privately(self, action: str) -> bool:
+        return (
+            super().answers_privately(action) or action == "claim" or action.startswith("tickets")
+        )
+
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
@@ -211,9 +216,7 @@ class Housie(
                     self.kind, f"tickets{count}", game.id, str(count), discord.ButtonStyle.primary
                 )
             )
-        await interaction.response.send_message(
-            "How many tickets would you like?", view=view, ephemeral=True
-        )
+        await send_ephemeral(interaction, "How many tickets would you like?", view=view)
 
     async def offer_prizes(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         open_prizes = self.open_prizes(game)
@@ -234,9 +237,7 @@ class Housie(
                     discord.ButtonStyle.success,
                 )
             )
-        await interaction.response.send_message(
-            "Which prize are you claiming?", view=view, ephemeral=True
-        )
+        await send_ephemeral(interaction, "Which prize are you claiming?", view=view)
 
     @staticmethod
     def ticket_count(game: GameRow, wanted: int) -> int:
