@@ -32,6 +32,11 @@ EXTENSIONS: tuple[str, ...] = (
 )
 
 
+# discord.py names the tasks that run slash commands and component callbacks so.
+INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
+INTERACTION_GRACE = 5.0
+
+
 class GameNightBot(commands.Bot):
     """Holds the settings and the open database; cogs reach them through ``bot.storage``."""
 
@@ -94,6 +99,19 @@ class GameNightBot(commands.Bot):
         log.info(
             "synced %d slash commands to %s", len(synced), guild.id if guild else "all servers"
         )
+
+    async def close(self) -> None:
+        """Let interactions already being answered finish before the connection (and then the
+        database) goes, so nobody is left with "This interaction failed" by a restart."""
+        current = asyncio.current_task()
+        answering = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and task.get_name().startswith(INTERACTION_TASK_NAMES)
+        ]
+        if answering:
+            await asyncio.wait(answering, timeout=INTERACTION_GRACE)
+        await super().close()
 
     async def on_ready(self) -> None:
         assert self.user is not None

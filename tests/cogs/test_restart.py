@@ -158,3 +158,31 @@ async def test_discord_errors_while_calling_lose_and_double_nothing(emulator: Em
     draws = await bot.storage.draws(1)
     assert [d.seq for d in draws] == calls
     assert all(d.message_id is not None for d in draws)
+
+
+async def test_stopping_the_bot_finishes_answers_already_under_way(
+    emulator: Emulator, start_bot, monkeypatch
+):
+    import time as clock
+
+    from cogs import loteria
+
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    lobby = await (await host.slash("loteria start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+
+    real_render = loteria.render.render_tabla
+
+    def slow_render(*args, **kwargs):  # a render that is still running when the bot stops
+        clock.sleep(0.5)
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(loteria.render, "render_tabla", slow_render)
+    showing = await host.slash("loteria tabla")
+    await showing.acknowledgement()
+    await bot.stop_for_test()
+    reply = await showing.reply()
+    assert reply.attachments
