@@ -159,6 +159,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} players",
         "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugadores",
     ),
+    "housie_call": (
+        "🔢 **{value}** · number {seq} of {total}",
+        "🔢 **{value}** · número {seq} de {total}",
+    ),
+    "housie_board_after": ("The board after {seq} numbers:", "El tablero tras {seq} números:"),
+    "housie_bogey": (
+        "❌ Bogey! {user} claimed {prize} but {reason}. Ticket {ticket} is out for the rest of "
+        "the game.",
+        "❌ ¡Reclamo falso! {user} reclamó {prize}, pero {reason}. El cartón {ticket} queda "
+        "fuera el resto de la partida.",
+    ),
+    "housie_options": (
+        "Prizes: **{prizes}** · one number every {interval} s · up to {most} tickets each",
+        "Premios: **{prizes}** · un número cada {interval} s · hasta {most} cartones cada uno",
+    ),
+    "housie_how_many": ("How many tickets would you like?", "¿Cuántos cartones quieres?"),
+    "housie_which_prize": ("Which prize are you claiming?", "¿Qué premio reclamas?"),
+    "housie_ticket_count": ("Choose 1 to {most} tickets.", "Elige de 1 a {most} cartones."),
+    "housie_not_a_prize": (
+        "{prize!r} is not a prize; pick one from the list.",
+        "{prize!r} no es un premio; elige uno de la lista.",
+    ),
+    "housie_code_bad": (
+        "❌ Not a valid ticket code: {error}.",
+        "❌ Código de cartón no válido: {error}.",
+    ),
+    "housie_code_good": (
+        "✅ Genuine ticket from Housie #{game}: {rows}.",
+        "✅ Cartón auténtico de Housie #{game}: {rows}.",
+    ),
     "deck_classic": ("classic deck", "baraja clásica"),
     "deck_family": ("family deck", "baraja familiar"),
     "not_available": (

@@ -32,6 +32,16 @@ if TYPE_CHECKING:
     from bot.app import GameNightBot
 
 TOTAL_NUMBERS = 90
+SPANISH_PRIZE_NAMES = {
+    Prize.EARLY_FIVE: "Cinco primeros",
+    Prize.TOP_LINE: "Línea de arriba",
+    Prize.MIDDLE_LINE: "Línea del medio",
+    Prize.BOTTOM_LINE: "Línea de abajo",
+    Prize.FOUR_CORNERS: "Cuatro esquinas",
+    Prize.FULL_HOUSE: "Cartón lleno",
+    Prize.SECOND_HOUSE: "Segundo cartón lleno",
+    Prize.THIRD_HOUSE: "Tercer cartón lleno",
+}
 BOARD_EVERY = 10
 MAX_TICKETS = 6
 
@@ -81,6 +91,8 @@ class Housie(
         return [prize.value for prize in self.engine_game(game).claimable_prizes]
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
+        if is_spanish(locale):
+            return SPANISH_PRIZE_NAMES[Prize(prize)]
         return Prize(prize).display_name
 
     def after_award(self, game: GameRow, prize: str) -> str:
@@ -101,11 +113,12 @@ class Housie(
         ]
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered | None]:
-        text = f"🔢 **{value}** · number {seq} of {TOTAL_NUMBERS}"
+        locale = self.channel_locale(game)
+        text = self.say("housie_call", locale, value=value, seq=seq, total=TOTAL_NUMBERS)
         if seq % BOARD_EVERY:
             return text, None
         board = render.render_caller_board(self.called(game)[:seq])
-        return f"{text}\nThe board after {seq} numbers:", board
+        return f"{text}\n{self.say('housie_board_after', locale, seq=seq)}", board
 
     def eligible_boards(
         self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str
@@ -152,9 +165,14 @@ class Housie(
         """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
         assert verdict.board is not None
         await self.storage.set_board_out(verdict.board.id)
-        return (
-            f"❌ Bogey! {user.mention} claimed {self.prize_name(verdict.prize)} but {verdict.reason}. "
-            f"Ticket {verdict.board.board_index + 1} is out for the rest of the game."
+        locale = self.channel_locale(game)
+        return self.say(
+            "housie_bogey",
+            locale,
+            user=user.mention,
+            prize=self.prize_name(verdict.prize, locale),
+            reason=verdict.reason,
+            ticket=verdict.board.board_index + 1,
         )
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
@@ -169,10 +187,14 @@ class Housie(
         return problems
 
     def describe_options(self, game: GameRow) -> str:
-        prizes = ", ".join(prize.display_name for prize in self.engine_game(game).prizes)
-        return (
-            f"Prizes: **{prizes}** · one number every {game.options.get('interval')} s · "
-            f"up to {game.options.get('max_tickets')} tickets each"
+        locale = self.channel_locale(game)
+        prizes = ", ".join(self.prize_name(p.value, locale) for p in self.engine_game(game).prizes)
+        return self.say(
+            "housie_options",
+            locale,
+            prizes=prizes,
+            interval=game.options.get("interval"),
+            most=game.options.get("max_tickets"),
         )
 
     def board_word(self, count: int, locale: LocaleLike = None) -> str:
@@ -199,7 +221,7 @@ class Housie(
             prizes = list(Prize)
             index = int(action[5:])
             if index >= len(prizes):
-                raise UserError("That button is not in use any more.")
+                raise UserError("button_gone")
             await self.claim(interaction, game, prizes[index].value, None)
         else:
             await super().on_button(interaction, action, game_id)
@@ -208,7 +230,7 @@ class Housie(
         self, interaction: discord.Interaction[Any], game: GameRow
     ) -> None:
         if game.status is not GameStatus.LOBBY:
-            raise UserError(f"Housie #{game.id} has already started; joins are closed.")
+            raise self.refusal("joins_closed", game=game.id)
         view = discord.ui.View(timeout=None)
         for count in range(1, int(game.options.get("max_tickets", 1)) + 1):
             view.add_item(
@@ -216,14 +238,16 @@ class Housie(
                     self.kind, f"tickets{count}", game.id, str(count), discord.ButtonStyle.primary
                 )
             )
-        await send_ephemeral(interaction, "How many tickets would you like?", view=view)
+        await send_ephemeral(
+            interaction, self.say("housie_how_many", interaction.locale), view=view
+        )
 
     async def offer_prizes(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         open_prizes = self.open_prizes(game)
         if not game.status.is_live or not open_prizes:
-            raise UserError(f"Housie #{game.id} is over.")
+            raise self.refusal("game_over", game=game.id)
         if await self.storage.get_player(game.id, interaction.user.id) is None:
-            raise UserError(f"You are not playing in Housie #{game.id}.")
+            raise self.refusal("not_playing", game=game.id)
         prizes = list(Prize)
         view = discord.ui.View(timeout=None)
         for value in open_prizes:
@@ -233,17 +257,19 @@ class Housie(
                     self.kind,
                     f"prize{prizes.index(prize)}",
                     game.id,
-                    self.prize_name(value),
+                    self.prize_name(value, interaction.locale),
                     discord.ButtonStyle.success,
                 )
             )
-        await send_ephemeral(interaction, "Which prize are you claiming?", view=view)
+        await send_ephemeral(
+            interaction, self.say("housie_which_prize", interaction.locale), view=view
+        )
 
     @staticmethod
     def ticket_count(game: GameRow, wanted: int) -> int:
         most = int(game.options.get("max_tickets", 1))
         if not 1 <= wanted <= most:
-            raise UserError(f"Choose 1 to {most} tickets.")
+            raise UserError("housie_ticket_count", most=most)
         return wanted
 
     # -- commands ------------------------------------------------------------------------------
@@ -327,7 +353,7 @@ class Housie(
         try:
             Prize(prize)
         except ValueError:
-            raise UserError(f"{prize!r} is not a prize; pick one from the list.") from None
+            raise UserError("housie_not_a_prize", prize=prize) from None
         await self.claim(interaction, None, prize, ticket)
 
     @claim_command.autocomplete("prize")
@@ -340,9 +366,11 @@ class Housie(
         values = self.open_prizes(game) if game else [p.value for p in Prize]
         typed = current.strip().lower()
         return [
-            app_commands.Choice(name=self.prize_name(value), value=value)
+            app_commands.Choice(name=self.prize_name(value, interaction.locale), value=value)
             for value in values
-            if typed in self.prize_name(value).lower() or typed in value
+            if typed in self.prize_name(value, interaction.locale).lower()
+            or typed in self.prize_name(value).lower()
+            or typed == value.lower()
         ][:25]
 
     @app_commands.command(
@@ -353,9 +381,11 @@ class Housie(
         try:
             ticket, game_id = housie.decode_ticket_code(code.strip(), self.bot.settings.signing_key)
         except GameError as error:
-            raise UserError(f"❌ Not a valid ticket code: {error}.") from None
+            raise UserError("housie_code_bad", error=error) from None
         rows = " / ".join(" ".join(str(n) for n in row if n) for row in ticket.rows)
-        await send_ephemeral(interaction, f"✅ Genuine ticket from Housie #{game_id}: {rows}.")
+        await send_ephemeral(
+            interaction, self.say("housie_code_good", interaction.locale, game=game_id, rows=rows)
+        )
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -96,3 +96,26 @@ async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
     summary = await channel.wait_for_message(lambda m: "Semilla" in m.content, timeout=10)
     assert "terminó" in summary.content
     assert "Semilla" in summary.content
+
+
+async def test_housie_in_a_spanish_server(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Tómbola", locale="es-419")
+    channel = guild.add_channel("general")
+    host = guild.add_member("anfitrión", locale="es-419")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+    lobby = await (await host.slash("housie start", tickets=2)).reply()
+    assert "Premios: **Cinco primeros, Línea de arriba" in lobby.content
+    offer = await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    assert "¿Cuántos cartones quieres?" in offer.content
+    joined = await (await host.click(offer, button_id(offer, "tickets2"))).reply()
+    assert "tus 2 cartones" in joined.content
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+    await run_calls(cog, game.id, 1)
+    assert "número 1 de 90" in channel.messages[-1].content
+    choices = await host.autocomplete("housie claim", "prize", "línea")
+    assert {c["name"] for c in choices} == {"Línea de arriba", "Línea del medio", "Línea de abajo"}
+    bogey = await (await host.slash("housie claim", prize="FH", ticket=1)).reply()
+    assert "¡Reclamo falso!" in bogey.content
+    assert "El cartón 1 queda fuera" in bogey.content
