@@ -529,13 +529,14 @@ class CallingGameCog(commands.GroupCog):
         await send_ephemeral(interaction, self.say("left", interaction.locale, game=game.id))
 
     async def show_boards(self, interaction: discord.Interaction[Any]) -> None:
+        # Acknowledge first, every answer here being private: under load (many games calling,
+        # a restart resuming them all) the database and the render can each take their turn
+        # for longer than Discord's 3 s (bench/bench_load.py).
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.game_here(interaction)
         boards = await self.storage.boards(game.id, interaction.user.id)
         if not boards:
             raise self.refusal("not_playing", game=game.id)
-        # Acknowledge first: under load (many games calling, a cold start after a restart) the
-        # render can wait its turn for longer than Discord's 3 s (bench/bench_load.py).
-        await interaction.response.defer(ephemeral=True, thinking=True)
         images = await asyncio.to_thread(self.render_boards, game, boards, marked=True)
         await interaction.followup.send(
             self.say(
