@@ -173,6 +173,8 @@ async def test_tic_tac_toe_against_the_bot_in_a_spanish_server(emulator: Emulato
     # The perfect bot never loses: a draw or its win.
     assert re.search(r"\*\*(Empate|Gana .+)\*\* tras \d+ jugadas\.", result.content)
     assert result.component(f"gn:ttt:rematch:{game}")["label"] == "Revancha"
+    (picture,) = result.attachments
+    assert re.search(r"(Empate|Gana .+)\.$", picture.description)  # the picture's verdict
     assert re.search(r"\*\*(Empate|Gana .+)\.\*\*", board.content)
 
 
