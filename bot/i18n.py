@@ -1,4 +1,4 @@
-"""English and Spanish: slash-command localisations and player-facing Lotería messages."""
+"""English and Spanish: slash-command localisations and player-facing messages."""
 
 from __future__ import annotations
 
@@ -391,6 +391,267 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seed_commitment": (
         "Seed `{seed}`, commitment `{commitment}`.",
         "Semilla `{seed}`, compromiso `{commitment}`.",
+    ),
+    # -- the table games (tic-tac-toe, Dots and Boxes, Tricky Triangle) ---------------------
+    # English templates name the game {title}; Spanish ones {titulo}, its Spanish name.
+    "table_no_such_game": (
+        "There is no {title} game #{game}.",
+        "No existe la partida de {titulo} #{game}.",
+    ),
+    "table_you_busy": (
+        "You are already in {title} game #{game}{where}: one {title} game at a time. "
+        "Finish or resign it first.",
+        "Ya estás en la partida de {titulo} #{game}{where}: una partida de {titulo} a la vez. "
+        "Termínala o ríndete primero.",
+    ),
+    "table_member_busy": (
+        "{member} is already in {title} game #{game}{where}: one {title} game at a time. "
+        "Finish or resign it first.",
+        "{member} ya está en la partida de {titulo} #{game}{where}: una partida de {titulo} a "
+        "la vez. Tiene que terminarla o rendirse primero.",
+    ),
+    "table_server_only": (
+        "Play in a server channel, not in DMs.",
+        "Juega en un canal de un servidor, no por mensaje directo.",
+    ),
+    "table_bad_level": (
+        "The bot plays at {levels}, not {level!r}.",
+        "El bot juega en nivel {levels}, no {level!r}.",
+    ),
+    "table_not_yourself": (
+        "You can't challenge yourself; leave `opponent` empty to play me.",
+        "No puedes retarte a ti mismo; deja `rival` vacío para jugar contra mí.",
+    ),
+    "table_not_bots": (
+        "Bots can't accept challenges; leave `opponent` empty to play me.",
+        "Los bots no pueden aceptar retos; deja `rival` vacío para jugar contra mí.",
+    ),
+    "table_challenge": (
+        "## {title} #{game}\n<@{host}> challenges {challenged} to {title} ({settings}).\n"
+        "{players}; {first} moves first. Accept <t:{deadline}:R>, or decline.",
+        "## {titulo} #{game}\n<@{host}> reta a {challenged} a una partida de {titulo} "
+        "({settings}).\n{players}; empieza {first}. Acepta <t:{deadline}:R>, o rechaza.",
+    ),
+    "table_accept": ("Accept", "Aceptar"),
+    "table_decline": ("Decline", "Rechazar"),
+    "table_resign_button": ("Resign", "Rendirse"),
+    "table_rematch_button": ("Rematch", "Revancha"),
+    "table_versus": (" vs ", " contra "),
+    "table_player": ("{who} ({mark})", "{who} ({mark})"),
+    "table_bot_player": ("{who} ({mark}, {level} bot)", "{who} ({mark}, bot {level})"),
+    "table_level_easy": ("easy", "fácil"),
+    "table_level_normal": ("normal", "normal"),
+    "table_level_perfect": ("perfect", "perfecto"),
+    "table_level_hard": ("hard", "difícil"),
+    "table_not_waiting": (
+        "{title} #{game} is no longer waiting for an answer.",
+        "{titulo} #{game} ya no espera respuesta.",
+    ),
+    "table_only_challenged": (
+        "Only {who} can accept this challenge. Start your own with `/{kind} play`.",
+        "Solo {who} puede aceptar este reto. Empieza el tuyo con `/{kind} play`.",
+    ),
+    "table_not_your_challenge": (
+        "This challenge is not yours to answer.",
+        "Este reto no es para ti.",
+    ),
+    "table_withdrew": (
+        "## {title} #{game}\n{user} withdrew the challenge.",
+        "## {titulo} #{game}\n{user} retiró el reto.",
+    ),
+    "table_declined": (
+        "## {title} #{game}\n{user} declined.",
+        "## {titulo} #{game}\n{user} rechazó el reto.",
+    ),
+    "table_expired": (
+        "## {title} #{game}\nThe challenge to {who} expired unanswered.",
+        "## {titulo} #{game}\nEl reto a {who} caducó sin respuesta.",
+    ),
+    "table_starts_on_accept": (
+        "{title} #{game} starts when {who} accepts.",
+        "{titulo} #{game} empieza cuando {who} acepte.",
+    ),
+    "table_over": ("{title} #{game} is over.", "{titulo} #{game} ya terminó."),
+    "table_not_your_game": (
+        "This is {first} and {second}'s game. Start your own with `/{kind} play`.",
+        "Esta es la partida de {first} y {second}. Empieza la tuya con `/{kind} play`.",
+    ),
+    "table_not_your_turn": ("It's {who}'s turn.", "Le toca a {who}."),
+    "table_changed_retry": (
+        "The board changed just then; look again and retry.",
+        "El tablero acaba de cambiar; míralo otra vez y vuelve a intentarlo.",
+    ),
+    "table_changed": (
+        "The board changed just then; look again.",
+        "El tablero acaba de cambiar; míralo otra vez.",
+    ),
+    "table_played": ("Played: {move}.", "Jugaste: {move}."),
+    "table_not_played": (
+        "{title} #{game} is not being played.",
+        "{titulo} #{game} no está en juego.",
+    ),
+    "table_players_resign": ("Only the players can resign.", "Solo los jugadores pueden rendirse."),
+    "table_resigned": ("You resigned {title} #{game}.", "Te rendiste en {titulo} #{game}."),
+    "table_not_in_game": ("You are not in a {title} game.", "No estás en una partida de {titulo}."),
+    "table_you_withdrew": (
+        "You withdrew your challenge (#{game}).",
+        "Retiraste tu reto (#{game}).",
+    ),
+    "table_draw": ("A draw", "Empate"),
+    "table_wins": ("{winner} wins", "Gana {winner}"),
+    "table_resign_win": ("{loser} resigned: {winner} wins", "{loser} se rindió: gana {winner}"),
+    "table_time_win": (
+        "{loser} ran out of time: {winner} wins",
+        "A {loser} se le acabó el tiempo: gana {winner}",
+    ),
+    "table_rematch_players": (
+        "Only the players of #{game} can ask for a rematch.",
+        "Solo los jugadores de #{game} pueden pedir la revancha.",
+    ),
+    "table_still_on": ("{title} #{game} is still on.", "{titulo} #{game} sigue en juego."),
+    "table_rematch_on": (
+        "The rematch is already on: #{game}.",
+        "La revancha ya está en marcha: #{game}.",
+    ),
+    "ttt_sizes": (
+        "Boards go from {low}x{low} to {high}x{high}.",
+        "Los tableros van de {low}x{low} a {high}x{high}.",
+    ),
+    "ttt_not_a_cell": ("{move!r} is not a cell.", "{move!r} no es una casilla."),
+    "ttt_cell_taken": (
+        "cell {cell} is already taken by {mark}",
+        "la casilla {cell} ya es de {mark}",
+    ),
+    "ttt_cell": ("row {row}, column {column}", "fila {row}, columna {column}"),
+    "ttt_said": ("{mark} on {cell}", "{mark} en {cell}"),
+    "ttt_settings": (
+        "{size}x{size}, {k} in a row wins",
+        "{size}x{size}, gana quien haga {k} en raya",
+    ),
+    "ttt_to_move": (
+        "{who} to move ({mark}), <t:{deadline}:R> or it's a loss on time.",
+        "Le toca a {who} ({mark}): juega <t:{deadline}:R> o pierdes por tiempo.",
+    ),
+    "ttt_resign_hint": ("`/{kind} resign` to resign.", "`/{kind} resign` para rendirse."),
+    "ttt_result": (
+        "🏁 {title} #{game}: **{verdict}** after {moves} moves.",
+        "🏁 {titulo} #{game}: **{verdict}** tras {moves} jugadas.",
+    ),
+    "ttt_result_one": (
+        "🏁 {title} #{game}: **{verdict}** after {moves} move.",
+        "🏁 {titulo} #{game}: **{verdict}** tras {moves} jugada.",
+    ),
+    "dots_gain": (" (+{boxes} box)", " (+{boxes} caja)"),
+    "dots_gains": (" (+{boxes} boxes)", " (+{boxes} cajas)"),
+    "dots_settings": ("{rows}x{columns} boxes", "{rows}x{columns} cajas"),
+    "dots_red": ("red", "rojo"),
+    "dots_blue": ("blue", "azul"),
+    "dots_across": ("across", "horizontal"),
+    "dots_down": ("down", "vertical"),
+    "dots_pick_line": ("Draw a line ({first} … {last})", "Traza una línea ({first} … {last})"),
+    "dots_bot": (" ({level} bot)", " (bot {level})"),
+    "dots_last": ("Last: {moves}", "Últimas jugadas: {moves}"),
+    "dots_to_move": (
+        "{square} {who} to move, <t:{deadline}:R> or it's a loss on time. Pick a line below or "
+        "type `/{kind} move`. A box you close earns another turn.",
+        "{square} Le toca a {who}: juega <t:{deadline}:R> o pierdes por tiempo. Elige una línea "
+        "abajo o escribe `/{kind} move`. Quien cierra una caja vuelve a jugar.",
+    ),
+    "dots_result": (
+        "🏁 {title} #{game}: **{verdict}**, {first}–{second}.",
+        "🏁 {titulo} #{game}: **{verdict}**, {first}–{second}.",
+    ),
+    "dots_not_in_game": (
+        "You are not in a {title} game. Start one with `/dots play`.",
+        "No estás en una partida de {titulo}. Empieza una con `/dots play`.",
+    ),
+    "tri_peg": ("{count} peg", "{count} clavija"),
+    "tri_pegs": ("{count} pegs", "{count} clavijas"),
+    "tri_hint": ("{count} hint", "{count} pista"),
+    "tri_hints": ("{count} hints", "{count} pistas"),
+    "tri_jump": ("{count} jump", "{count} salto"),
+    "tri_jumps": ("{count} jumps", "{count} saltos"),
+    "tri_jump_text": ("{origin} over {over} to {target}", "{origin} sobre {over} hasta {target}"),
+    "tri_solution": (
+        "## Tricky Triangle solution, hole {hole} empty\n{jumps}, {ending}:\n{steps}",
+        "## Solución del triángulo, hoyo {hole} vacío\n{jumps}, {ending}:\n{steps}",
+    ),
+    "tri_one_left_in": ("one peg left, in hole {hole}", "queda una clavija, en el hoyo {hole}"),
+    "tri_left_at_best": ("{pegs} left at best", "quedan {pegs} como mínimo"),
+    "tri_hint_button": ("Hint", "Pista"),
+    "tri_give_up_button": ("Give up", "Abandonar"),
+    "tri_pick_start": (
+        "Every hole has a peg. **Press the hole to leave empty** to begin.",
+        "Todos los hoyos tienen clavija. **Pulsa el hoyo que quieres dejar vacío** para empezar.",
+    ),
+    "tri_left": ("{pegs} left.", "Quedan {pegs}."),
+    "tri_left_one": ("{pegs} left.", "Queda {pegs}."),
+    "tri_last_jump": (" Last jump: {jump}.", " Último salto: {jump}."),
+    "tri_or": (" or ", " o "),
+    "tri_picked": (
+        "Peg {peg} picked: it can jump to {targets}.",
+        "Clavija {peg} elegida: puede saltar a {targets}.",
+    ),
+    "tri_picked_stuck": (
+        "Peg {peg} picked, but it has no jump: pick another peg.",
+        "Clavija {peg} elegida, pero no tiene salto: elige otra.",
+    ),
+    "tri_how": (
+        "Press a peg, then the empty hole to jump it to, over a neighbour.",
+        "Pulsa una clavija y luego el hoyo vacío adonde saltará, por encima de una vecina.",
+    ),
+    "tri_put_away_early": ("Put away before the first jump.", "Recogido antes del primer salto."),
+    "tri_with_hints": (" (with {hints})", " (con {hints})"),
+    "tri_final_caption": ("{pegs} left: {remark}", "{pegs}: {remark}"),
+    "tri_final": (
+        "Game over: **{pegs} left{hints}. {remark}!**",
+        "Fin del juego: **{pegs} en el tablero{hints}. ¡{remark}!**",
+    ),
+    "tri_ended_caption": ("{pegs} left: {reason}.", "{pegs}: {reason}."),
+    "tri_ended": ("{reason} with {pegs} left.", "{reason} con {pegs} en el tablero."),
+    "tri_given_up": ("given up", "abandonado"),
+    "tri_left_idle": ("left idle", "abandonado por inactividad"),
+    # The traditional remarks (Cracker Barrel's), by pegs left; 4 or more get the last.
+    "tri_remark_1": ("You're genius", "Eres un genio"),
+    "tri_remark_2": ("You're purty smart", "Eres bastante listo"),
+    "tri_remark_3": ("You're just plain dumb", "Eres medio burro"),
+    "tri_remark_more": ("You're just plain eg-no-ra-moose", "Eres un ig-no-ran-tón"),
+    "tri_no_game": (
+        "You have no Tricky Triangle game on.",
+        "No tienes ninguna partida del triángulo en curso.",
+    ),
+    "tri_gave_up": ("You gave up {title} #{game}.", "Abandonaste {titulo} #{game}."),
+    "tri_not_yours": (
+        "This is <@{host}>'s triangle. Start your own with `/triangle play`.",
+        "Este triángulo es de <@{host}>. Empieza el tuyo con `/triangle play`.",
+    ),
+    "tri_hole_empty": (
+        "Hole {hole} is empty: press a peg first, then where it lands.",
+        "El hoyo {hole} está vacío: pulsa primero una clavija y luego dónde cae.",
+    ),
+    # Same English as engine.triangle's rule errors, which players already see.
+    "tri_not_straight": (
+        "{origin} -> {target} is not a straight jump over one neighbouring hole",
+        "{origin} -> {target} no es un salto en línea recta sobre un hoyo vecino",
+    ),
+    "tri_nothing_over": (
+        "nothing to jump over: hole {over} between {origin} and {target} is empty",
+        "no hay nada que saltar: el hoyo {over}, entre {origin} y {target}, está vacío",
+    ),
+    "tri_any_start": (
+        "Any hole will do: every start can be solved down to one peg.",
+        "Cualquier hoyo sirve: todos los comienzos se pueden resolver hasta una clavija.",
+    ),
+    "tri_some_starts": (
+        "These starts can be solved to one peg: {starts}.",
+        "Estos comienzos se pueden resolver hasta una clavija: {starts}.",
+    ),
+    "tri_no_jump_left": ("No jump is left.", "No queda ningún salto."),
+    "tri_hint_text": (
+        "💡 Jump **{origin} → {target}** (over {over}). From there the best you can reach is "
+        "{pegs}.",
+        "💡 Salta **{origin} → {target}** (sobre {over}). Desde ahí, lo mejor que puedes lograr "
+        "es {pegs}.",
     ),
 }
 

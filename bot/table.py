@@ -30,6 +30,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.errors import UserError, report_error
+from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.storage import GameRow, GameStatus, Storage
 from engine.fairness import SeededRandom
 
@@ -183,6 +184,7 @@ class TableGameCog(commands.Cog):
     kind: ClassVar[str]  # the games table's kind, also the key of /stats
     prefix: ClassVar[str]  # the custom-id prefix
     title: ClassVar[str]
+    title_es: ClassVar[str]  # the game's name in Spanish messages
     cog_names: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -200,6 +202,23 @@ class TableGameCog(commands.Cog):
     @property
     def storage(self) -> Storage:
         return self.bot.storage
+
+    # -- language ------------------------------------------------------------------------------
+
+    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
+        """Message ``key`` of ``bot.i18n.MESSAGES`` in ``locale``, naming this game."""
+        return message(
+            key, locale, title=self.title, titulo=self.title_es, kind=self.kind, **values
+        )
+
+    def refusal(self, key: str, /, **values: Any) -> UserError:
+        """A refusal naming this game, shown in the language of whoever is refused."""
+        return UserError(key, title=self.title, titulo=self.title_es, kind=self.kind, **values)
+
+    @staticmethod
+    def channel_locale(game: GameRow) -> str:
+        """The server's language, for messages everyone in the channel reads."""
+        return str(game.options.get("guild_locale", ""))
 
     # -- hooks ---------------------------------------------------------------------------------
 
@@ -303,19 +322,18 @@ class TableGameCog(commands.Cog):
     async def game_by_id(self, game_id: int) -> GameRow:
         game = await self.storage.get_game(game_id)
         if game is None or game.kind != self.kind:
-            raise UserError(f"There is no {self.title} game #{game_id}.")
+            raise self.refusal("table_no_such_game", game=game_id)
         return game
 
-    async def check_free(self, user_id: int, *, who: str = "You") -> None:
-        """Refuse if ``user_id`` is already in a live game of this kind (call under seating)."""
+    async def check_free(self, user_id: int, *, member: str | None = None) -> None:
+        """Refuse if ``user_id`` is already in a live game of this kind (call under seating);
+        ``member`` names them when they are not the one asking."""
         games = await self.storage.live_games_of_player(user_id, self.kind)
         if games:
             where = _jump_link(games[0])
-            verb = "are" if who == "You" else "is"
-            raise UserError(
-                f"{who} {verb} already in {self.title} game #{games[0].id}{where}: one "
-                f"{self.title} game at a time. Finish or resign it first."
-            )
+            if member is None:
+                raise self.refusal("table_you_busy", game=games[0].id, where=where)
+            raise self.refusal("table_member_busy", member=member, game=games[0].id, where=where)
 
     # -- showing -------------------------------------------------------------------------------
 
@@ -380,6 +398,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     levels: ClassVar[tuple[str, ...]]
     default_level: ClassVar[str]
     mark_names: ClassVar[tuple[str, str]]  # "X"/"O", "red"/"blue"
+    mark_names_es: ClassVar[tuple[str, str]]
 
     # -- engine hooks --------------------------------------------------------------------------
 
@@ -405,12 +424,15 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     def state_of(self, engine: EngineT) -> str:
         raise NotImplementedError
 
-    def apply(self, engine: EngineT, move: str, seat: int) -> str:
-        """Play ``move`` (the component's or command's text) for ``seat``; returns what it did."""
+    def apply(self, engine: EngineT, move: str, seat: int, locale: LocaleLike = None) -> str:
+        """Play ``move`` (the component's or command's text) for ``seat``; returns what it did
+        (in ``locale``)."""
         raise NotImplementedError
 
-    def bot_move(self, engine: EngineT, level: str, rng: random.Random) -> str:
-        """Play the bot's move for the side to move; returns what it did."""
+    def bot_move(
+        self, engine: EngineT, level: str, rng: random.Random, locale: LocaleLike = None
+    ) -> str:
+        """Play the bot's move for the side to move; returns what it did (in ``locale``)."""
         raise NotImplementedError
 
     async def board(self, game: GameRow, engine: EngineT) -> Shown:
@@ -421,7 +443,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """The message announcing the end; includes the rematch button."""
         raise NotImplementedError
 
-    def describe_options(self, options: dict[str, Any]) -> str:
+    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
         """The settings in a few words (board size...)."""
         raise NotImplementedError
 
@@ -445,14 +467,27 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     def names(self, game: GameRow) -> list[str]:
         return [str(name) for name in game.options["names"]]
 
-    def players_line(self, game: GameRow) -> str:
-        level = game.options.get("level", "")
+    def mark_name(self, seat: int, locale: LocaleLike) -> str:
+        return (self.mark_names_es if is_spanish(locale) else self.mark_names)[seat]
+
+    def level_name(self, game: GameRow, locale: LocaleLike) -> str:
+        level = str(game.options.get("level", ""))
+        key = f"table_level_{level}"
+        return message(key, locale) if key in MESSAGES else level
+
+    def players_line(self, game: GameRow, locale: LocaleLike = None) -> str:
+        level = self.level_name(game, locale)
         sides = [
-            f"{self.who(game, seat)} ({mark}"
-            + (f", {level} bot)" if self.seats(game)[seat] == BOT_SEAT_ID else ")")
-            for seat, mark in enumerate(self.mark_names)
+            message(
+                "table_bot_player" if self.seats(game)[seat] == BOT_SEAT_ID else "table_player",
+                locale,
+                who=self.who(game, seat),
+                mark=self.mark_name(seat, locale),
+                level=level,
+            )
+            for seat in range(2)
         ]
-        return " vs ".join(sides)
+        return message("table_versus", locale).join(sides)
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -467,16 +502,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     ) -> None:
         """``/<game> play``: challenge ``opponent``, or play the bot when there is none."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError("Play in a server channel, not in DMs.")
+            raise UserError("table_server_only")
         if level not in self.levels:
-            raise UserError(f"The bot plays at {', '.join(self.levels)}, not {level!r}.")
+            raise UserError("table_bad_level", levels=", ".join(self.levels), level=level)
         me = self.bot.user
         against_bot = opponent is None or (me is not None and opponent.id == me.id)
         if opponent is not None and not against_bot:
             if opponent.id == interaction.user.id:
-                raise UserError("You can't challenge yourself; leave `opponent` empty to play me.")
+                raise UserError("table_not_yourself")
             if opponent.bot:
-                raise UserError("Bots can't accept challenges; leave `opponent` empty to play me.")
+                raise UserError("table_not_bots")
         user = interaction.user
         options: dict[str, Any] = {
             **settings,
@@ -500,7 +535,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             await self.check_free(user.id)
             if not against_bot:
                 assert opponent is not None
-                await self.check_free(opponent.id, who=opponent.mention)
+                await self.check_free(opponent.id, member=opponent.mention)
             game = await self.open_game(
                 interaction, host_id=user.id, options=options, against_bot=against_bot
             )
@@ -546,7 +581,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         if against_bot:
             engine = self.load(game)
             if self.seats(game)[self.turn_seat(engine)] == BOT_SEAT_ID:
-                said = await self.bot_replies(game, engine)
+                said = await self.bot_replies(game, engine, self.channel_locale(game))
                 new_options = {**game.options, "last": said}
                 await self.storage.update_game(
                     game.id, state=self.state_of(engine), options=new_options
@@ -588,25 +623,37 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             await self.show(fresh, await self.board(fresh, self.load(fresh)))
 
     async def challenge(self, game: GameRow) -> Shown:
+        locale = self.channel_locale(game)
         challenged = self.challenged_seat(game)
         view = discord.ui.View(timeout=None)
         view.add_item(
             TableButton.make(
-                self.prefix, "accept", game.id, label="Accept", style=discord.ButtonStyle.success
+                self.prefix,
+                "accept",
+                game.id,
+                label=message("table_accept", locale),
+                style=discord.ButtonStyle.success,
             )
         )
         view.add_item(
             TableButton.make(
-                self.prefix, "decline", game.id, label="Decline", style=discord.ButtonStyle.danger
+                self.prefix,
+                "decline",
+                game.id,
+                label=message("table_decline", locale),
+                style=discord.ButtonStyle.danger,
             )
         )
-        deadline = int(float(game.options["deadline"]))
-        content = (
-            f"## {self.title} #{game.id}\n"
-            f"<@{game.host_id}> challenges {self.who(game, challenged)} to {self.title} "
-            f"({self.describe_options(game.options)}).\n"
-            f"{self.players_line(game)}; {self.mark_names[0]} moves first. "
-            f"Accept <t:{deadline}:R>, or decline."
+        content = self.say(
+            "table_challenge",
+            locale,
+            game=game.id,
+            host=game.host_id,
+            challenged=self.who(game, challenged),
+            settings=self.describe_options(game.options, locale),
+            players=self.players_line(game, locale),
+            first=self.mark_name(0, locale),
+            deadline=int(float(game.options["deadline"])),
         )
         return Shown(content, view)
 
@@ -636,19 +683,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             move = values[0] if values else arg
             await self.move(interaction, game, move)
         else:
-            raise UserError("That button is not in use any more.")
+            raise UserError("button_gone")
 
     async def accept(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         challenged = self.challenged_seat(game)
         if game.status is not GameStatus.LOBBY:
-            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+            raise self.refusal("table_not_waiting", game=game.id)
         if interaction.user.id != self.seats(game)[challenged]:
-            raise UserError(
-                f"Only {self.who(game, challenged)} can accept this challenge. "
-                f"Start your own with `/{self.kind} play`."
-            )
+            raise self.refusal("table_only_challenged", who=self.who(game, challenged))
         live = self.live_game(game.id)
-        gone = UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+        gone = self.refusal("table_not_waiting", game=game.id)
         async with self.seating, live.lock:
             current = await self.storage.get_game(game.id)
             if current is None or current.status is not GameStatus.LOBBY:
@@ -681,19 +725,23 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     async def decline(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         if game.status is not GameStatus.LOBBY:
-            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
+            raise self.refusal("table_not_waiting", game=game.id)
         seat = self.seat_of(game, interaction.user.id)
         if seat is None:
-            raise UserError("This challenge is not yours to answer.")
+            raise UserError("table_not_your_challenge")
         withdrawn = interaction.user.id == game.host_id
         async with self.live_game(game.id).lock:
             ended = await self.storage.update_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
         if not ended:
-            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
-        verb = "withdrew the challenge" if withdrawn else "declined"
-        content = f"## {self.title} #{game.id}\n{interaction.user.mention} {verb}."
+            raise self.refusal("table_not_waiting", game=game.id)
+        content = self.say(
+            "table_withdrew" if withdrawn else "table_declined",
+            self.channel_locale(game),
+            game=game.id,
+            user=interaction.user.mention,
+        )
         await interaction.response.edit_message(content=content, view=None)
 
     # -- moves ---------------------------------------------------------------------------------
@@ -701,21 +749,21 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     def check_turn(self, game: GameRow, user_id: int) -> int:
         """The seat of ``user_id`` if they may move now; otherwise a short refusal."""
         if game.status is GameStatus.LOBBY:
-            raise UserError(
-                f"{self.title} #{game.id} starts when {self.who(game, self.challenged_seat(game))}"
-                " accepts."
+            raise self.refusal(
+                "table_starts_on_accept",
+                game=game.id,
+                who=self.who(game, self.challenged_seat(game)),
             )
         if not game.status.is_live:
-            raise UserError(f"{self.title} #{game.id} is over.")
+            raise self.refusal("table_over", game=game.id)
         seat = self.seat_of(game, user_id)
         if seat is None:
-            raise UserError(
-                f"This is {self.who(game, 0)} and {self.who(game, 1)}'s game. "
-                f"Start your own with `/{self.kind} play`."
+            raise self.refusal(
+                "table_not_your_game", first=self.who(game, 0), second=self.who(game, 1)
             )
         turn = self.turn_seat(self.load(game))
         if turn != seat:
-            raise UserError(f"It's {self.who(game, turn)}'s turn.")
+            raise UserError("table_not_your_turn", who=self.who(game, turn))
         return seat
 
     async def move(self, interaction: discord.Interaction[Any], game: GameRow, move: str) -> None:
@@ -732,8 +780,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             assert fresh is not None
             seat = self.check_turn(fresh, interaction.user.id)
             engine = self.load(fresh)
-            said = [self.apply(engine, move, seat)]
-            said += await self.bot_replies(fresh, engine)
+            # What was played is shown on the board, which the whole channel reads.
+            locale = self.channel_locale(fresh)
+            said = [self.apply(engine, move, seat, locale)]
+            said += await self.bot_replies(fresh, engine, locale)
             options = {**fresh.options, "last": said}
             if not self.is_over(engine):
                 options["deadline"] = self.deadline_after(float(fresh.options["turn_time"]))
@@ -744,7 +794,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                     expect_state=fresh.state,
                 )
                 if not stored:
-                    raise UserError("The board changed just then; look again and retry.")
+                    raise UserError("table_changed_retry")
                 after = await self.storage.get_game(fresh.id)
                 assert after is not None
                 await self.show(after, await self.board(after, engine), interaction)
@@ -754,9 +804,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                     fresh, engine, options, winner=self.winner_seat(engine), interaction=interaction
                 )
         if not is_component:
-            await interaction.followup.send(f"Played: {said[0]}.", ephemeral=True)
+            await interaction.followup.send(
+                message("table_played", interaction.locale, move=said[0]), ephemeral=True
+            )
 
-    async def bot_replies(self, game: GameRow, engine: EngineT) -> list[str]:
+    async def bot_replies(
+        self, game: GameRow, engine: EngineT, locale: LocaleLike = None
+    ) -> list[str]:
         """The bot's moves while it is on turn (several in Dots and Boxes after a box)."""
         seats = self.seats(game)
         level = str(game.options.get("level", self.default_level))
@@ -765,32 +819,34 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             assert game.seed is not None
             # The game's seed and the move number: a replay of the same game gives the same moves.
             rng = SeededRandom(game.seed, f"bot:{self.move_count(engine)}".encode())
-            said.append(await asyncio.to_thread(self.bot_move, engine, level, rng))
+            said.append(await asyncio.to_thread(self.bot_move, engine, level, rng, locale))
         return said
 
     # -- the end -------------------------------------------------------------------------------
 
     async def resign(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         if game.status is not GameStatus.RUNNING:
-            raise UserError(f"{self.title} #{game.id} is not being played.")
+            raise self.refusal("table_not_played", game=game.id)
         seat = self.seat_of(game, interaction.user.id)
         if seat is None:
-            raise UserError("Only the players can resign.")
+            raise UserError("table_players_resign")
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             if fresh.status is not GameStatus.RUNNING:
-                raise UserError(f"{self.title} #{game.id} is over.")
+                raise self.refusal("table_over", game=game.id)
             engine = self.load(fresh)
             await self.finish(fresh, engine, dict(fresh.options), winner=1 - seat, end="resign")
-        await interaction.followup.send(f"You resigned {self.title} #{game.id}.", ephemeral=True)
+        await interaction.followup.send(
+            self.say("table_resigned", interaction.locale, game=game.id), ephemeral=True
+        )
 
     async def resign_command(self, interaction: discord.Interaction[Any]) -> None:
         """``/<game> resign``: resign the member's current game of this kind."""
         games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
         if not games:
-            raise UserError(f"You are not in a {self.title} game.")
+            raise self.refusal("table_not_in_game")
         game = games[0]
         if game.status is GameStatus.LOBBY:
             await self._withdraw(interaction, game)
@@ -803,16 +859,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
         if not ended:
-            raise UserError(f"{self.title} #{game.id} is no longer waiting for an answer.")
-        await self.show(
-            game,
-            Shown(
-                f"## {self.title} #{game.id}\n<@{game.host_id}> withdrew the challenge.",
-                discord.ui.View(timeout=None),
-            ),
+            raise self.refusal("table_not_waiting", game=game.id)
+        withdrawn = self.say(
+            "table_withdrew", self.channel_locale(game), game=game.id, user=f"<@{game.host_id}>"
         )
+        await self.show(game, Shown(withdrawn, discord.ui.View(timeout=None)))
         await interaction.response.send_message(
-            f"You withdrew your challenge (#{game.id}).", ephemeral=True
+            message("table_you_withdrew", interaction.locale, game=game.id), ephemeral=True
         )
 
     async def on_deadline(self, game: GameRow) -> None:
@@ -821,15 +874,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
             if ended:
-                challenged = self.who(game, self.challenged_seat(game))
-                await self.show(
-                    game,
-                    Shown(
-                        f"## {self.title} #{game.id}\nThe challenge to {challenged} expired "
-                        "unanswered.",
-                        discord.ui.View(timeout=None),
-                    ),
+                expired = self.say(
+                    "table_expired",
+                    self.channel_locale(game),
+                    game=game.id,
+                    who=self.who(game, self.challenged_seat(game)),
                 )
+                await self.show(game, Shown(expired, discord.ui.View(timeout=None)))
             return
         engine = self.load(game)
         late = self.turn_seat(engine)
@@ -859,7 +910,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             expect_state=game.state,
         )
         if not ended:
-            raise UserError("The board changed just then; look again.")
+            raise UserError("table_changed")
         if winner is not None and self.seats(game)[winner] != BOT_SEAT_ID:
             await self.storage.record_win(
                 game.id,
@@ -882,7 +933,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         except discord.HTTPException:
             log.warning("could not announce the end of %s game %s", self.kind, game.id)
 
-    def verdict(self, game: GameRow, *, plain: bool = False) -> str:
+    def verdict(self, game: GameRow, *, plain: bool = False, locale: LocaleLike = None) -> str:
         """How a finished game ended, with mentions (or ``plain`` names, for pictures)."""
 
         def name(seat: int) -> str:
@@ -891,19 +942,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         winner = game.options.get("winner")
         end = game.options.get("end", "")
         if winner is None:
-            return "A draw"
-        if end == "resign":
-            return f"{name(1 - winner)} resigned: {name(winner)} wins"
-        if end == "time":
-            return f"{name(1 - winner)} ran out of time: {name(winner)} wins"
-        return f"{name(winner)} wins"
+            return message("table_draw", locale)
+        key = {"resign": "table_resign_win", "time": "table_time_win"}.get(end, "table_wins")
+        return message(key, locale, loser=name(1 - winner), winner=name(winner))
 
     def rematch_button(self, game: GameRow) -> TableButton:
         return TableButton.make(
             self.prefix,
             "rematch",
             game.id,
-            label="Rematch",
+            label=message("table_rematch_button", self.channel_locale(game)),
             emoji="🔁",
             style=discord.ButtonStyle.primary,
         )
@@ -913,9 +961,9 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         challenge from whoever pressed to the other."""
         seat = self.seat_of(game, interaction.user.id)
         if seat is None:
-            raise UserError(f"Only the players of #{game.id} can ask for a rematch.")
+            raise UserError("table_rematch_players", game=game.id)
         if game.status.is_live:
-            raise UserError(f"{self.title} #{game.id} is still on.")
+            raise self.refusal("table_still_on", game=game.id)
         seats, names = self.seats(game), self.names(game)
         against_bot = BOT_SEAT_ID in seats
         options = {
@@ -928,11 +976,11 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             again = await self.storage.get_game(game.id)
             assert again is not None
             if "rematch" in again.options:
-                raise UserError(f"The rematch is already on: #{again.options['rematch']}.")
+                raise UserError("table_rematch_on", game=again.options["rematch"])
             await self.check_free(interaction.user.id)
             other = seats[1 - seat]
             if other != BOT_SEAT_ID:
-                await self.check_free(other, who=f"<@{other}>")
+                await self.check_free(other, member=f"<@{other}>")
             new_game = await self.open_game(
                 interaction, host_id=interaction.user.id, options=options, against_bot=against_bot
             )

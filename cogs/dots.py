@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
-from bot.errors import UserError
+from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
 from bot.storage import GameRow
 from bot.table import (
@@ -63,9 +63,11 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
     kind = "dots"
     prefix = "dots"
     title = "Dots and Boxes"
+    title_es = "Timbiriche"
     levels = tuple(level.value for level in Level)
     default_level = Level.NORMAL.value
     mark_names = ("red", "blue")
+    mark_names_es = ("rojo", "azul")
 
     group = app_commands.Group(name="dots", description=_("Play Dots and Boxes"), guild_only=True)
 
@@ -96,33 +98,38 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
     def state_of(self, engine: DotsGame) -> str:
         return engine.to_state()
 
-    def apply(self, engine: DotsGame, move: str, seat: int) -> str:
+    def apply(self, engine: DotsGame, move: str, seat: int, locale: LocaleLike = None) -> str:
         result = engine.play(move, player=PLAYERS[seat])
-        return self._said(seat, result.line, len(result.completed))
+        return self._said(seat, result.line, len(result.completed), locale)
 
-    def bot_move(self, engine: DotsGame, level: str, rng: random.Random) -> str:
+    def bot_move(
+        self, engine: DotsGame, level: str, rng: random.Random, locale: LocaleLike = None
+    ) -> str:
         seat = self.turn_seat(engine)
         result = engine.play(choose_line(engine, Level(level), rng))
-        return self._said(seat, result.line, len(result.completed))
+        return self._said(seat, result.line, len(result.completed), locale)
 
     @staticmethod
-    def _said(seat: int, line: Line, boxes: int) -> str:
-        gain = f" (+{boxes} box{'es' if boxes > 1 else ''})" if boxes else ""
-        return f"{SQUARES[seat]} {line.id}{gain}"
+    def _said(seat: int, line: Line, boxes: int, locale: LocaleLike) -> str:
+        gain = message("dots_gains" if boxes > 1 else "dots_gain", locale, boxes=boxes)
+        return f"{SQUARES[seat]} {line.id}{gain if boxes else ''}"
 
-    def describe_options(self, options: dict[str, Any]) -> str:
-        return f"{options['rows']}x{options['columns']} boxes"
+    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
+        return message("dots_settings", locale, rows=options["rows"], columns=options["columns"])
 
     # -- messages ------------------------------------------------------------------------------
 
     def lines_view(self, game: GameRow, engine: DotsGame) -> discord.ui.View:
+        locale = self.channel_locale(game)
         view = discord.ui.View(timeout=None)
         if engine.is_over or not game.status.is_live:
             return view
         for page, lines in enumerate(line_pages(engine.free_lines())):
             options = [
                 discord.SelectOption(
-                    label=line.id, value=line.id, description=line.orientation.value
+                    label=line.id,
+                    value=line.id,
+                    description=message(f"dots_{line.orientation.value}", locale),
                 )
                 for line in lines
             ]
@@ -133,7 +140,9 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                     game.id,
                     arg=page,
                     options=options,
-                    placeholder=f"Draw a line ({lines[0].id} … {lines[-1].id})",
+                    placeholder=message(
+                        "dots_pick_line", locale, first=lines[0].id, last=lines[-1].id
+                    ),
                     row=page,
                 )
             )
@@ -142,7 +151,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                 self.prefix,
                 "resign",
                 game.id,
-                label="Resign",
+                label=message("table_resign_button", locale),
                 emoji="🏳️",
                 style=discord.ButtonStyle.secondary,
                 row=4,
@@ -150,36 +159,42 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         )
         return view
 
-    def score_line(self, game: GameRow, engine: DotsGame) -> str:
+    def score_line(self, game: GameRow, engine: DotsGame, locale: LocaleLike = None) -> str:
         scores = engine.scores
-        level = game.options.get("level", "")
+        bot = message("dots_bot", locale, level=self.level_name(game, locale))
         return " · ".join(
             f"{SQUARES[seat]} {self.who(game, seat)}"
-            + (f" ({level} bot)" if self.seats(game)[seat] == BOT_SEAT_ID else "")
+            + (bot if self.seats(game)[seat] == BOT_SEAT_ID else "")
             + f" **{scores[player]}**"
             for seat, player in enumerate(PLAYERS)
         )
 
     async def board(self, game: GameRow, engine: DotsGame) -> Shown:
+        locale = self.channel_locale(game)
+        title = self.title_es if locale.startswith("es") else self.title
         lines = [
-            f"## {self.title} #{game.id} · {self.describe_options(game.options)}",
-            self.score_line(game, engine),
+            f"## {title} #{game.id} · {self.describe_options(game.options, locale)}",
+            self.score_line(game, engine, locale),
         ]
         last = game.options.get("last")
         if last:
-            lines.append("Last: " + ", ".join(last))
+            lines.append(message("dots_last", locale, moves=", ".join(last)))
         if game.status.is_live:
             turn = self.turn_seat(engine)
-            deadline = int(float(game.options["deadline"]))
             lines.append(
-                f"{SQUARES[turn]} {self.who(game, turn)} to move, <t:{deadline}:R> or it's a "
-                f"loss on time. Pick a line below or type `/{self.kind} move`. "
-                "A box you close earns another turn."
+                message(
+                    "dots_to_move",
+                    locale,
+                    square=SQUARES[turn],
+                    who=self.who(game, turn),
+                    deadline=int(float(game.options["deadline"])),
+                    kind=self.kind,
+                )
             )
             verdict = ""
         else:
-            lines.append(f"**{self.verdict(game)}.**")
-            verdict = self.verdict(game, plain=True)
+            lines.append(f"**{self.verdict(game, locale=locale)}.**")
+            verdict = self.verdict(game, plain=True, locale=locale)
         picture = await asyncio.to_thread(
             render_dots, engine, game_id=str(game.id), names=self.names(game), verdict=verdict
         )
@@ -189,9 +204,13 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         view = discord.ui.View(timeout=None)
         view.add_item(self.rematch_button(game))
         scores = engine.scores
-        content = (
-            f"🏁 {self.title} #{game.id}: **{self.verdict(game)}**, "
-            f"{scores[Player.FIRST]}–{scores[Player.SECOND]}."
+        content = self.say(
+            "dots_result",
+            self.channel_locale(game),
+            game=game.id,
+            verdict=self.verdict(game, locale=self.channel_locale(game)),
+            first=scores[Player.FIRST],
+            second=scores[Player.SECOND],
         )
         return Shown(content, view)
 
@@ -232,7 +251,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
     async def current_game(self, user_id: int) -> GameRow:
         games = await self.storage.live_games_of_player(user_id, self.kind)
         if not games:
-            raise UserError(f"You are not in a {self.title} game. Start one with `/dots play`.")
+            raise self.refusal("dots_not_in_game")
         return games[0]
 
     @group.command(name="move", description=_("Draw a line, e.g. A1-A2"))
@@ -252,7 +271,10 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         free = sorted(engine.free_lines(), key=reading_order)
         matching = [line for line in free if squashed(line.id).startswith(typed)]
         return [
-            app_commands.Choice(name=f"{line.id} ({line.orientation.value})", value=line.id)
+            app_commands.Choice(
+                name=f"{line.id} ({message(f'dots_{line.orientation.value}', interaction.locale)})",
+                value=line.id,
+            )
             for line in matching[:AUTOCOMPLETE_LIMIT]
         ]
 

@@ -17,6 +17,7 @@ from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
 from bot.errors import UserError
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.render.tictactoe import render_tictactoe
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
@@ -34,18 +35,20 @@ MARK_STYLES = {
 }
 
 
-def cell_name(cell: int, size: int) -> str:
+def cell_name(cell: int, size: int, locale: LocaleLike = None) -> str:
     row, column = divmod(cell, size)
-    return f"row {row + 1}, column {column + 1}"
+    return message("ttt_cell", locale, row=row + 1, column=column + 1)
 
 
 class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
     kind = "tictactoe"
     prefix = "ttt"
     title = "Tic-tac-toe"
+    title_es = "Tres en raya"
     levels = tuple(level.value for level in Level)
     default_level = Level.NORMAL.value
     mark_names = ("X", "O")
+    mark_names_es = ("X", "O")
 
     group = app_commands.Group(
         name="tictactoe", description=_("Play tic-tac-toe on buttons"), guild_only=True
@@ -78,23 +81,33 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
     def state_of(self, engine: TicTacToe) -> str:
         return engine.to_state()
 
-    def apply(self, engine: TicTacToe, move: str, seat: int) -> str:
+    def apply(self, engine: TicTacToe, move: str, seat: int, locale: LocaleLike = None) -> str:
         if not move.isdigit():
-            raise UserError(f"{move!r} is not a cell.")
+            raise UserError("ttt_not_a_cell", move=move)
         cell = int(move)
+        if 0 <= cell < len(engine.cells):
+            occupant = engine.cells[cell]
+            if occupant is not None:  # the engine's own refusal, in the presser's language
+                raise UserError("ttt_cell_taken", cell=cell, mark=occupant.value)
         engine.play(cell, player=PLAYERS[seat])
-        return f"{PLAYERS[seat].value} on {cell_name(cell, engine.size)}"
+        return message(
+            "ttt_said", locale, mark=PLAYERS[seat].value, cell=cell_name(cell, engine.size, locale)
+        )
 
-    def bot_move(self, engine: TicTacToe, level: str, rng: random.Random) -> str:
+    def bot_move(
+        self, engine: TicTacToe, level: str, rng: random.Random, locale: LocaleLike = None
+    ) -> str:
         mover = engine.turn
         cell = choose_move(engine, Level(level), rng)
         engine.play(cell)
-        return f"{mover.value} on {cell_name(cell, engine.size)}"
+        return message(
+            "ttt_said", locale, mark=mover.value, cell=cell_name(cell, engine.size, locale)
+        )
 
-    def describe_options(self, options: dict[str, Any]) -> str:
+    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
         size = int(options["size"])
         rules = Rules.standard(size)
-        return f"{size}x{size}, {rules.k} in a row wins"
+        return message("ttt_settings", locale, size=size, k=rules.k)
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -122,7 +135,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
                     self.prefix,
                     "resign",
                     game.id,
-                    label="Resign",
+                    label=message("table_resign_button", self.channel_locale(game)),
                     emoji="🏳️",
                     style=discord.ButtonStyle.secondary,
                     row=engine.size,
@@ -131,26 +144,35 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         return view
 
     async def board(self, game: GameRow, engine: TicTacToe) -> Shown:
+        locale = self.channel_locale(game)
+        title = self.title_es if locale.startswith("es") else self.title
         lines = [
-            f"## {self.title} #{game.id} · {self.describe_options(game.options)}",
-            self.players_line(game),
+            f"## {title} #{game.id} · {self.describe_options(game.options, locale)}",
+            self.players_line(game, locale),
         ]
         if game.status.is_live:
             turn = self.turn_seat(engine)
-            deadline = int(float(game.options["deadline"]))
             lines.append(
-                f"{self.who(game, turn)} to move ({engine.turn.value}), <t:{deadline}:R> "
-                "or it's a loss on time."
+                message(
+                    "ttt_to_move",
+                    locale,
+                    who=self.who(game, turn),
+                    mark=engine.turn.value,
+                    deadline=int(float(game.options["deadline"])),
+                )
             )
             if engine.size == MAX_SIZE:
-                lines.append(f"`/{self.kind} resign` to resign.")
+                lines.append(message("ttt_resign_hint", locale, kind=self.kind))
         else:
-            lines.append(f"**{self.verdict(game)}.**")
+            lines.append(f"**{self.verdict(game, locale=locale)}.**")
         return Shown("\n".join(lines), self.cells_view(game, engine))
 
     async def result(self, game: GameRow, engine: TicTacToe) -> Shown:
+        locale = self.channel_locale(game)
         names = self.names(game)
-        forfeit = self.verdict(game, plain=True) if game.options.get("end") else ""
+        # The picture words its own verdict in English, unless told (an early end, Spanish).
+        told = game.options.get("end") or is_spanish(locale)
+        forfeit = self.verdict(game, plain=True, locale=locale) if told else ""
         picture = await asyncio.to_thread(
             render_tictactoe,
             engine,
@@ -162,9 +184,12 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         view = discord.ui.View(timeout=None)
         view.add_item(self.rematch_button(game))
         moves = engine.move_count
-        content = (
-            f"🏁 {self.title} #{game.id}: **{self.verdict(game)}** after {moves} "
-            f"move{'s' if moves != 1 else ''}."
+        content = self.say(
+            "ttt_result" if moves != 1 else "ttt_result_one",
+            locale,
+            game=game.id,
+            verdict=self.verdict(game, locale=locale),
+            moves=moves,
         )
         return Shown(content, view, [attachment(picture)])
 
@@ -199,7 +224,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         turn_time: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] = 120,
     ) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
-            raise UserError(f"Boards go from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}.")
+            raise UserError("ttt_sizes", low=MIN_SIZE, high=MAX_SIZE)
         await self.start(
             interaction,
             opponent=opponent,

@@ -19,13 +19,16 @@ from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
 from bot.errors import UserError
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.render.triangle import render_solution, render_triangle
 from bot.storage import GameRow, GameStatus
 from bot.table import Shown, TableButton, TableGameCog
 from engine.triangle import (
+    ALL_JUMPS,
     COORDINATES,
     HOLES,
     Jump,
+    TriangleError,
     TriangleGame,
     best_line,
     fewest_pegs,
@@ -38,17 +41,39 @@ if TYPE_CHECKING:
 
 IDLE_SECONDS = 1800  # an untouched puzzle is put away after this long
 PICK_STATE = ""  # the stored state while the player picks the starting hole
+REASON_KEYS = frozenset({"tri_given_up", "tri_left_idle"})  # why a puzzle was put away
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
+def plural(count: int, word: str, locale: LocaleLike = None) -> str:
+    """``count`` pegs, hints or jumps (``word`` is the singular English key)."""
+    return message(f"tri_{word}" if count == 1 else f"tri_{word}s", locale, count=count)
 
 
-def jump_text(jump: Jump) -> str:
-    return f"{jump.origin} over {jump.over} to {jump.target}"
+def jump_text(jump: Jump, locale: LocaleLike = None) -> str:
+    return message("tri_jump_text", locale, origin=jump.origin, over=jump.over, target=jump.target)
 
 
-def solution_text(empty_hole: int, jumps: Sequence[Jump]) -> str:
+def remark(pegs_left: int, locale: LocaleLike = None) -> str:
+    """The traditional remark on the pegs left (``engine.triangle.remark``'s, translated)."""
+    key = f"tri_remark_{pegs_left}" if pegs_left <= 3 else "tri_remark_more"
+    return message(key, locale)
+
+
+def jump_refusal(puzzle: TriangleGame, origin: int, target: int, error: TriangleError) -> Exception:
+    """Why the jump ``origin`` -> ``target`` is illegal, in the player's language.
+
+    Only a picked peg and an empty hole reach here, so the rule broken is the shape of the
+    jump or the hole it goes over; anything else keeps the engine's (English) explanation.
+    """
+    jump = next((j for j in ALL_JUMPS if (j.origin, j.target) == (origin, target)), None)
+    if jump is None:
+        return UserError("tri_not_straight", origin=origin, target=target)
+    if not puzzle.has_peg(jump.over):
+        return UserError("tri_nothing_over", origin=origin, target=target, over=jump.over)
+    return error
+
+
+def solution_text(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = None) -> str:
     board = start_board(empty_hole)
     for jump in jumps:
         board = jump.apply(board)
@@ -57,13 +82,17 @@ def solution_text(empty_hole: int, jumps: Sequence[Jump]) -> str:
     )
     pegs = [hole for hole in range(HOLES) if (board >> hole) & 1]
     ending = (
-        f"one peg left, in hole {pegs[0]}"
+        message("tri_one_left_in", locale, hole=pegs[0])
         if len(pegs) == 1
-        else f"{plural(len(pegs), 'peg')} left at best"
+        else message("tri_left_at_best", locale, pegs=plural(len(pegs), "peg", locale))
     )
-    return (
-        f"## Tricky Triangle solution, hole {empty_hole} empty\n"
-        f"{plural(len(jumps), 'jump')}, {ending}:\n{steps}"
+    return message(
+        "tri_solution",
+        locale,
+        hole=empty_hole,
+        jumps=plural(len(jumps), "jump", locale),
+        ending=ending,
+        steps=steps,
     )
 
 
@@ -71,6 +100,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     kind = "triangle"
     prefix = "tri"
     title = "Tricky Triangle"
+    title_es = "Triángulo"
     idle_seconds: float = IDLE_SECONDS
 
     group = app_commands.Group(
@@ -98,6 +128,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         """The 15 holes in rows of 1 to 5; Hint and Give up beside the top hole."""
         over = not game.status.is_live
         picked = self.selected(game)
+        locale = self.channel_locale(game)
         view = discord.ui.View(timeout=None)
         for hole, (row, _column) in enumerate(COORDINATES):
             peg = puzzle is None or puzzle.has_peg(hole)
@@ -118,14 +149,21 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             )
             if hole == 0 and not over:
                 view.add_item(
-                    TableButton.make(self.prefix, "hint", game.id, label="Hint", emoji="💡", row=0)
+                    TableButton.make(
+                        self.prefix,
+                        "hint",
+                        game.id,
+                        label=message("tri_hint_button", locale),
+                        emoji="💡",
+                        row=0,
+                    )
                 )
                 view.add_item(
                     TableButton.make(
                         self.prefix,
                         "quit",
                         game.id,
-                        label="Give up",
+                        label=message("tri_give_up_button", locale),
                         style=discord.ButtonStyle.danger,
                         row=0,
                     )
@@ -133,27 +171,35 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         return view
 
     def status_lines(self, game: GameRow, puzzle: TriangleGame | None) -> list[str]:
+        locale = self.channel_locale(game)
         if puzzle is None:
-            return [
-                "Every hole has a peg. **Press the hole to leave empty** to begin.",
-            ]
-        lines = [f"{plural(puzzle.pegs_left, 'peg')} left."]
+            return [message("tri_pick_start", locale)]
+        left = puzzle.pegs_left
+        lines = [
+            message(
+                "tri_left_one" if left == 1 else "tri_left",
+                locale,
+                pegs=plural(left, "peg", locale),
+            )
+        ]
         history = puzzle.history
         if history:
-            lines[0] += f" Last jump: {jump_text(history[-1])}."
+            lines[0] += message("tri_last_jump", locale, jump=jump_text(history[-1], locale))
         picked = self.selected(game)
         if picked is not None:
             targets = [str(jump.target) for jump in puzzle.jumps_from(picked)]
             if targets:
-                lines.append(f"Peg {picked} picked: it can jump to {' or '.join(targets)}.")
+                either = message("tri_or", locale).join(targets)
+                lines.append(message("tri_picked", locale, peg=picked, targets=either))
             else:
-                lines.append(f"Peg {picked} picked, but it has no jump: pick another peg.")
+                lines.append(message("tri_picked_stuck", locale, peg=picked))
         else:
-            lines.append("Press a peg, then the empty hole to jump it to, over a neighbour.")
+            lines.append(message("tri_how", locale))
         return lines
 
     async def message(self, game: GameRow, puzzle: TriangleGame | None) -> Shown:
-        header = f"## {self.title} #{game.id} · <@{game.host_id}>"
+        title = self.title_es if is_spanish(self.channel_locale(game)) else self.title
+        header = f"## {title} #{game.id} · <@{game.host_id}>"
         if game.status.is_live:
             lines = [header, *self.status_lines(game, puzzle)]
             return Shown("\n".join(lines), self.holes_view(game, puzzle))
@@ -173,17 +219,26 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
 
     def ending(self, game: GameRow, puzzle: TriangleGame | None, *, plain: bool = False) -> str:
         """How the game ended: the remark for the pegs left, or why it was put away."""
+        locale = self.channel_locale(game)
         if puzzle is None:
-            return "Put away before the first jump."
-        pegs = plural(puzzle.pegs_left, "peg")
+            return message("tri_put_away_early", locale)
+        pegs = plural(puzzle.pegs_left, "peg", locale)
         hints = int(game.options.get("hints", 0))
-        hint_note = f" (with {plural(hints, 'hint')})" if hints else ""
+        hint_note = message("tri_with_hints", locale, hints=plural(hints, "hint", locale))
         if game.status is GameStatus.FINISHED:
+            said = remark(puzzle.pegs_left, locale)
             if plain:
-                return f"{pegs} left: {puzzle.remark}"
-            return f"Game over: **{pegs} left{hint_note}. {puzzle.remark}!**"
-        reason = game.options.get("end", "given up")
-        return f"{pegs} left: {reason}." if plain else f"{reason.capitalize()} with {pegs} left."
+                return message("tri_final_caption", locale, pegs=pegs, remark=said)
+            hint_note = hint_note if hints else ""
+            return message("tri_final", locale, pegs=pegs, hints=hint_note, remark=said)
+        # The stored reason is the English text; its key is that text in snake case.
+        reason = str(game.options.get("end", "given up"))
+        reason_key = "tri_" + reason.replace(" ", "_")
+        if reason_key in REASON_KEYS:
+            reason = message(reason_key, locale)
+        if plain:
+            return message("tri_ended_caption", locale, pegs=pegs, reason=reason)
+        return message("tri_ended", locale, pegs=pegs, reason=reason.capitalize())
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -195,7 +250,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         start: app_commands.Range[int, 0, HOLES - 1] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError("Play in a server channel, not in DMs.")
+            raise UserError("table_server_only")
         user = interaction.user
         state = PICK_STATE if start is None else TriangleGame.new(start).to_state()
         async with self.seating:
@@ -206,7 +261,11 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 channel_id=interaction.channel_id,
                 host_id=user.id,
                 seed=None,
-                options={"deadline": self.deadline_after(self.idle_seconds), "hints": 0},
+                options={
+                    "deadline": self.deadline_after(self.idle_seconds),
+                    "hints": 0,
+                    "guild_locale": str(interaction.guild_locale or ""),
+                },
                 state=state,
                 status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
             )
@@ -229,16 +288,19 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         await interaction.response.defer(thinking=True)
         jumps = await asyncio.to_thread(best_line, start_board(start))
         animation = await asyncio.to_thread(render_solution, start, jumps)
-        await interaction.followup.send(solution_text(start, jumps), file=attachment(animation))
+        text = solution_text(start, jumps, interaction.guild_locale)  # a public answer
+        await interaction.followup.send(text, file=attachment(animation))
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))
     async def quit_slash(self, interaction: discord.Interaction[Any]) -> None:
         games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
         if not games:
-            raise UserError("You have no Tricky Triangle game on.")
+            raise UserError("tri_no_game")
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.put_away(games[0], "given up")
-        await interaction.followup.send(f"You gave up {self.title} #{games[0].id}.", ephemeral=True)
+        await interaction.followup.send(
+            self.say("tri_gave_up", interaction.locale, game=games[0].id), ephemeral=True
+        )
 
     # -- components ----------------------------------------------------------------------------
 
@@ -252,16 +314,14 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     ) -> None:
         game = await self.game_by_id(game_id)
         if interaction.user.id != game.host_id:
-            raise UserError(
-                f"This is <@{game.host_id}>'s triangle. Start your own with `/triangle play`."
-            )
+            raise UserError("tri_not_yours", host=game.host_id)
         if not game.status.is_live:
-            raise UserError(f"{self.title} #{game.id} is over.")
+            raise self.refusal("table_over", game=game.id)
         if action == "hint":
             await self.hint(interaction, game)
             return
         if action not in {"hole", "quit"}:
-            raise UserError("That button is not in use any more.")
+            raise UserError("button_gone")
         await interaction.response.defer()
         if action == "quit":
             await self.put_away(game, "given up", interaction)
@@ -270,7 +330,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             if not fresh.status.is_live:
-                raise UserError(f"{self.title} #{game.id} is over.")
+                raise self.refusal("table_over", game=game.id)
             await self.press(interaction, fresh, int(arg))
 
     async def press(self, interaction: discord.Interaction[Any], game: GameRow, hole: int) -> None:
@@ -285,8 +345,11 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         else:
             picked = self.selected(game)
             if picked is None:
-                raise UserError(f"Hole {hole} is empty: press a peg first, then where it lands.")
-            puzzle.jump(picked, hole)  # an illegal jump is explained to the player
+                raise UserError("tri_hole_empty", hole=hole)
+            try:
+                puzzle.jump(picked, hole)
+            except TriangleError as error:  # an illegal jump is explained to the player
+                raise jump_refusal(puzzle, picked, hole, error) from error
             options["selected"] = None
             if puzzle.is_over:
                 status = GameStatus.FINISHED
@@ -299,7 +362,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             expect_state=game.state,
         )
         if not stored:
-            raise UserError("The board changed just then; look again.")
+            raise UserError("table_changed")
         if status is GameStatus.FINISHED and puzzle.pegs_left == 1:
             await self.storage.record_win(
                 game.id,
@@ -315,18 +378,19 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
 
     async def hint(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         puzzle = self.load(game)
+        locale = interaction.locale  # hints are private
         if puzzle is None:
             starts = solvable_starts()
             text = (
-                "Any hole will do: every start can be solved down to one peg."
+                message("tri_any_start", locale)
                 if len(starts) == HOLES
-                else f"These starts can be solved to one peg: {', '.join(map(str, starts))}."
+                else message("tri_some_starts", locale, starts=", ".join(map(str, starts)))
             )
             await interaction.response.send_message(text, ephemeral=True)
             return
         best = await asyncio.to_thread(puzzle.hint)
         if best is None:
-            raise UserError("No jump is left.")
+            raise UserError("tri_no_jump_left")
         reachable = fewest_pegs(best.apply(puzzle.board))
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
@@ -334,8 +398,14 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             hints = int(fresh.options.get("hints", 0)) + 1
             await self.storage.update_game(game.id, options={**fresh.options, "hints": hints})
         await interaction.response.send_message(
-            f"💡 Jump **{best.origin} → {best.target}** (over {best.over}). From there the best "
-            f"you can reach is {plural(reachable, 'peg')}.",
+            message(
+                "tri_hint_text",
+                locale,
+                origin=best.origin,
+                target=best.target,
+                over=best.over,
+                pegs=plural(reachable, "peg", locale),
+            ),
             ephemeral=True,
         )
 
@@ -349,7 +419,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             if not fresh.status.is_live:
-                raise UserError(f"{self.title} #{game.id} is over.")
+                raise self.refusal("table_over", game=game.id)
             options = {**fresh.options, "end": reason, "selected": None}
             options.pop("deadline", None)
             ended = await self.storage.update_game(
@@ -359,7 +429,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 expect_state=fresh.state,
             )
             if not ended:
-                raise UserError("The board changed just then; look again.")
+                raise UserError("table_changed")
             after = await self.storage.get_game(game.id)
             assert after is not None
         self.live_game(game.id).wake.set()

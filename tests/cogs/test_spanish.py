@@ -1,6 +1,8 @@
-"""English and Spanish: localised slash commands, and Lotería spoken in the players' language."""
+"""English and Spanish: localised slash commands, and every game spoken in the players' language."""
 
 from __future__ import annotations
+
+import re
 
 from emulator import Emulator
 from tests.cogs.helpers import button_id, run_calls
@@ -119,3 +121,120 @@ async def test_housie_in_a_spanish_server(emulator: Emulator, start_bot):
     bogey = await (await host.slash("housie claim", prize="FH", ticket=1)).reply()
     assert "¡Reclamo falso!" in bogey.content
     assert "El cartón 1 queda fuera" in bogey.content
+
+
+# -- the table games ---------------------------------------------------------------------------
+
+TABLE_EXTENSIONS = ("cogs.tictactoe", "cogs.dots", "cogs.triangle", "cogs.stats")
+
+
+def game_number(message) -> int:
+    match = re.search(r"#(\d+)", message.content)
+    assert match, message.content
+    return int(match[1])
+
+
+async def test_tic_tac_toe_against_the_bot_in_a_spanish_server(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Noche de juegos", locale="es-ES")
+    channel = guild.add_channel("general")
+    ana = guild.add_member("ana", locale="es-ES")
+    bob = guild.add_member("bob", locale="en-US")
+    carla = guild.add_member("carla", locale="es-419")
+    await start_bot(time_scale=1, extensions=TABLE_EXTENSIONS)
+
+    board = await (await ana.slash("tictactoe play", level="perfect")).reply()
+    game = game_number(board)
+    assert board.content.startswith(f"## Tres en raya #{game} · 3x3, gana quien haga 3 en raya")
+    assert "(O, bot perfecto)" in board.content
+    assert f"Le toca a {ana.mention} (X)" in board.content
+    assert "o pierdes por tiempo" in board.content
+    assert board.component(f"gn:ttt:resign:{game}")["label"] == "Rendirse"
+
+    # Refusals in the presser's language, whatever the server's.
+    english = await (await bob.click(board, f"gn:ttt:cell:{game}:4")).reply()
+    assert "Start your own with `/tictactoe play`" in english.content
+    spanish = await (await carla.click(board, f"gn:ttt:cell:{game}:4")).reply()
+    assert f"Esta es la partida de {ana.mention} y" in spanish.content
+
+    await (await ana.click(board, f"gn:ttt:cell:{game}:4")).reply()
+    taken = next(i for i in range(9) if board.component(f"gn:ttt:cell:{game}:{i}")["label"] == "O")
+    refused = await (await ana.click(board, f"gn:ttt:cell:{game}:{taken}")).reply()
+    assert refused.ephemeral
+    assert f"la casilla {taken} ya es de O" in refused.content
+
+    while not board.component(f"gn:ttt:cell:{game}:0").get("disabled"):
+        free = next(
+            i
+            for i in range(9)
+            if board.component(f"gn:ttt:cell:{game}:{i}")["label"] not in {"X", "O"}
+        )
+        await (await ana.click(board, f"gn:ttt:cell:{game}:{free}")).reply()
+    result = await channel.wait_for_message(lambda m: m.content.startswith("🏁 Tres en raya"))
+    # The perfect bot never loses: a draw or its win.
+    assert re.search(r"\*\*(Empate|Gana .+)\*\* tras \d+ jugadas\.", result.content)
+    assert result.component(f"gn:ttt:rematch:{game}")["label"] == "Revancha"
+    (picture,) = result.attachments
+    assert re.search(r"(Empate|Gana .+)\.$", picture.description)  # the picture's verdict
+    assert re.search(r"\*\*(Empate|Gana .+)\.\*\*", board.content)
+
+
+async def test_a_dots_move_in_a_spanish_server(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Noche de juegos", locale="es-419")
+    guild.add_channel("general")
+    ana = guild.add_member("ana", locale="es-419")
+    await start_bot(time_scale=1, extensions=TABLE_EXTENSIONS)
+
+    board = await (await ana.slash("dots play", rows=2, columns=2, level="hard")).reply()
+    game = game_number(board)
+    assert board.content.startswith(f"## Timbiriche #{game} · 2x2 cajas")
+    assert "(bot difícil) **0**" in board.content
+    assert "Le toca a" in board.content
+    assert "Quien cierra una caja vuelve a jugar." in board.content
+    (select,) = [cid for cid in board.custom_ids if cid.startswith("gs:dots:line:")]
+    assert board.component(select)["placeholder"] == "Traza una línea (A1-B1 … B3-C3)"
+    descriptions = {o["description"] for o in board.component(select)["options"]}
+    assert descriptions == {"horizontal", "vertical"}
+
+    await (await ana.select(board, select, ["A1-B1"])).reply()
+    assert "Últimas jugadas: 🟥 A1-B1, 🟦 " in board.content
+    typed = await (await ana.slash("dots move", line="zz")).reply()
+    assert typed.ephemeral
+    choices = await ana.autocomplete("dots move", "line", "C")
+    assert choices
+    assert all(c["name"].endswith(("(horizontal)", "(vertical)")) for c in choices)
+    resigned = await (await ana.click(board, f"gn:dots:resign:{game}")).reply()
+    assert f"Te rendiste en Timbiriche #{game}." in resigned.content
+    assert f"{ana.mention} se rindió: gana" in board.content
+
+
+async def test_a_triangle_started_and_an_illegal_jump_in_spanish(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Noche de juegos", locale="es-ES")
+    guild.add_channel("general")
+    ana = guild.add_member("ana", locale="es-ES")
+    bob = guild.add_member("bob", locale="es-ES")
+    await start_bot(time_scale=1, extensions=TABLE_EXTENSIONS)
+
+    board = await (await ana.slash("triangle play")).reply()
+    game = game_number(board)
+    assert board.content.startswith(f"## Triángulo #{game}")
+    assert "**Pulsa el hoyo que quieres dejar vacío**" in board.content
+    labels = {b["label"] for b in board.buttons}
+    assert {"Pista", "Abandonar"} <= labels
+    intruder = await (await bob.click(board, f"gn:tri:hint:{game}")).reply()
+    assert f"Este triángulo es de {ana.mention}" in intruder.content
+
+    await (await ana.click(board, f"gn:tri:hole:{game}:0")).reply()
+    assert "Quedan 14 clavijas." in board.content
+    await (await ana.click(board, f"gn:tri:hole:{game}:3")).reply()
+    assert "Clavija 3 elegida: puede saltar a 0." in board.content
+    await (await ana.click(board, f"gn:tri:hole:{game}:3")).reply()  # dropped again
+    await (await ana.click(board, f"gn:tri:hole:{game}:1")).reply()
+    assert "Clavija 1 elegida, pero no tiene salto" in board.content
+    illegal = await (await ana.click(board, f"gn:tri:hole:{game}:0")).reply()
+    assert illegal.ephemeral
+    assert "1 -> 0 no es un salto en línea recta sobre un hoyo vecino" in illegal.content
+    hint = await (await ana.click(board, f"gn:tri:hint:{game}")).reply()
+    assert hint.content.startswith("💡 Salta **")
+    gave_up = await (await ana.slash("triangle quit")).reply()
+    assert f"Abandonaste Triángulo #{game}." in gave_up.content
+    assert "Abandonado con 14 clavijas en el tablero." in board.content
