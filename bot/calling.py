@@ -34,6 +34,7 @@ from bot.storage import (
     Storage,
     WinnerRow,
 )
+from engine.fairness import commitment, draw_order
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -908,20 +909,17 @@ class CallingGameCog(commands.GroupCog):
         await interaction.response.send_message(f"{text}\n{commitment_line}")
 
     async def verify_game(self, game: GameRow) -> list[str]:
-        from engine.fairness import draw_order
-
         assert game.seed is not None
         problems: list[str] = []
         order = draw_order(game.seed, self.total_calls)
         for draw in await self.storage.draws(game.id):
-            expected = self.expected_call(game, order, draw.seq)
+            expected = order[draw.seq - 1]
             if draw.value != expected:
                 problems.append(f"call {draw.seq} was {draw.value}, the seed gives {expected}")
-        problems += self.verify_boards(game, await self.storage.boards(game.id))
+        boards = await self.storage.boards(game.id)
+        # Re-dealing a big game is CPU work: off the event loop.
+        problems += await asyncio.to_thread(self.verify_boards, game, boards)
         return problems
-
-    def expected_call(self, game: GameRow, order: Sequence[int], seq: int) -> int:
-        return order[seq - 1]
 
     # -- commands every calling game has -------------------------------------------------------
 
@@ -955,6 +953,4 @@ class CallingGameCog(commands.GroupCog):
 
 
 def _commitment(game: GameRow) -> str:
-    from engine.fairness import commitment
-
     return commitment(game.seed) if game.seed else "none"

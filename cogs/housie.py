@@ -177,14 +177,15 @@ class Housie(
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
         assert game.seed is not None
-        problems = []
-        for board in boards:
-            (expected,) = housie.tickets_at(game.seed, board.deal_index, 1)
-            if expected.to_state() != board.state:
-                problems.append(
-                    f"ticket {board.board_index + 1} of <@{board.user_id}> does not match the seed"
-                )
-        return problems
+        if not boards:
+            return []
+        # One pass over the strips for every position, not a replay per ticket.
+        dealt = housie.tickets_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
+        return [
+            f"ticket {board.board_index + 1} of <@{board.user_id}> does not match the seed"
+            for board in boards
+            if dealt[board.deal_index].to_state() != board.state
+        ]
 
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)

@@ -31,7 +31,6 @@ from engine.loteria import (
     Pattern,
     Tabla,
     check_claim,
-    tabla_for_seat,
     tablas_at,
 )
 
@@ -184,10 +183,14 @@ class Loteria(
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
         assert game.seed is not None
+        if not boards:
+            return []
+        # One pass over the deal stream for every position, not a replay per board.
+        dealt = tablas_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
         return [
             f"tabla {board.deal_index + 1} of <@{board.user_id}> does not match the seed"
             for board in boards
-            if tabla_for_seat(game.seed, board.deal_index).to_state() != board.state
+            if dealt[board.deal_index].to_state() != board.state
         ]
 
     def describe_options(self, game: GameRow) -> str:

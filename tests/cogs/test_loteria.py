@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 
 from emulator import Emulator
 from engine.fairness import commitment, draw_order
@@ -179,6 +180,17 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
     verified = await (await outsider.slash("loteria verify", game=game.id)).reply()
     assert "verified" in verified.content
     assert commitment(seed) in verified.content
+
+    # A tabla edited behind the bot's back is caught.
+    swapped = Tabla(boards[winners[0].id].numbers[::-1]).to_state()
+    with sqlite3.connect(bot.settings.database_path) as raw:
+        raw.execute(
+            "UPDATE boards SET state = ? WHERE game_id = ? AND user_id = ?",
+            (swapped, game.id, winners[0].id),
+        )
+    tampered = await (await outsider.slash("loteria verify", game=game.id)).reply()
+    assert "FAILED" in tampered.content
+    assert f"<@{winners[0].id}> does not match the seed" in tampered.content
 
     stats = await (await outsider.slash("stats")).reply()
     assert winners[0].mention in stats.content or str(winners[0].id) in stats.content
