@@ -42,6 +42,7 @@ from emulator import (
     Message,
     run_bot,
 )
+from emulator.spec import default_spec_path
 from engine.housie import HousieGame, Prize, Ticket, check_prize
 from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim
 
@@ -590,11 +591,15 @@ class Sandbox:
             "dim",
         )
         if self.emu.validation_enabled:
-            note("Requests are checked against Discord's OpenAPI spec (validation on).", "dim")
+            note(
+                "Requests are checked against Discord's OpenAPI spec "
+                f"(API v{self.emu.spec.api_version if self.emu.spec else '?'}; validation on).",
+                "dim",
+            )
         else:
             note(
-                "Discord's OpenAPI spec was not found, so requests are not validated "
-                "(that is fine for trying the bot).",
+                f"Discord's OpenAPI spec was not found at {default_spec_path()}, so requests "
+                "are not validated (that is fine for trying the bot).",
                 "dim",
             )
         note(f"Images go to {images}/", "dim")

@@ -32,13 +32,19 @@ _LABELS = frozenset({"title", "description", "const"})
 _HTTP_METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 
 
+# Discord's description ships inside the package (with its licence and a note of its origin), so an
+# installed copy or a fresh clone validates requests too; refresh it with `python -m
+# emulator.refresh_spec`.
+BUNDLED_SPEC_DIR = Path(__file__).resolve().parent / "discord_api"
+BUNDLED_SPEC = BUNDLED_SPEC_DIR / "openapi.json"
+
+
 def default_spec_path() -> Path:
-    """``$DISCORD_OPENAPI_SPEC``, else ``<project root>/../shared/discord-api/openapi.json``."""
+    """``$DISCORD_OPENAPI_SPEC``, else the copy shipped in the package (:data:`BUNDLED_SPEC`)."""
     override = os.environ.get(SPEC_ENV_VAR, "").strip()
     if override:
         return Path(override)
-    project_root = Path(__file__).resolve().parent.parent
-    return project_root.parent / "shared" / "discord-api" / "openapi.json"
+    return BUNDLED_SPEC
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,7 @@ class OpenApiSpec:
 
     def __init__(self, document: dict[str, Any], source: Path | None = None) -> None:
         self.source = source
+        self.api_version = str(document.get("info", {}).get("version", "?"))
         self.document = copy.deepcopy(document)
         _relax_snowflakes(self.document)
         self.unions_rewritten = _discriminate_unions(self.document)

@@ -3,24 +3,115 @@ emulator's own answers are what the spec says Discord answers."""
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import logging
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from emulator import Emulator, run_bot
-from emulator.spec import SPEC_ENV_VAR, default_spec_path, load_spec
+from emulator.refresh_spec import SpecRefreshError, note_for, refresh
+from emulator.refresh_spec import main as refresh_main
+from emulator.spec import (
+    BUNDLED_SPEC,
+    BUNDLED_SPEC_DIR,
+    SPEC_ENV_VAR,
+    default_spec_path,
+    load_spec,
+)
 from tests.emulator.minimal_bot import MinimalBot
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_spec_is_found_beside_the_project(monkeypatch):
+def test_spec_ships_inside_the_package(monkeypatch):
     monkeypatch.delenv(SPEC_ENV_VAR, raising=False)
-    assert default_spec_path() == PROJECT_ROOT.parent / "shared" / "discord-api" / "openapi.json"
+    assert default_spec_path() == PROJECT_ROOT / "emulator" / "discord_api" / "openapi.json"
+    assert default_spec_path() == BUNDLED_SPEC
     spec = load_spec()
     assert spec is not None
     assert spec.source == default_spec_path().resolve()
+    assert spec.api_version == "10"
+    assert (BUNDLED_SPEC_DIR / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_the_shipped_spec_matches_its_note():
+    """The note beside the description names its origin, version and exact bytes."""
+    note = (BUNDLED_SPEC_DIR / "README.md").read_text(encoding="utf-8")
+    data = BUNDLED_SPEC.read_bytes()
+    assert f"SHA-256: `{hashlib.sha256(data).hexdigest()}`" in note
+    snapshot = re.search(r"Snapshot: (\d{4}-\d{2}-\d{2})", note)
+    assert snapshot is not None
+    # The note is exactly what the refresh script writes for these bytes.
+    assert note == note_for(data, datetime.date.fromisoformat(snapshot.group(1)))
+    # The project README says which version the emulator checks against.
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"snapshot of {snapshot.group(1)}" in readme
+
+
+def test_refresh_installs_a_checked_copy(tmp_path):
+    into = tmp_path / "discord_api"
+    licence = tmp_path / "LICENSE"
+    licence.write_text("MIT License\n")
+    note = refresh(BUNDLED_SPEC, datetime.date(2030, 1, 2), licence=licence, into=into)
+    assert (into / "openapi.json").read_bytes() == BUNDLED_SPEC.read_bytes()
+    assert (into / "LICENSE").read_text() == "MIT License\n"
+    assert (into / "README.md").read_text() == note
+    assert "Snapshot: 2030-01-02" in note
+
+
+@pytest.mark.parametrize(
+    ("content", "complaint"),
+    [
+        (b"not json", "not JSON"),
+        (b'{"openapi": "3.1.0", "info": {"version": "10"}}', "no 'paths'"),
+        (b'{"openapi": "3.0.3", "info": {"version": "10"}, "paths": {}}', "reads 3.1"),
+        (b'{"openapi": "3.1.0", "info": {}, "paths": {}}', "info.version"),
+        (b'{"openapi": "3.1.0", "info": {"version": "10"}, "paths": {}}', "cannot compile"),
+        (
+            b'{"openapi": "3.1.0", "info": {"version": "10"}, "paths": {},'
+            b' "components": {"schemas": {"SnowflakeType": {"type": "string"}}}}',
+            "Discord's API",
+        ),
+    ],
+)
+def test_refresh_refuses_what_the_emulator_cannot_use(tmp_path, content, complaint):
+    source = tmp_path / "openapi.json"
+    source.write_bytes(content)
+    into = tmp_path / "into"
+    with pytest.raises(SpecRefreshError, match=re.escape(complaint)):
+        refresh(source, datetime.date(2030, 1, 2), into=into)
+    assert not into.exists()
+
+
+def test_refresh_command_line_reports_errors(tmp_path, capsys):
+    assert refresh_main([str(tmp_path / "missing.json"), "--snapshot", "2030-01-02",
+                         "--into", str(tmp_path / "into")]) == 2
+    assert "refresh_spec:" in capsys.readouterr().err
+
+
+def test_nothing_reads_a_folder_beside_the_project():
+    """A newcomer's clone has nothing beside it: no project file may look there."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=PROJECT_ROOT, capture_output=True, text=True, check=False
+    )
+    if tracked.returncode == 0 and tracked.stdout:
+        files = [PROJECT_ROOT / name for name in tracked.stdout.splitlines()]
+    else:  # not a git checkout (an unpacked copy): every text file we ship
+        files = [p for p in PROJECT_ROOT.rglob("*") if ".venv" not in p.parts]
+    offenders = []
+    for path in files:
+        if path.suffix not in {".py", ".md", ".toml", ".txt", ".cfg", ".example", ""}:
+            continue
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if re.search(r"\.\./shared|parent\s*/\s*[\"']shared[\"']", text):
+            offenders.append(str(path.relative_to(PROJECT_ROOT)))
+    assert offenders == []
 
 
 def test_spec_path_can_be_overridden(monkeypatch, tmp_path):

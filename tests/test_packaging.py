@@ -1,0 +1,56 @@
+"""What an installed copy of the project holds: a wheel, built from the project's own files, is
+enough for the emulator to find Discord's API description (no folder beside the project)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(PROJECT_ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("gamenight-*.whl")
+    return built
+
+
+def test_the_wheel_carries_discords_api_description(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for data in ("openapi.json", "LICENSE", "README.md"):
+        assert f"emulator/discord_api/{data}" in names
+    shipped = zipfile.ZipFile(wheel).read("emulator/discord_api/openapi.json")
+    assert shipped == (PROJECT_ROOT / "emulator" / "discord_api" / "openapi.json").read_bytes()
+
+
+def test_an_installed_copy_validates_requests(wheel, tmp_path):
+    installed = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(installed)
+    probe = (
+        "from emulator.spec import load_spec; spec = load_spec(); "
+        "print(spec.source if spec else 'MISSING'); "
+        "print(spec.match('/channels/1/messages').template)"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=elsewhere,
+        env={"PYTHONPATH": str(installed), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    source, template = result.stdout.splitlines()
+    assert Path(source).is_relative_to(installed)
+    assert template == "/channels/{channel_id}/messages"
