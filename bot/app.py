@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -14,7 +16,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.config import Settings
-from bot.errors import GameNightTree
+from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.i18n import GameNightTranslator
 from bot.storage import Storage
 from engine.fairness import new_seed
@@ -35,6 +37,8 @@ EXTENSIONS: tuple[str, ...] = (
 # discord.py names the tasks that run slash commands and component callbacks so.
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
+NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next interaction
+NOTICE_WAIT = 10.0  # seconds a notice waits for the interaction it rides on to be answered
 
 
 class GameNightBot(commands.Bot):
@@ -67,11 +71,19 @@ class GameNightBot(commands.Bot):
         self.time_scale = time_scale
         # Where game seeds come from: the OS's CSPRNG, or a test's chosen seeds.
         self.new_seed = seed_source
+        # The callers render their calls here, never queued behind board views or deals.
+        self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
+        # Members with a notice waiting for their next interaction (their DMs were shut).
+        self.notices_waiting: set[int] = set()
 
     async def setup_hook(self) -> None:
         # Card tiles and fonts load in the background so the first deal is not slow.
         self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
         await self.storage.migrate()
+        self.notices_waiting = {
+            int(key.removeprefix(NOTICE_PREFIX))
+            for key in await self.storage.meta_with_prefix(NOTICE_PREFIX)
+        }
         await self.tree.set_translator(GameNightTranslator())
         for extension in self.initial_extensions:
             await self.load_extension(extension)
@@ -100,6 +112,44 @@ class GameNightBot(commands.Bot):
             "synced %d slash commands to %s", len(synced), guild.id if guild else "all servers"
         )
 
+    async def tell(self, user_id: int, text: str) -> None:
+        """Tell a member something they must know (their game stalled): by DM, or else
+        privately at their next interaction with the bot (kept across restarts)."""
+        try:
+            channel = await self.create_dm(discord.Object(user_id))
+            await channel.send(text)
+            return
+        except (discord.HTTPException, OSError):
+            log.info("could not DM a notice to %s; it waits for their next interaction", user_id)
+        key = f"{NOTICE_PREFIX}{user_id}"
+        waiting = json.loads(await self.storage.get_meta(key) or "[]")
+        await self.storage.set_meta(key, json.dumps([*waiting, text]))
+        self.notices_waiting.add(user_id)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id in self.notices_waiting:
+            self.notices_waiting.discard(interaction.user.id)
+            asyncio.create_task(self._deliver_notices(interaction))  # noqa: RUF006
+
+    async def _deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
+        """Follow the member's interaction, once it is answered, with their waiting notices."""
+        deadline = asyncio.get_running_loop().time() + NOTICE_WAIT
+        # A public "thinking..." placeholder would swallow the first follow-up: wait it out.
+        while not interaction.response.is_done() or interaction.extras.get(PUBLIC_PLACEHOLDER):
+            if asyncio.get_running_loop().time() > deadline:
+                self.notices_waiting.add(interaction.user.id)
+                return
+            await asyncio.sleep(0.05)
+        key = f"{NOTICE_PREFIX}{interaction.user.id}"
+        waiting = json.loads(await self.storage.get_meta(key) or "[]")
+        try:
+            for text in waiting:
+                await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException:
+            self.notices_waiting.add(interaction.user.id)
+            return
+        await self.storage.delete_meta(key)
+
     async def close(self) -> None:
         """Let interactions already being answered finish before the connection (and then the
         database) goes, so nobody is left with "This interaction failed" by a restart."""
@@ -112,6 +162,8 @@ class GameNightBot(commands.Bot):
         if answering:
             await asyncio.wait(answering, timeout=INTERACTION_GRACE)
         await super().close()
+        with contextlib.suppress(RuntimeError):
+            self.caller_executor.shutdown(wait=False, cancel_futures=True)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -22,12 +22,22 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.attachments import attachment
-from bot.errors import UserError, report_error, send_ephemeral
+from bot.errors import (
+    PUBLIC_PLACEHOLDER,
+    UserError,
+    answer,
+    defer_public,
+    report_error,
+    send_ephemeral,
+)
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.permissions import missing_permissions, permission_names
 from bot.render import Rendered
 from bot.storage import (
     BoardRow,
     ChannelBusyError,
+    DealExhaustedError,
+    Delivery,
     GameRow,
     GameStatus,
     PlayerRow,
@@ -47,6 +57,9 @@ LOBBY_EDIT_INTERVAL = 2.0
 # 1,000 members in 50 lobbies at 1.7x the rate-limit floor when every lobby edited every 2 s).
 LOBBY_EDITS_PER_SECOND = 2.0
 DM_CONCURRENCY = 8
+# Board pictures rendered at once for /tabla and /ticket views: a burst of views waits its turn
+# here instead of filling every worker thread.
+VIEW_CONCURRENCY = 2
 FALSE_CLAIM_LIMIT = 2
 MIN_INTERVAL, MAX_INTERVAL = 5, 120
 MAX_PLAYERS_LIMIT = 1000
@@ -66,9 +79,40 @@ class Verdict:
     image: Rendered | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimRequest:
+    """What a player asked, and what they had seen when they asked.
+
+    ``prize`` is None for "the prize being played now" (the ¡Lotería! button, or a claim with no
+    pattern); ``seen`` is how many calls had been announced in the channel at that moment: the
+    claim is judged against exactly those calls, never one drawn but not yet shown.
+    """
+
+    user_id: int
+    prize: str | None
+    board_number: int | None
+    seen: int
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        """Identical claims (same player, same call, same ask) share a key: judged once."""
+        ticket = "" if self.board_number is None else f"#{self.board_number}"
+        return (self.user_id, self.seen, f"{self.prize or '*'}{ticket}")
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The public answer to a claim; ``recorded`` when a claim row was stored for it."""
+
+    text: str
+    files: list[discord.File] = field(default_factory=list)
+    recorded: bool = False
+
+
 @dataclass
 class LiveGame:
-    """In-memory companions of a stored game: its lock, timer task and lobby throttle."""
+    """In-memory companions of a stored game: its lock, timer task and lobby throttle, how many
+    of its calls the channel has seen, and the claims already judged."""
 
     game_id: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -77,6 +121,11 @@ class LiveGame:
     lobby_dirty: bool = False
     lobby_task: asyncio.Task[None] | None = None
     lobby_urgent: asyncio.Event = field(default_factory=asyncio.Event)
+    announced: int | None = None  # None until read from the database
+    judged: set[tuple[int, int, str]] | None = None  # ClaimRequest keys; None until loaded
+    stopping: bool = False
+    delivering: set[int] = field(default_factory=set)  # members whose boards are being sent
+    redeal_task: asyncio.Task[None] | None = None
 
 
 def lobby_edit_interval(lobbies_refreshing: int) -> float:
@@ -153,6 +202,7 @@ class CallingGameCog(commands.GroupCog):
     total_calls: ClassVar[int]
     exhausted_reason: ClassVar[str]
     show_command: ClassVar[str]
+    deal_limit: ClassVar[int]  # deal positions a game can hand out (the engine's limit)
     cog_names: ClassVar[dict[str, str]] = {}
     titles: ClassVar[dict[str, str]] = {}
 
@@ -166,6 +216,7 @@ class CallingGameCog(commands.GroupCog):
         self.bot = bot
         self.live: dict[int, LiveGame] = {}
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
+        self.view_slots = asyncio.Semaphore(VIEW_CONCURRENCY)
         self.closing = False
 
     @property
@@ -203,9 +254,9 @@ class CallingGameCog(commands.GroupCog):
         raise NotImplementedError
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
+        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
     ) -> list[Rendered]:
-        """The player's boards as images (marked with the calls so far when ``marked``)."""
+        """The player's boards as images, ``called`` (the calls the channel has seen) marked."""
         raise NotImplementedError
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered | None]:
@@ -219,9 +270,16 @@ class CallingGameCog(commands.GroupCog):
         return boards
 
     def judge(
-        self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        prize: str,
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> Verdict:
-        """Check a claim of ``prize`` on the player's live boards against the calls so far."""
+        """Check a claim of ``prize`` on the player's live ``boards`` (those the claim names)
+        against ``called``, the calls announced when the claim was made. A false claim's verdict
+        names the one board that pays for it."""
         raise NotImplementedError
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
@@ -263,6 +321,8 @@ class CallingGameCog(commands.GroupCog):
         for game in await self.storage.live_games(self.kind):
             if game.status is GameStatus.RUNNING:
                 self.ensure_timer(game.id)
+            # Boards stored but never sent (the bot stopped while dealing) go out again.
+            self.redeliver_later(game.id)
 
     def is_closing(self) -> bool:
         return self.closing
@@ -273,8 +333,9 @@ class CallingGameCog(commands.GroupCog):
         callers = [live.task for live in self.live.values() if live.task and not live.task.done()]
         for live in self.live.values():
             live.wake.set()
-            if live.lobby_task is not None:
-                live.lobby_task.cancel()
+            for task in (live.lobby_task, live.redeal_task):
+                if task is not None:
+                    task.cancel()
         if callers:
             _, pending = await asyncio.wait(callers, timeout=SHUTDOWN_GRACE)
             for task in pending:
@@ -285,6 +346,25 @@ class CallingGameCog(commands.GroupCog):
         if live is None:
             live = self.live[game_id] = LiveGame(game_id)
         return live
+
+    def release(self, game_id: int) -> None:
+        """Forget a game that is over once its tasks are done: finished games do not stay in
+        memory for the life of the process."""
+        live = self.live.get(game_id)
+        if live is None:
+            return
+        current = asyncio.current_task()
+        tasks = (live.task, live.lobby_task, live.redeal_task)
+        if any(task is not None and task is not current and not task.done() for task in tasks):
+            return
+        if live.lobby_dirty or live.lock.locked():
+            return
+        del self.live[game_id]
+
+    async def release_if_over(self, game_id: int) -> None:
+        game = await self.storage.get_game(game_id)
+        if game is None or not game.status.is_live:
+            self.release(game_id)
 
     def ensure_timer(self, game_id: int) -> None:
         live = self.live_game(game_id)
@@ -301,9 +381,13 @@ class CallingGameCog(commands.GroupCog):
             raise self.refusal("no_game_here")
         return game
 
-    async def game_by_id(self, game_id: int) -> GameRow:
+    async def game_by_id(self, game_id: int, guild_id: int | None = None) -> GameRow:
+        """Game ``game_id`` of this kind; with ``guild_id``, only if it was played in that
+        server (another server's games, seeds and codes are none of this one's business)."""
         game = await self.storage.get_game(game_id)
-        if game is None or game.kind != self.kind:
+        if game is None or game.kind != self.kind or (
+            guild_id is not None and game.guild_id != guild_id
+        ):
             raise self.refusal("no_such_game", game=game_id)
         return game
 
@@ -312,6 +396,42 @@ class CallingGameCog(commands.GroupCog):
     ) -> None:
         if interaction.user.id != game.host_id and not is_manager(interaction.user):
             raise UserError("host_only", host=game.host_id)
+
+    def require_posting(self, interaction: discord.Interaction[Any]) -> None:
+        """Refuse, naming what is missing, if the bot cannot post its calls in this channel."""
+        missing = missing_permissions(interaction.app_permissions, interaction.channel)
+        if missing:
+            raise UserError(
+                "bot_cannot_post",
+                channel=interaction.channel_id,
+                permissions=permission_names(missing, interaction.locale),
+            )
+
+    async def announced_count(self, game_id: int) -> int:
+        """How many calls the channel has seen: those whose message was posted, in order."""
+        live = self.live_game(game_id)
+        if live.announced is None:
+            count = 0
+            for draw in await self.storage.draws(game_id):
+                if draw.message_id is None:
+                    break
+                count = draw.seq
+            if live.announced is None:  # nobody set it while the draws were read
+                live.announced = count
+        return live.announced
+
+    async def seen_calls(self, game: GameRow) -> tuple[int, ...]:
+        """The calls announced in the channel so far: what players may be judged and shown on.
+        A call is stored before it is posted, so the stored state can be one call ahead."""
+        return self.called(game)[: await self.announced_count(game.id)]
+
+    async def judged_claims(self, game_id: int) -> set[tuple[int, int, str]]:
+        live = self.live_game(game_id)
+        if live.judged is None:
+            judged = await self.storage.claim_requests(game_id)
+            if live.judged is None:
+                live.judged = judged
+        return live.judged
 
     # -- lobby ---------------------------------------------------------------------------------
 
@@ -325,7 +445,10 @@ class CallingGameCog(commands.GroupCog):
     ) -> GameRow:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
+        self.require_posting(interaction)
         options = {**options, "guild_locale": str(interaction.guild_locale or "")}
+        # The lobby is the answer; the database may be busy, so acknowledge first.
+        await defer_public(interaction)
         try:
             game = await self.storage.create_game(
                 kind=self.kind,
@@ -341,10 +464,10 @@ class CallingGameCog(commands.GroupCog):
             kind = busy.existing.kind
             other = CallingGameCog.titles.get(kind, kind)
             raise UserError("channel_busy", other=other, game=busy.existing.id) from None
-        await interaction.response.send_message(
-            await self.lobby_text(game), view=self.lobby_view(game)
+        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+        message = await interaction.followup.send(
+            await self.lobby_text(game), view=self.lobby_view(game), wait=True
         )
-        message = await interaction.original_response()
         await self.storage.update_game(game.id, lobby_message_id=message.id)
         return game
 
@@ -364,12 +487,17 @@ class CallingGameCog(commands.GroupCog):
 
     async def lobby_text(self, game: GameRow) -> str:
         players = await self.storage.players(game.id)
-        dealt = sum(player.dealt for player in players)
+        delivered = sum(player.delivered for player in players)
+        waiting = sum(player.delivery is Delivery.UNDELIVERED for player in players)
         locale = self.channel_locale(game)
         count = len(players)
         players_line = self.say("players_line", locale, count=count)
         if players:
-            players_line += self.say("dealt_progress", locale, dealt=dealt, count=count)
+            players_line += self.say("dealt_progress", locale, dealt=delivered, count=count)
+        if waiting:
+            players_line += self.say(
+                "undelivered_progress", locale, count=waiting, show=self.show_command
+            )
         lines = [
             self.say("lobby_header", locale, game=game.id, host=game.host_id),
             self.describe_options(game),
@@ -377,6 +505,8 @@ class CallingGameCog(commands.GroupCog):
             players_line,
             self.say("commitment_line", locale, commitment=_commitment(game)),
         ]
+        if game.status is GameStatus.PAUSED and game.options.get("stalled"):
+            lines.insert(3, self.say("status_stalled", locale, channel=game.channel_id))
         return "\n".join(lines)
 
     def touch_lobby(self, game_id: int, *, urgent: bool = False) -> None:
@@ -416,6 +546,7 @@ class CallingGameCog(commands.GroupCog):
             if longer > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(live.lobby_urgent.wait(), longer)
+        await self.release_if_over(live.game_id)
 
     async def refresh_lobby(self, game_id: int) -> None:
         game = await self.storage.get_game(game_id)
@@ -435,7 +566,7 @@ class CallingGameCog(commands.GroupCog):
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
-        game = await self.game_by_id(game_id)
+        game = await self.button_game(interaction, game_id)
         if action == "join":
             await self.join(interaction, game, tickets=1)
         elif action == "leave":
@@ -449,6 +580,13 @@ class CallingGameCog(commands.GroupCog):
         else:
             raise UserError("button_gone")
 
+    async def button_game(self, interaction: discord.Interaction[Any], game_id: int) -> GameRow:
+        """The game a button belongs to, pressed where that game is played."""
+        game = await self.game_by_id(game_id)
+        if interaction.guild_id != game.guild_id or interaction.channel_id != game.channel_id:
+            raise UserError("button_elsewhere")
+        return game
+
     # -- joining and dealing -------------------------------------------------------------------
 
     async def join(
@@ -460,64 +598,131 @@ class CallingGameCog(commands.GroupCog):
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         live = self.live_game(game.id)
+        user_id = interaction.user.id
+        if user_id in live.delivering:
+            raise self.refusal("being_dealt", board=self.board_word(1, interaction.locale))
         async with live.lock:
             fresh = await self.storage.get_game(game.id)
             if fresh is None or fresh.status is not GameStatus.LOBBY:
                 raise self.refusal("joins_closed", game=game.id)
-            player = await self.storage.add_player(
-                game.id,
-                interaction.user.id,
-                display_name=interaction.user.display_name,
-                locale=str(interaction.locale),
-                boards=lambda _seat, first: self.deal(fresh, first, tickets),
-                max_players=max_players,
-            )
-        if player is None:
-            if await self.storage.get_player(game.id, interaction.user.id):
-                raise self.refusal(
-                    "already_joined",
-                    board=self.board_word(1, interaction.locale),
-                    show=self.show_command,
+            try:
+                player = await self.storage.add_player(
+                    game.id,
+                    user_id,
+                    display_name=interaction.user.display_name,
+                    locale=str(interaction.locale),
+                    boards=lambda _seat, first: self.deal(fresh, first, tickets),
+                    max_players=max_players,
+                    board_count=tickets,
+                    deal_limit=self.deal_limit,
                 )
-            raise UserError("game_full", count=max_players)
+            except DealExhaustedError as exhausted:
+                raise self.refusal("deal_exhausted", count=exhausted.limit) from None
+        if player is None:
+            existing = await self.storage.get_player(game.id, user_id)
+            if existing is None:
+                raise UserError("game_full", count=max_players)
+            if existing.delivered or user_id in live.delivering:
+                key = "already_joined" if existing.delivery is Delivery.DM else "already_shown"
+                raise self.refusal(
+                    key, board=self.board_word(1, interaction.locale), show=self.show_command
+                )
+            player = existing  # stored but never delivered: deliver it now
         self.touch_lobby(game.id)
         await self.deliver_boards(interaction, fresh, player)
 
     async def deliver_boards(
         self, interaction: discord.Interaction[Any], game: GameRow, player: PlayerRow
     ) -> None:
-        """DM the player's boards; if their DMs are closed, show them here instead."""
-        boards = await self.storage.boards(game.id, player.user_id)
-        images = await asyncio.to_thread(self.render_boards, game, boards, marked=False)
-        locale = interaction.locale
-        boards_phrase = self.board_phrase(len(images), locale)
+        """DM the player's boards; if their DMs are closed or the DM fails, show them here."""
+        live = self.live_game(game.id)
+        live.delivering.add(player.user_id)
+        try:
+            boards = await self.storage.boards(game.id, player.user_id)
+            images = await asyncio.to_thread(self.render_boards, game, boards, ())
+            locale = interaction.locale
+            phrase = self.board_phrase(len(images), locale)
+            outcome = await self.send_boards_by_dm(game, interaction.user, locale, images)
+            if outcome is Delivery.DM:
+                await self.storage.set_delivery(game.id, player.user_id, Delivery.DM)
+                self.touch_lobby(game.id)
+                await interaction.followup.send(
+                    self.say("joined_dm", locale, game=game.id, boards=phrase), ephemeral=True
+                )
+                return
+            key = "joined_no_dm" if outcome is Delivery.UNDELIVERED else "joined_dm_failed"
+            delivery = Delivery.UNDELIVERED
+            try:
+                await interaction.followup.send(
+                    self.say(key, locale, game=game.id, boards=phrase, show=self.show_command),
+                    files=[attachment(image) for image in images],
+                    ephemeral=True,
+                )
+                delivery = Delivery.REPLY
+            finally:
+                await self.storage.set_delivery(game.id, player.user_id, delivery)
+                self.touch_lobby(game.id)
+        finally:
+            live.delivering.discard(player.user_id)
+
+    async def send_boards_by_dm(
+        self,
+        game: GameRow,
+        user: discord.abc.Snowflake,
+        locale: LocaleLike,
+        images: Sequence[Rendered],
+    ) -> Delivery:
+        """DM ``images``: ``Delivery.DM`` when sent, ``UNDELIVERED`` when the member's DMs are
+        closed, ``PENDING`` when Discord failed (after discord.py's own retries)."""
+        text = self.say(
+            "dm_boards" if len(images) == 1 else "dm_boards_many",
+            locale,
+            boards=self.board_phrase(len(images), locale),
+            game=game.id,
+            channel=game.channel_id,
+        )
         async with self.dm_slots:
             try:
-                await interaction.user.send(
-                    self.say(
-                        "dm_boards",
-                        locale,
-                        boards=boards_phrase,
-                        game=game.id,
-                        channel=game.channel_id,
-                    ),
-                    files=[attachment(image) for image in images],
-                )
-                delivered_by_dm = True
+                channel = await self.bot.create_dm(user)
+                await channel.send(text, files=[attachment(image) for image in images])
             except discord.Forbidden:
-                delivered_by_dm = False
-        await self.storage.mark_dealt(game.id, player.user_id)
-        self.touch_lobby(game.id)
-        if delivered_by_dm:
-            await interaction.followup.send(
-                self.say("joined_dm", locale, game=game.id, boards=boards_phrase), ephemeral=True
+                return Delivery.UNDELIVERED
+            except (discord.HTTPException, OSError) as error:
+                log.warning("could not DM the boards of game %s to %s: %s", game.id, user.id, error)
+                return Delivery.PENDING
+        return Delivery.DM
+
+    def redeliver_later(self, game_id: int) -> None:
+        live = self.live_game(game_id)
+        if live.redeal_task is None or live.redeal_task.done():
+            live.redeal_task = asyncio.create_task(self._redeliver(game_id))
+
+    async def _redeliver(self, game_id: int) -> None:
+        """After a restart: DM the boards that were stored but never reached their players."""
+        await self.bot.wait_until_ready()
+        game = await self.storage.get_game(game_id)
+        if game is None or not game.status.is_live:
+            return
+        live = self.live_game(game_id)
+        resent = False
+        for player in await self.storage.undelivered_players(game_id):
+            if self.is_closing():
+                return
+            if player.user_id in live.delivering:
+                continue
+            boards = await self.storage.boards(game_id, player.user_id)
+            if not boards:
+                continue
+            images = await asyncio.to_thread(self.render_boards, game, boards, ())
+            outcome = await self.send_boards_by_dm(
+                game, discord.Object(player.user_id), player.locale, images
             )
-        else:
-            await interaction.followup.send(
-                self.say("joined_no_dm", locale, game=game.id),
-                files=[attachment(image) for image in images],
-                ephemeral=True,
-            )
+            # A player whose DMs stay shut is shown their board at their next interaction.
+            delivery = Delivery.DM if outcome is Delivery.DM else Delivery.UNDELIVERED
+            await self.storage.set_delivery(game_id, player.user_id, delivery)
+            resent = True
+        if resent:
+            self.touch_lobby(game_id)
 
     async def leave(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
         if game.status is not GameStatus.LOBBY:
@@ -535,21 +740,28 @@ class CallingGameCog(commands.GroupCog):
         # for longer than Discord's 3 s (bench/bench_load.py).
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.game_here(interaction)
+        player = await self.storage.get_player(game.id, interaction.user.id)
         boards = await self.storage.boards(game.id, interaction.user.id)
-        if not boards:
+        if player is None or not boards:
             raise self.refusal("not_playing", game=game.id)
-        images = await asyncio.to_thread(self.render_boards, game, boards, marked=True)
+        seen = await self.seen_calls(game)
+        async with self.view_slots:
+            images = await asyncio.to_thread(self.render_boards, game, boards, seen)
+        locale = interaction.locale
         await interaction.followup.send(
             self.say(
                 "your_boards",
-                interaction.locale,
-                boards=self.board_phrase(len(images), interaction.locale),
+                locale,
+                boards=self.board_phrase(len(images), locale),
                 game=game.id,
-                calls=len(self.called(game)),
+                calls=len(seen),
             ),
             files=[attachment(image) for image in images],
             ephemeral=True,
         )
+        if not player.delivered:
+            await self.storage.set_delivery(game.id, player.user_id, Delivery.REPLY)
+            self.touch_lobby(game.id)
 
     # -- host controls -------------------------------------------------------------------------
 
@@ -557,6 +769,7 @@ class CallingGameCog(commands.GroupCog):
         await self.require_controller(interaction, game)
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("not_in_lobby", game=game.id)
+        self.require_posting(interaction)
         async with self.live_game(game.id).lock:
             if await self.storage.count_players(game.id) == 0:
                 raise UserError("nobody_joined")
@@ -583,6 +796,7 @@ class CallingGameCog(commands.GroupCog):
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
+        await defer_public(interaction)
         async with self.live_game(game.id).lock:
             paused = await self.storage.update_game(
                 game.id, status=GameStatus.PAUSED, expect_status=GameStatus.RUNNING
@@ -590,48 +804,72 @@ class CallingGameCog(commands.GroupCog):
         if not paused:
             raise self.refusal("not_running", game=game.id)
         self.live_game(game.id).wake.set()
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             self.say(
                 "paused", self.channel_locale(game), game=game.id, user=interaction.user.mention
-            )
+            ),
+            ephemeral=False,
         )
 
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
+        self.require_posting(interaction)
+        await defer_public(interaction)
         async with self.live_game(game.id).lock:
+            fresh = await self.storage.get_game(game.id)
+            options = dict(fresh.options) if fresh else {}
+            options.pop("stalled", None)
             resumed = await self.storage.update_game(
-                game.id, status=GameStatus.RUNNING, expect_status=GameStatus.PAUSED
+                game.id,
+                status=GameStatus.RUNNING,
+                options=options,
+                expect_status=GameStatus.PAUSED,
             )
         if not resumed:
             raise self.refusal("not_paused", game=game.id)
         self.ensure_timer(game.id)
         self.live_game(game.id).wake.set()
-        await interaction.response.send_message(
-            self.say("resumed", self.channel_locale(game), game=game.id)
+        self.touch_lobby(game.id)
+        await answer(
+            interaction, self.say("resumed", self.channel_locale(game), game=game.id), ephemeral=False
         )
 
     async def set_speed(self, interaction: discord.Interaction[Any], seconds: int) -> None:
-        game = await self.game_here(interaction)
-        await self.require_controller(interaction, game)
         if not MIN_INTERVAL <= seconds <= MAX_INTERVAL:
             raise UserError("bad_interval", low=MIN_INTERVAL, high=MAX_INTERVAL)
+        game = await self.game_here(interaction)
+        await self.require_controller(interaction, game)
+        await defer_public(interaction)
         async with self.live_game(game.id).lock:
-            await self.storage.update_game(game.id, options={**game.options, "interval": seconds})
+            fresh = await self.storage.get_game(game.id)
+            options = dict(fresh.options) if fresh else dict(game.options)
+            await self.storage.update_game(game.id, options={**options, "interval": seconds})
         self.live_game(game.id).wake.set()
-        await interaction.response.send_message(
-            self.say("speed", self.channel_locale(game), seconds=seconds)
+        await answer(
+            interaction,
+            self.say("speed", self.channel_locale(game), seconds=seconds),
+            ephemeral=False,
         )
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
-        await interaction.response.send_message(
-            self.say(
-                "stopped", self.channel_locale(game), game=game.id, user=interaction.user.mention
+        live = self.live_game(game.id)
+        # Checked and set with no await between: of three quick stops, one is announced.
+        if live.stopping:
+            raise self.refusal("already_stopping", game=game.id)
+        live.stopping = True
+        try:
+            await interaction.response.send_message(
+                self.say(
+                    "stopped", self.channel_locale(game), game=game.id, user=interaction.user.mention
+                )
             )
-        )
-        await self.finish(game.id, reason="reason_stopped")
+            await self.finish(game.id, reason="reason_stopped")
+        finally:
+            live.stopping = False
 
     # -- the caller ----------------------------------------------------------------------------
 
@@ -639,7 +877,9 @@ class CallingGameCog(commands.GroupCog):
         """Draw one call per interval until the game ends; resumes cleanly after a restart.
 
         A failed announcement (Discord down, a 5xx) is retried before the next draw: the draw is
-        already stored, and its nonce keeps a retry from posting twice.
+        already stored, and its nonce keeps a retry from posting twice. A refusal that retrying
+        cannot mend (403: the bot may not post; 404: the channel is gone) stalls the game
+        instead, and the host is told.
         """
         await self.bot.wait_until_ready()
         live = self.live_game(game_id)
@@ -649,7 +889,7 @@ class CallingGameCog(commands.GroupCog):
                 await self.announce_unannounced(game_id)
                 delay = await self.seconds_to_next_call(game_id)
                 if delay is None:
-                    return
+                    break
                 live.wake.clear()
                 if self.is_closing():
                     return
@@ -657,10 +897,13 @@ class CallingGameCog(commands.GroupCog):
                     await asyncio.wait_for(live.wake.wait(), timeout=delay)
                     continue  # woken by pause, resume, speed, a win or shutdown: look again
                 if not await self.call_next(game_id):
-                    return
+                    break
                 failures = 0
             except asyncio.CancelledError:
                 raise
+            except (discord.Forbidden, discord.NotFound) as error:
+                await self.cannot_post(game_id, error)
+                break
             except Exception as error:
                 failures += 1
                 if isinstance(error, discord.DiscordServerError | OSError):
@@ -670,6 +913,36 @@ class CallingGameCog(commands.GroupCog):
                 else:
                     log.exception("the caller of %s game %s failed; retrying", self.kind, game_id)
                 await asyncio.sleep(min(60.0, 2.0**failures) * self.bot.time_scale)
+        await self.release_if_over(game_id)
+
+    async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
+        """The channel refused a call for good: pause the game (or end it, if the channel is
+        gone) and tell the host, by DM or else at their next interaction."""
+        gone = isinstance(error, discord.NotFound)
+        log.warning("%s game %s cannot post its calls: %s", self.kind, game_id, error)
+        async with self.live_game(game_id).lock:
+            game = await self.storage.get_game(game_id)
+            if game is None or not game.status.is_live:
+                return
+            if gone:
+                await self._finish_locked(game, reason="reason_channel_gone")
+            else:
+                await self.storage.update_game(
+                    game.id,
+                    status=GameStatus.PAUSED,
+                    options={**game.options, "stalled": "cannot_post"},
+                    expect_status=GameStatus.RUNNING,
+                )
+        self.touch_lobby(game_id, urgent=True)
+        await self.bot.tell(
+            game.host_id,
+            self.say(
+                "host_channel_gone" if gone else "host_cannot_post",
+                self.channel_locale(game),
+                game=game.id,
+                channel=game.channel_id,
+            ),
+        )
 
     async def seconds_to_next_call(self, game_id: int) -> float | None:
         """How long until the next call is due; None when the game is not running."""
@@ -717,12 +990,19 @@ class CallingGameCog(commands.GroupCog):
     async def announce_call(self, game_id: int, seq: int, value: int) -> None:
         game = await self.storage.get_game(game_id)
         assert game is not None
-        content, image = await asyncio.to_thread(self.render_call, game, value, seq)
+        await self.announced_count(game_id)  # know what was seen before this one is
+        loop = asyncio.get_running_loop()
+        # The caller's own thread: a burst of board views must not queue the call behind them.
+        content, image = await loop.run_in_executor(
+            self.bot.caller_executor, self.render_call, game, value, seq
+        )
         view = discord.ui.View(timeout=None)
         view.add_item(self.claim_button(game))
         channel = self.bot.get_partial_messageable(game.channel_id)
         files = [attachment(image)] if image else []
         message = await channel.send(content, files=files, view=view, nonce=f"g{game_id}c{seq}")
+        live = self.live_game(game_id)
+        live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
 
     def claim_button(self, game: GameRow) -> CallingButton:
@@ -738,7 +1018,11 @@ class CallingGameCog(commands.GroupCog):
         prize: str | None,
         board_number: int | None,
     ) -> None:
-        """A claim by slash command (``prize`` named) or by the call's button (``prize`` None)."""
+        """A claim by slash command (``prize`` named) or by the call's button (``prize`` None).
+
+        Judged against the calls announced when it was made; identical claims (a double click)
+        are judged once. Only a judged claim is public; every refusal is private.
+        """
         if game is None:
             game = await self.game_here(interaction)
         elif interaction.channel_id != game.channel_id:
@@ -752,57 +1036,126 @@ class CallingGameCog(commands.GroupCog):
             raise self.refusal("not_playing", game=game.id)
         if player.out:
             raise UserError("player_out")
-        await interaction.response.defer(thinking=True)
-        async with self.live_game(game.id).lock:
-            content, files = await self._judge_locked(
-                interaction.user, game.id, prize, board_number
+        if board_number is not None:
+            await self.check_board_number(game, interaction.user.id, board_number)
+        request = ClaimRequest(
+            interaction.user.id, prize, board_number, await self.announced_count(game.id)
+        )
+        judged = await self.judged_claims(game.id)
+        # Checked and added with no await between, so a double click is judged once.
+        if request.key in judged:
+            raise UserError("claim_judged", seq=request.seen)
+        judged.add(request.key)
+        judgement: Judgement | None = None
+        try:
+            await defer_public(interaction)
+            async with self.live_game(game.id).lock:
+                judgement = await self._judge_locked(interaction.user, game.id, request)
+        finally:
+            if judgement is None:
+                judged.discard(request.key)  # refused, not judged: the player may ask again
+        await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
+
+    async def check_board_number(
+        self, game: GameRow, user_id: int, board_number: int
+    ) -> None:
+        """Refuse (privately) a claim naming a board the player does not hold, or one that is out."""
+        boards = await self.storage.boards(game.id, user_id)
+        named = next((b for b in boards if b.board_index + 1 == board_number), None)
+        if named is None:
+            raise self.refusal(
+                "no_such_board",
+                number=board_number,
+                count=len(boards),
+                boards=self.board_word(len(boards)),
             )
-        await interaction.followup.send(content, files=files)
+        if named.out:
+            raise self.refusal("board_out", number=board_number, board=self.board_word(1))
 
     async def _judge_locked(
-        self,
-        user: discord.abc.User,
-        game_id: int,
-        prize: str | None,
-        board_number: int | None,
-    ) -> tuple[str, list[discord.File]]:
+        self, user: discord.abc.User, game_id: int, request: ClaimRequest
+    ) -> Judgement:
         game = await self.storage.get_game(game_id)
         assert game is not None
-        locale = self.channel_locale(game)
-        mention = user.mention
         if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED}:
-            return self.say("user_game_over", locale, user=mention, game=game.id), []
-        seq = len(self.called(game))
+            raise self.refusal("game_over", game=game.id)
+        called = self.called(game)[: request.seen]
         winners = await self.storage.winners(game.id)
-        won_this_call = [w.prize for w in winners if w.draw_seq == seq]
-        claimable = self.claimable(game)
-        # Claims valid on the call that won a prize share it; otherwise play the current prize.
-        candidates = (
-            [prize] if prize is not None else list(dict.fromkeys([*won_this_call, *claimable[:1]]))
-        )
-        if not candidates:
-            return self.say("all_won", locale, user=mention), []
-        for candidate in candidates:
-            if candidate not in claimable and candidate not in won_this_call:
-                name = self.prize_name(candidate, locale)
-                if any(w.prize == candidate for w in winners):
-                    return self.say("prize_already_won", locale, user=mention, prize=name), []
-                now = ", ".join(self.prize_name(p, locale) for p in claimable)
-                key = "prize_not_now_hint" if now else "prize_not_now"
-                return self.say(key, locale, user=mention, prize=name, now=now), []
-        in_play = [b for b in await self.storage.boards(game.id, user.id) if not b.out]
-        if not in_play:
-            return self.say("no_boards_left", locale, user=mention), []
+        candidates = self.claim_candidates(game, user.id, request, winners)
+        boards = [
+            board
+            for board in await self.storage.boards(game.id, user.id)
+            if not board.out
+            and (request.board_number is None or board.board_index + 1 == request.board_number)
+        ]
+        if not boards:
+            raise UserError("no_boards_left")
+        locale = self.channel_locale(game)
         verdict: Verdict | None = None
         for candidate in candidates:
-            boards = self.eligible_boards(in_play, winners, candidate)
-            verdict = await asyncio.to_thread(self.judge, game, boards, candidate, board_number)
+            eligible = self.eligible_boards(boards, winners, candidate)
+            if not eligible:
+                continue
+            verdict = await asyncio.to_thread(self.judge, game, eligible, candidate, called, locale)
             if verdict.valid:
                 break
-        assert verdict is not None
-        if not verdict.valid and verdict.board is None:
-            # Nothing was claimed on a real board (e.g. a ticket number they do not hold).
-            return f"{mention}, {verdict.reason}.", []
+        if verdict is None:
+            raise self.refusal("no_board_can_win", prize=self.prize_name(candidates[0]))
+        return await self.record_verdict(game, user, verdict, winners, request)
+
+    def claim_candidates(
+        self,
+        game: GameRow,
+        user_id: int,
+        request: ClaimRequest,
+        winners: Sequence[WinnerRow],
+    ) -> list[str]:
+        """The prizes a claim can win, in the order to try them; refuses (privately) a claim
+        that cannot win anything now.
+
+        A claim naming no prize is for "the prize being played now": one won on this very call
+        (valid claims on the same call share it), then the current prize, leaving out those the
+        player has already won (so a line winner whose tabla also holds the corners played next
+        on that call can claim them with the same button).
+        """
+        locale: LocaleLike = None  # refusals are shown in the claimer's language
+        seq = request.seen
+        won_this_call = [w.prize for w in winners if w.draw_seq == seq]
+        mine = {w.prize for w in winners if w.user_id == user_id}
+        claimable = self.claimable(game)
+        if request.prize is None:
+            playing = list(dict.fromkeys([*won_this_call, *claimable[:1]]))
+            if not playing:
+                raise UserError("all_won")
+            candidates = [prize for prize in playing if prize not in mine]
+            if not candidates:
+                raise UserError("you_already_won", prize=self.prize_name(playing[-1], locale))
+            return candidates
+        prize = request.prize
+        if prize in mine:
+            raise UserError("you_already_won", prize=self.prize_name(prize, locale))
+        if prize not in claimable and prize not in won_this_call:
+            if any(w.prize == prize for w in winners):
+                raise UserError("prize_already_won", prize=self.prize_name(prize, locale))
+            now = ", ".join(self.prize_name(p, locale) for p in claimable)
+            raise UserError(
+                "prize_not_now_hint" if now else "prize_not_now",
+                prize=self.prize_name(prize, locale),
+                now=now,
+            )
+        return [prize]
+
+    async def record_verdict(
+        self,
+        game: GameRow,
+        user: discord.abc.User,
+        verdict: Verdict,
+        winners: Sequence[WinnerRow],
+        request: ClaimRequest,
+    ) -> Judgement:
+        """Store the verdict (a win, or a false claim and its cost), then word it."""
+        seq = request.seen
+        ask = request.key[2]
         if not verdict.valid:
             await self.storage.record_claim(
                 game.id,
@@ -812,12 +1165,10 @@ class CallingGameCog(commands.GroupCog):
                 draw_seq=seq,
                 valid=False,
                 reason=verdict.reason,
+                request=ask,
             )
-            return await self.false_claim(game, user, verdict), []
-        prize_name = self.prize_name(verdict.prize, locale)
-        if any(w.prize == verdict.prize and w.user_id == user.id for w in winners):
-            return self.say("you_already_won", locale, user=mention, prize=prize_name), []
-        sharing = verdict.prize in won_this_call
+            return Judgement(await self.false_claim(game, user, verdict), recorded=True)
+        sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
         await self.storage.record_win(
             game.id,
             prize=verdict.prize,
@@ -826,14 +1177,22 @@ class CallingGameCog(commands.GroupCog):
             draw_seq=seq,
             claim_reason=verdict.reason,
             state=None if sharing else self.after_award(game, verdict.prize),
+            request=ask,
         )
         if not sharing:
             # The caller ends the game after a short grace period once no prize is left,
             # so that simultaneous claims on this call can still share the last prize.
             self.live_game(game.id).wake.set()
-        key = "win_shared" if sharing else "win"
-        text = self.say(key, locale, prize=prize_name, user=mention, seq=seq)
-        return text, [attachment(verdict.image)] if verdict.image else []
+        locale = self.channel_locale(game)
+        text = self.say(
+            "win_shared" if sharing else "win",
+            locale,
+            prize=self.prize_name(verdict.prize, locale),
+            user=user.mention,
+            seq=seq,
+        )
+        files = [attachment(verdict.image)] if verdict.image else []
+        return Judgement(text, files, recorded=True)
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""
@@ -860,11 +1219,11 @@ class CallingGameCog(commands.GroupCog):
         live = self.live_game(game.id)
         live.wake.set()
         winners = await self.storage.winners(game.id)
-        draws = await self.storage.draws(game.id)
+        announced = await self.announced_count(game.id)
         locale = self.channel_locale(game)
         lines = [
             self.say("over_header", locale, game=game.id, reason=self.say(reason, locale)),
-            self.say("calls_count", locale, count=len(draws)),
+            self.say("calls_count", locale, count=announced),
         ]
         if winners:
             lines.append(self.say("winners", locale))
@@ -890,10 +1249,11 @@ class CallingGameCog(commands.GroupCog):
         self.touch_lobby(game.id, urgent=True)
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        game = await self.game_by_id(game_id)
+        game = await self.game_by_id(game_id, interaction.guild_id)
         if game.status.is_live:
             raise self.refusal("still_on", game=game.id)
         assert game.seed is not None
+        await defer_public(interaction)
         problems = await self.verify_game(game)
         locale = interaction.locale
         if problems:
@@ -906,7 +1266,7 @@ class CallingGameCog(commands.GroupCog):
         commitment_line = self.say(
             "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
         )
-        await interaction.response.send_message(f"{text}\n{commitment_line}")
+        await answer(interaction, f"{text}\n{commitment_line}", ephemeral=False)
 
     async def verify_game(self, game: GameRow) -> list[str]:
         assert game.seed is not None

@@ -3,7 +3,9 @@ apology plus a log line with the game id. Shared by slash commands and buttons."
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -16,6 +18,10 @@ log = logging.getLogger(__name__)
 
 GAME_KINDS = ("loteria", "housie", "tictactoe", "dots", "triangle")
 APOLOGY = "Sorry, something went wrong on my side. The game is safe; please try again."
+# Discord refuses message content over 2,000 characters; a reply is cut to fit, never lost.
+MESSAGE_LIMIT = 2000
+# Set in ``Interaction.extras`` while a public "thinking..." placeholder waits for its answer.
+PUBLIC_PLACEHOLDER = "public_placeholder"
 
 
 class UserError(Exception):
@@ -37,6 +43,13 @@ class UserError(Exception):
 
     def __str__(self) -> str:
         return self.text()
+
+
+def check_range(option: str, value: int, low: int, high: int) -> None:
+    """Refuse an option outside ``low..high``: Discord checks ranges against the command
+    definitions it holds, which may be stale (an older version of the bot's commands)."""
+    if not low <= value <= high:
+        raise UserError("out_of_range", option=option, low=low, high=high)
 
 
 def friendly_message(
@@ -62,18 +75,55 @@ def friendly_message(
     return None
 
 
+def fit_message(text: str) -> str:
+    """``text`` cut to Discord's message limit (with "…") so that it can always be sent."""
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
+async def defer_public(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge at once with a public "thinking..." placeholder, for an answer the channel
+    will see; a refusal sent afterwards (``answer(..., ephemeral=True)``) still stays private."""
+    interaction.extras[PUBLIC_PLACEHOLDER] = True
+    await interaction.response.defer(thinking=True)
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    ephemeral: bool,
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer ``interaction`` whether or not it was acknowledged already.
+
+    After :func:`defer_public`, Discord fills the public placeholder with the first follow-up,
+    whatever its flags say; a private answer then removes the placeholder and follows up
+    privately instead, so a refusal never shows in the channel.
+    """
+    extra: dict[str, Any] = {"files": list(files)} if files else {}
+    if view is not None:
+        extra["view"] = view
+    content = fit_message(content)
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content, ephemeral=ephemeral, **extra)
+        return
+    placeholder = interaction.extras.pop(PUBLIC_PLACEHOLDER, False)
+    if placeholder and ephemeral:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    await interaction.followup.send(content, ephemeral=ephemeral, **extra)
+
+
 async def send_ephemeral(
     interaction: discord.Interaction[Any],
     content: str,
     *,
     view: discord.ui.View | None = None,
+    files: Sequence[discord.File] = (),
 ) -> None:
     """Reply privately whether or not the interaction was acknowledged already."""
-    extra: dict[str, Any] = {} if view is None else {"view": view}
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **extra)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, **extra)
+    await answer(interaction, content, ephemeral=True, view=view, files=files)
 
 
 async def report_error(

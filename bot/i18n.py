@@ -132,6 +132,9 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Classic deck or family deck": "Baraja clásica o familiar",
     "Most players who can join": "Máximo de jugadores",
     "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
+    "A win must include the last number called": (
+        "Para ganar hay que incluir el último número cantado"
+    ),
     "The pattern you completed": "La figura que completaste",
     "The game number": "El número de la partida",
     "Most tickets a player may take (1-6)": "Máximo de cartones por jugador (1-6)",
@@ -178,8 +181,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "housie_which_prize": ("Which prize are you claiming?", "¿Qué premio reclamas?"),
     "housie_ticket_count": ("Choose 1 to {most} tickets.", "Elige de 1 a {most} cartones."),
     "housie_not_a_prize": (
-        "{prize!r} is not a prize; pick one from the list.",
-        "{prize!r} no es un premio; elige uno de la lista.",
+        "{prize} is not a prize; pick one from the list.",
+        "{prize} no es un premio; elige uno de la lista.",
+    ),
+    "housie_code_elsewhere": (
+        "❌ That is not a ticket code from a game in this server.",
+        "❌ Ese no es un código de cartón de una partida de este servidor.",
+    ),
+    "housie_board_now": (
+        "Housie #{game}: {count} numbers called.",
+        "Housie #{game}: {count} números cantados.",
+    ),
+    "loteria_no_prizes": (
+        "Name at least one prize, for example `line, corners, full`.",
+        "Nombra al menos un premio, por ejemplo `line, corners, full`.",
+    ),
+    "loteria_bad_prize": (
+        "{word} is not a prize; choose from {choices}.",
+        "{word} no es un premio; elige entre {choices}.",
+    ),
+    "loteria_prize_twice": (
+        "Each prize can be played once per game.",
+        "Cada premio se juega una sola vez por partida.",
+    ),
+    "loteria_bad_deck": (
+        "Choose the classic or the family deck.",
+        "Elige la baraja clásica o la familiar.",
+    ),
+    "out_of_range": (
+        "`{option}` must be {low} to {high}.",
+        "`{option}` debe estar entre {low} y {high}.",
     ),
     "housie_code_bad": (
         "❌ Not a valid ticket code: {error}.",
@@ -260,6 +291,92 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Here is {boards} for {title} #{game} in <#{channel}>. Good luck!",
         "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
     ),
+    "dm_boards_many": (
+        "Here are {boards} for {title} #{game} in <#{channel}>. Good luck!",
+        "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
+    ),
+    "joined_dm_failed": (
+        "You're in {title} #{game}! Discord would not deliver my DM just now, so here is "
+        "{boards}. See it any time with `/{kind} {show}`.",
+        "¡Estás en {title} #{game}! Discord no entregó mi mensaje directo, así que aquí tienes "
+        "{boards}. Míralo cuando quieras con `/{kind} {show}`.",
+    ),
+    "already_shown": (
+        "You are already in this game: your {board} was shown to you privately; see it any "
+        "time with `/{kind} {show}`.",
+        "Ya estás en esta partida: tu {board} se te mostró en privado; míralo cuando quieras "
+        "con `/{kind} {show}`.",
+    ),
+    "being_dealt": (
+        "Your {board} is on its way: it will be in your DMs, or shown here, in a moment.",
+        "Tu {board} va en camino: llegará a tus mensajes directos, o aquí, en un momento.",
+    ),
+    "deal_exhausted": (
+        "This game has dealt all {count} boards it can, so nobody else can join. Start a new "
+        "game for more players.",
+        "Esta partida ya repartió los {count} tableros que puede, así que nadie más puede "
+        "unirse. Empieza una partida nueva para más jugadores.",
+    ),
+    "undelivered_progress": (
+        "; {count} not delivered yet: `/{kind} {show}` shows yours",
+        "; {count} sin entregar todavía: `/{kind} {show}` te muestra el tuyo",
+    ),
+    "button_elsewhere": (
+        "That button belongs to a game in another channel.",
+        "Ese botón es de una partida de otro canal.",
+    ),
+    "bot_cannot_post": (
+        "I can't host a game in <#{channel}>: I'm missing {permissions} there. Ask someone who "
+        "manages the channel to allow them for me (channel settings > Permissions), then try "
+        "again.",
+        "No puedo organizar una partida en <#{channel}>: me falta {permissions} ahí. Pide a "
+        "quien administra el canal que me los dé (ajustes del canal > Permisos) y vuelve a "
+        "intentarlo.",
+    ),
+    "status_stalled": (
+        "⚠️ Paused: I can't post in <#{channel}>. Once my permissions there are back, the host "
+        "can use `/{kind} resume`.",
+        "⚠️ En pausa: no puedo publicar en <#{channel}>. Cuando recupere mis permisos ahí, el "
+        "anfitrión puede usar `/{kind} resume`.",
+    ),
+    "host_cannot_post": (
+        "⚠️ {title} #{game} in <#{channel}> is paused: I can no longer post there (a permission "
+        "was taken away). Give me back View Channel, Send Messages and Attach Files in that "
+        "channel, then use `/{kind} resume` there. Nothing is lost.",
+        "⚠️ {title} #{game} en <#{channel}> está en pausa: ya no puedo publicar ahí (me quitaron "
+        "un permiso). Devuélveme Ver canal, Enviar mensajes y Adjuntar archivos en ese canal y "
+        "usa `/{kind} resume` ahí. No se pierde nada.",
+    ),
+    "host_channel_gone": (
+        "{title} #{game} has ended: its channel was deleted. Its results stay verifiable with "
+        "`/{kind} verify game:{game}`.",
+        "{title} #{game} terminó: se borró su canal. Sus resultados se pueden verificar con "
+        "`/{kind} verify game:{game}`.",
+    ),
+    "reason_channel_gone": ("its channel was deleted", "se borró su canal"),
+    "already_stopping": (
+        "{title} #{game} is already being stopped.",
+        "{title} #{game} ya se está terminando.",
+    ),
+    "claim_judged": (
+        "Your claim on call {seq} was already judged (see the channel); pressing again changes "
+        "nothing.",
+        "Tu reclamo en la cantada {seq} ya se juzgó (míralo en el canal); pulsar otra vez no "
+        "cambia nada.",
+    ),
+    "no_such_board": (
+        "You have {count} {boards}, so there is no number {number}.",
+        "Tienes {count} {boards}, así que no hay número {number}.",
+    ),
+    "board_out": (
+        "Your {board} {number} is out of this game after a false claim.",
+        "Tu {board} {number} quedó fuera de esta partida por un reclamo falso.",
+    ),
+    "no_board_can_win": (
+        "The tickets you claimed with cannot win {prize}: a ticket wins one full house at most.",
+        "Los cartones con que reclamaste no pueden ganar {prize}: un cartón gana un solo cartón "
+        "lleno.",
+    ),
     "joined_dm": (
         "You're in {title} #{game}! Check your DMs for {boards}.",
         "¡Estás en {title} #{game}! Busca {boards} en tus mensajes directos.",
@@ -327,22 +444,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You are out of this game after two false claims.",
         "Estás fuera de esta partida por dos reclamos falsos.",
     ),
-    "user_game_over": ("{user}, {title} #{game} is over.", "{user}, {title} #{game} ya terminó."),
-    "all_won": ("{user}, every prize has been won.", "{user}, ya se ganaron todos los premios."),
-    "prize_already_won": ("{user}, {prize} was already won.", "{user}, {prize} ya se ganó."),
+    "all_won": ("Every prize has been won.", "Ya se ganaron todos los premios."),
+    "prize_already_won": ("{prize} was already won.", "{prize} ya se ganó."),
     "prize_not_now": (
-        "{user}, {prize} is not being played right now.",
-        "{user}, ahora no se juega por {prize}.",
+        "{prize} is not being played right now.",
+        "Ahora no se juega por {prize}.",
     ),
     "prize_not_now_hint": (
-        "{user}, {prize} is not being played right now; you can claim {now}.",
-        "{user}, ahora no se juega por {prize}; puedes reclamar {now}.",
+        "{prize} is not being played right now; you can claim {now}.",
+        "Ahora no se juega por {prize}; puedes reclamar {now}.",
     ),
     "no_boards_left": (
-        "{user}, you have nothing left in play.",
-        "{user}, ya no te queda nada en juego.",
+        "You have nothing left in play.",
+        "Ya no te queda nada en juego.",
     ),
-    "you_already_won": ("{user}, you already won {prize}.", "{user}, ya ganaste {prize}."),
+    "you_already_won": ("You already won {prize}.", "Ya ganaste {prize}."),
     "win": (
         "🎉 **{prize}!** {user} wins on call {seq}.",
         "🎉 **¡{prize}!** {user} gana en la cantada {seq}.",
@@ -415,8 +531,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Juega en un canal de un servidor, no por mensaje directo.",
     ),
     "table_bad_level": (
-        "The bot plays at {levels}, not {level!r}.",
-        "El bot juega en nivel {levels}, no {level!r}.",
+        "The bot plays at {levels}, not {level}.",
+        "El bot juega en nivel {levels}, no {level}.",
     ),
     "table_not_yourself": (
         "You can't challenge yourself; leave `opponent` empty to play me.",
@@ -517,7 +633,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Boards go from {low}x{low} to {high}x{high}.",
         "Los tableros van de {low}x{low} a {high}x{high}.",
     ),
-    "ttt_not_a_cell": ("{move!r} is not a cell.", "{move!r} no es una casilla."),
+    "ttt_not_a_cell": ("{move} is not a cell.", "{move} no es una casilla."),
     "ttt_cell_taken": (
         "cell {cell} is already taken by {mark}",
         "la casilla {cell} ya es de {mark}",

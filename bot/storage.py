@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -18,6 +20,13 @@ from pathlib import Path
 from typing import Any, Self
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
+
+# How long one attempt to take SQLite's write lock waits (another process may hold it, e.g. a
+# backup); a write that still finds it taken waits again, so no accepted write is ever dropped.
+BUSY_TIMEOUT_MS = 5000
+BUSY_RETRY_LOG_EVERY = 3
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the calling games and the table games share one games table.
@@ -99,6 +108,19 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 2: deal positions are never reused (a leaver's tabla is not dealt again); a claim keeps
+    # what was asked (so a repeat on the same call is judged once); a player's boards record how
+    # they were delivered (so undelivered boards are sent again after a restart).
+    """
+    ALTER TABLE games ADD COLUMN next_deal INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET next_deal = (
+        SELECT COALESCE(MAX(deal_index) + 1, 0) FROM boards WHERE boards.game_id = games.id
+    );
+    ALTER TABLE claims ADD COLUMN request TEXT NOT NULL DEFAULT '';
+    ALTER TABLE players ADD COLUMN delivery TEXT NOT NULL DEFAULT 'pending';
+    UPDATE players SET delivery = 'dm' WHERE dealt = 1;
+    CREATE INDEX games_by_guild ON games (guild_id, kind);
+    """,
 )
 
 
@@ -118,6 +140,19 @@ class GameStatus(StrEnum):
 LIVE_SQL = "('lobby', 'running', 'paused')"
 
 
+class Delivery(StrEnum):
+    """How a player's boards reached them."""
+
+    PENDING = "pending"  # stored, not sent yet (or the bot stopped while sending)
+    DM = "dm"
+    REPLY = "reply"  # in a private reply to their interaction (DMs closed or failing)
+    UNDELIVERED = "undelivered"  # no way to reach them yet: shown at their next interaction
+
+    @property
+    def delivered(self) -> bool:
+        return self in {Delivery.DM, Delivery.REPLY}
+
+
 @dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
@@ -133,6 +168,7 @@ class GameRow:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    next_deal: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +180,11 @@ class PlayerRow:
     locale: str
     false_claims: int
     out: bool
-    dealt: bool
+    delivery: Delivery
+
+    @property
+    def delivered(self) -> bool:
+        return self.delivery.delivered
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +238,14 @@ class StorageError(Exception):
     """The database refused a write (for example a second winner row for the same prize)."""
 
 
+class DealExhaustedError(StorageError):
+    """Every deal position of the game has been handed out (joins and leaves used them up)."""
+
+    def __init__(self, game_id: int, limit: int) -> None:
+        super().__init__(f"game {game_id} has dealt all {limit} deal positions")
+        self.limit = limit
+
+
 class ChannelBusyError(StorageError):
     """A game may not start in a channel that already has one of the games it excludes."""
 
@@ -209,25 +257,38 @@ class ChannelBusyError(StorageError):
 class Storage:
     """The bot's SQLite database. Open it with ``async with Storage.open(path) as storage``."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
+    ) -> None:
         self._db = connection
-        # One connection: transactions from concurrent tasks must not interleave.
+        # Reads have their own connection: in WAL mode they never wait for a writer, so a write
+        # waiting on the lock (a backup, a slow disk) does not hold up answers that only read.
+        self._reader = reader or connection
+        # One writing connection: transactions from concurrent tasks must not interleave.
         self._write_lock = asyncio.Lock()
 
     @classmethod
     @asynccontextmanager
     async def open(cls, path: Path | str) -> AsyncIterator[Self]:
         connection = await aiosqlite.connect(str(path), isolation_level=None)
+        reader: aiosqlite.Connection | None = None
         try:
             connection.row_factory = aiosqlite.Row
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute("PRAGMA synchronous = NORMAL")
-            await connection.execute("PRAGMA busy_timeout = 5000")
+            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             storage = cls(connection)
             await storage.migrate()
+            reader = await aiosqlite.connect(str(path), isolation_level=None)
+            reader.row_factory = aiosqlite.Row
+            await reader.execute("PRAGMA query_only = ON")
+            await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            storage._reader = reader
             yield storage
         finally:
+            if reader is not None:
+                await reader.close()
             await connection.close()
 
     async def migrate(self) -> int:
@@ -248,13 +309,28 @@ class Storage:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield self._db
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """Take the write lock, waiting as long as another process holds it."""
+        attempt = 0
+        while True:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+                attempt += 1
+                if attempt % BUSY_RETRY_LOG_EVERY == 1:
+                    log.warning("the database is locked by another connection; still waiting")
+                await asyncio.sleep(0.05)
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -308,14 +384,14 @@ class Storage:
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+        async with self._reader.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         return _game(row) if row else None
 
     async def live_game_in_channel(self, channel_id: int, kinds: Iterable[str]) -> GameRow | None:
         kind_list = list(kinds)
         marks = ",".join("?" * len(kind_list))
-        async with self._db.execute(
+        async with self._reader.execute(
             f"SELECT * FROM games WHERE channel_id = ? AND kind IN ({marks})"  # noqa: S608
             f" AND status IN {LIVE_SQL} ORDER BY id DESC LIMIT 1",
             (channel_id, *kind_list),
@@ -329,7 +405,7 @@ class Storage:
         if kind is not None:
             query += " AND kind = ?"
             params.append(kind)
-        async with self._db.execute(query + " ORDER BY id", params) as cursor:
+        async with self._reader.execute(query + " ORDER BY id", params) as cursor:
             rows = await cursor.fetchall()
         return [_game(row) for row in rows]
 
@@ -339,7 +415,7 @@ class Storage:
             " WHERE players.user_id = ? AND games.kind = ? AND players.out = 0"
             f" AND games.status IN {LIVE_SQL} ORDER BY games.id"
         )
-        async with self._db.execute(query, (user_id, kind)) as cursor:
+        async with self._reader.execute(query, (user_id, kind)) as cursor:
             rows = await cursor.fetchall()
         return [_game(row) for row in rows]
 
@@ -406,13 +482,17 @@ class Storage:
         locale: str,
         boards: Callable[[int, int], Sequence[tuple[str, str]]],
         max_players: int | None = None,
+        board_count: int = 0,
+        deal_limit: int | None = None,
     ) -> PlayerRow | None:
         """Seat a player and deal their boards in one transaction.
 
-        ``boards(seat, first_deal_index)`` returns the boards ``(state, code)`` dealt from the game's
-        seeded stream at positions ``first_deal_index, first_deal_index + 1, ...``; positions are
-        never reused, so a board can be re-derived from the seed for verification.
-        Returns ``None`` if the player is already seated or the game is full (checked atomically).
+        ``boards(seat, first_deal_index)`` returns the ``board_count`` boards ``(state, code)``
+        dealt from the game's seeded stream at positions ``first_deal_index, ...``. Positions are
+        never reused, not even a leaver's (``games.next_deal`` only grows), so a board can be
+        re-derived from the seed for verification and a newcomer never gets a leaver's board.
+        Returns ``None`` if the player is already seated or the game is full (checked atomically);
+        raises ``DealExhaustedError`` when the boards would pass ``deal_limit`` positions.
         """
         async with self._transaction() as db:
             async with db.execute(
@@ -427,11 +507,17 @@ class Storage:
                 return None
             seat = last_seat + 1
             async with db.execute(
-                "SELECT COALESCE(MAX(deal_index), -1) FROM boards WHERE game_id = ?", (game_id,)
+                "SELECT next_deal FROM games WHERE id = ?", (game_id,)
             ) as cursor:
                 deal_row = await cursor.fetchone()
-            first_deal_index = int(deal_row[0]) + 1 if deal_row else 0
+            first_deal_index = int(deal_row[0]) if deal_row else 0
+            if deal_limit is not None and first_deal_index + board_count > deal_limit:
+                raise DealExhaustedError(game_id, deal_limit)
             dealt = boards(seat, first_deal_index)
+            await db.execute(
+                "UPDATE games SET next_deal = ? WHERE id = ?",
+                (first_deal_index + len(dealt), game_id),
+            )
             await db.execute(
                 "INSERT INTO players (game_id, user_id, seat, display_name, locale, joined_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -459,32 +545,42 @@ class Storage:
         return removed > 0
 
     async def get_player(self, game_id: int, user_id: int) -> PlayerRow | None:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT * FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
         ) as cursor:
             row = await cursor.fetchone()
         return _player(row) if row else None
 
     async def players(self, game_id: int) -> list[PlayerRow]:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT * FROM players WHERE game_id = ? ORDER BY seat", (game_id,)
         ) as cursor:
             rows = await cursor.fetchall()
         return [_player(row) for row in rows]
 
     async def count_players(self, game_id: int) -> int:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT COUNT(*) FROM players WHERE game_id = ?", (game_id,)
         ) as cursor:
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
-    async def mark_dealt(self, game_id: int, user_id: int) -> None:
+    async def set_delivery(self, game_id: int, user_id: int, delivery: Delivery) -> None:
+        """Record how (or whether) a player's boards reached them."""
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE players SET dealt = 1 WHERE game_id = ? AND user_id = ?",
-                (game_id, user_id),
+                "UPDATE players SET delivery = ?, dealt = ? WHERE game_id = ? AND user_id = ?",
+                (delivery.value, int(delivery.delivered), game_id, user_id),
             )
+
+    async def undelivered_players(self, game_id: int) -> list[PlayerRow]:
+        """Players whose boards are stored but have not reached them, in seating order."""
+        async with self._reader.execute(
+            "SELECT * FROM players WHERE game_id = ? AND delivery IN (?, ?) ORDER BY seat",
+            (game_id, Delivery.PENDING.value, Delivery.UNDELIVERED.value),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_player(row) for row in rows]
 
     async def record_false_claim(self, game_id: int, user_id: int, *, limit: int) -> PlayerRow:
         """Count a false claim; at ``limit`` false claims the player is out of the game."""
@@ -504,12 +600,12 @@ class Storage:
         if user_id is not None:
             query = "SELECT * FROM boards WHERE game_id = ? AND user_id = ? ORDER BY board_index"
             params = (game_id, user_id)
-        async with self._db.execute(query, params) as cursor:
+        async with self._reader.execute(query, params) as cursor:
             rows = await cursor.fetchall()
         return [_board(row) for row in rows]
 
     async def board_count(self, game_id: int) -> int:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT COUNT(*) FROM boards WHERE game_id = ?", (game_id,)
         ) as cursor:
             row = await cursor.fetchone()
@@ -538,7 +634,7 @@ class Storage:
             )
 
     async def draws(self, game_id: int) -> list[DrawRow]:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT seq, value, drawn_at, message_id FROM draws WHERE game_id = ? ORDER BY seq",
             (game_id,),
         ) as cursor:
@@ -560,19 +656,39 @@ class Storage:
         draw_seq: int,
         valid: bool,
         reason: str,
+        request: str = "",
     ) -> int:
+        """Store a judged claim; ``request`` is what was asked (see :meth:`claim_requests`)."""
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, user_id, board_id, prize, draw_seq, int(valid), reason, time.time()),
+                " request, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    user_id,
+                    board_id,
+                    prize,
+                    draw_seq,
+                    int(valid),
+                    reason,
+                    request,
+                    time.time(),
+                ),
             )
             claim_id = cursor.lastrowid
         assert claim_id is not None
         return claim_id
 
+    async def claim_requests(self, game_id: int) -> set[tuple[int, int, str]]:
+        """``(user_id, draw_seq, request)`` of every claim judged in the game."""
+        async with self._reader.execute(
+            "SELECT user_id, draw_seq, request FROM claims WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {(int(r[0]), int(r[1]), str(r[2])) for r in rows}
+
     async def claims(self, game_id: int) -> list[ClaimRow]:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT * FROM claims WHERE game_id = ? ORDER BY id", (game_id,)
         ) as cursor:
             rows = await cursor.fetchall()
@@ -600,13 +716,14 @@ class Storage:
         draw_seq: int,
         claim_reason: str = "",
         state: str | None = None,
+        request: str = "",
     ) -> None:
         """Store a valid claim, its winner row and optionally the game's new state atomically."""
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
-                " created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                (game_id, user_id, board_id, prize, draw_seq, claim_reason, time.time()),
+                " request, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                (game_id, user_id, board_id, prize, draw_seq, claim_reason, request, time.time()),
             )
             try:
                 await db.execute(
@@ -620,7 +737,7 @@ class Storage:
                 await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
 
     async def winners(self, game_id: int) -> list[WinnerRow]:
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT prize, user_id, board_id, draw_seq FROM winners WHERE game_id = ?"
             " ORDER BY draw_seq, rowid",
             (game_id,),
@@ -633,7 +750,7 @@ class Storage:
 
     async def leaderboard(self, guild_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
         """Wins per player and game kind in a server: one per game won, however many prizes."""
-        async with self._db.execute(
+        async with self._reader.execute(
             "SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins"
             " FROM winners JOIN games ON games.id = winners.game_id"
             " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
@@ -646,9 +763,21 @@ class Storage:
     # -- meta ----------------------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
-        async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
+        async with self._reader.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
             row = await cursor.fetchone()
         return str(row[0]) if row else None
+
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        """Every meta value whose key starts with ``prefix``."""
+        async with self._reader.execute(
+            "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return {str(row[0]): str(row[1]) for row in rows}
+
+    async def delete_meta(self, key: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM meta WHERE key = ?", (key,))
 
     async def set_meta(self, key: str, value: str) -> None:
         async with self._transaction() as db:
@@ -674,6 +803,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         created_at=float(row["created_at"]),
         started_at=row["started_at"],
         finished_at=row["finished_at"],
+        next_deal=int(row["next_deal"]),
     )
 
 
@@ -686,7 +816,7 @@ def _player(row: aiosqlite.Row) -> PlayerRow:
         locale=str(row["locale"]),
         false_claims=int(row["false_claims"]),
         out=bool(row["out"]),
-        dealt=bool(row["dealt"]),
+        delivery=Delivery(row["delivery"]),
     )
 
 

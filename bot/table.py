@@ -32,6 +32,7 @@ from discord.utils import MISSING
 from bot.errors import UserError, report_error
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.storage import GameRow, GameStatus, Storage
+from engine.errors import quoted
 from engine.fairness import SeededRandom
 
 if TYPE_CHECKING:
@@ -504,7 +505,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("table_server_only")
         if level not in self.levels:
-            raise UserError("table_bad_level", levels=", ".join(self.levels), level=level)
+            raise UserError("table_bad_level", levels=", ".join(self.levels), level=quoted(level))
         me = self.bot.user
         against_bot = opponent is None or (me is not None and opponent.id == me.id)
         if opponent is not None and not against_bot:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,13 +20,14 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
-from bot.errors import UserError, send_ephemeral
+from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import housie as render
 from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
 from engine import housie
-from engine.errors import GameError
+from engine.errors import GameError, quoted
+from engine.housie import MAX_TICKETS as DEAL_POSITIONS
 from engine.housie import HousieGame, Prize, Ticket, check_prize
 
 if TYPE_CHECKING:
@@ -58,9 +60,7 @@ class Housie(
     total_calls = TOTAL_NUMBERS
     exhausted_reason = "reason_numbers_out"
     show_command = "ticket"
-
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
+    deal_limit = DEAL_POSITIONS
 
     # -- rules ---------------------------------------------------------------------------------
 
@@ -99,15 +99,16 @@ class Housie(
         return self.engine_game(game).award(Prize(prize)).to_state()
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
+        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
     ) -> list[Rendered]:
-        called = self.called(game) if marked else ()
         return [
             render.render_ticket(
                 Ticket.from_state(board.state),
                 game_id=str(game.id),
                 code=board.code,
                 called=called,
+                ticket_number=board.board_index + 1,
+                out=board.out,
             )
             for board in boards
         ]
@@ -130,24 +131,22 @@ class Housie(
         return [board for board in boards if board.id not in houses]
 
     def judge(
-        self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        prize: str,
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> Verdict:
-        called = self.called(game)
+        """Every ticket the claim covers is checked; it wins if any ticket wins. A bogey costs
+        one ticket: the one that came closest to the prize (fewest numbers missing), the lowest
+        number among equals, named in the verdict."""
         require_last = bool(game.options.get("require_last", False))
-        candidates = [
-            b for b in boards if board_number is None or b.board_index + 1 == board_number
-        ]
-        if not candidates:
-            return Verdict(
-                False,
-                prize,
-                f"your ticket {board_number} cannot win {self.prize_name(prize)}",
-                None,
-            )
-        reason = ""
-        for board in candidates:
+        wanted = Prize(prize)
+        failures = []
+        for board in boards:
             ticket = Ticket.from_state(board.state)
-            result = check_prize(ticket, called, Prize(prize), require_last=require_last)
+            result = check_prize(ticket, called, wanted, require_last=require_last)
             if result.valid:
                 image = render.render_ticket(
                     ticket,
@@ -155,11 +154,13 @@ class Housie(
                     code=board.code,
                     called=called,
                     winning=result.numbers,
-                    prize=Prize(prize),
+                    prize=wanted,
+                    ticket_number=board.board_index + 1,
                 )
                 return Verdict(True, prize, "", board, image)
-            reason = reason or result.reason
-        return Verdict(False, prize, reason, candidates[0])
+            failures.append((numbers_missing(ticket, wanted, called), board.board_index, board, result))
+        _, _, closest, result = min(failures, key=lambda failure: failure[:2])
+        return Verdict(False, prize, result.reason, closest)
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
@@ -174,6 +175,18 @@ class Housie(
             reason=verdict.reason,
             ticket=verdict.board.board_index + 1,
         )
+
+    def parse_prize_input(self, text: str) -> Prize:
+        """The prize a player typed: its code, or its name in English or Spanish."""
+        try:
+            return Prize.parse(text)
+        except GameError:
+            pass
+        wanted = _fold(text)
+        for prize, name in SPANISH_PRIZE_NAMES.items():
+            if _fold(name) == wanted:
+                return prize
+        raise UserError("housie_not_a_prize", prize=quoted(text))
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
         assert game.seed is not None
@@ -211,7 +224,7 @@ class Housie(
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
-        game = await self.game_by_id(game_id)
+        game = await self.button_game(interaction, game_id)
         if action == "join" and int(game.options.get("max_tickets", 1)) > 1:
             await self.offer_ticket_counts(interaction, game)
         elif action.startswith("tickets") and action[7:].isdigit():
@@ -284,6 +297,7 @@ class Housie(
         corners=_("Play Four Corners"),
         extra_houses=_("Also play 2nd and 3rd Full House"),
         max_players=_("Most players who can join"),
+        slept_rule=_("A win must include the last number called"),
     )
     async def start(
         self,
@@ -295,7 +309,11 @@ class Housie(
         corners: bool = True,
         extra_houses: bool = False,
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
+        slept_rule: bool = False,
     ) -> None:
+        check_range("tickets", tickets, 1, MAX_TICKETS)
+        check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
+        check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
         prizes: list[Prize] = []
         if early_five:
             prizes.append(Prize.EARLY_FIVE)
@@ -315,7 +333,12 @@ class Housie(
             interaction,
             seed=seed,
             state=state.to_state(),
-            options={"interval": interval, "max_players": max_players, "max_tickets": tickets},
+            options={
+                "interval": interval,
+                "max_players": max_players,
+                "max_tickets": tickets,
+                "require_last": slept_rule,
+            },
         )
 
     @app_commands.command(name="join", description=_("Join the Housie game in this channel"))
@@ -336,11 +359,15 @@ class Housie(
 
     @app_commands.command(name="board", description=_("Show the caller's board of called numbers"))
     async def board_command(self, interaction: discord.Interaction[Any]) -> None:
+        await defer_public(interaction)
         game = await self.game_here(interaction)
-        called = self.called(game)
-        image = await asyncio.to_thread(render.render_caller_board, called)
-        await interaction.response.send_message(
-            f"Housie #{game.id}: {len(called)} numbers called.", file=attachment(image)
+        called = await self.seen_calls(game)
+        async with self.view_slots:
+            image = await asyncio.to_thread(render.render_caller_board, called)
+        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+        await interaction.followup.send(
+            self.say("housie_board_now", self.channel_locale(game), game=game.id, count=len(called)),
+            file=attachment(image),
         )
 
     @app_commands.command(name="claim", description=_("Claim a prize"))
@@ -351,11 +378,10 @@ class Housie(
         prize: str,
         ticket: app_commands.Range[int, 1, MAX_TICKETS] | None = None,
     ) -> None:
-        try:
-            Prize(prize)
-        except ValueError:
-            raise UserError("housie_not_a_prize", prize=prize) from None
-        await self.claim(interaction, None, prize, ticket)
+        if ticket is not None:
+            check_range("ticket", ticket, 1, MAX_TICKETS)
+        wanted = self.parse_prize_input(prize)
+        await self.claim(interaction, None, wanted.value, ticket)
 
     @claim_command.autocomplete("prize")
     async def prize_autocomplete(
@@ -365,7 +391,7 @@ class Housie(
             return []
         game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
         values = self.open_prizes(game) if game else [p.value for p in Prize]
-        typed = current.strip().lower()
+        typed = current.strip().lower()[:100]
         return [
             app_commands.Choice(name=self.prize_name(value, interaction.locale), value=value)
             for value in values
@@ -380,13 +406,32 @@ class Housie(
     @app_commands.describe(code=_("The code printed under the ticket"))
     async def check_command(self, interaction: discord.Interaction[Any], code: str) -> None:
         try:
-            ticket, game_id = housie.decode_ticket_code(code.strip(), self.bot.settings.signing_key)
+            ticket, game_id = housie.decode_ticket_code(code, self.bot.settings.signing_key)
         except GameError as error:
             raise UserError("housie_code_bad", error=error) from None
+        # Codes from another server's games are not this server's to confirm.
+        game = await self.storage.get_game(game_id)
+        if game is None or game.kind != self.kind or game.guild_id != interaction.guild_id:
+            raise UserError("housie_code_elsewhere")
         rows = " / ".join(" ".join(str(n) for n in row if n) for row in ticket.rows)
         await send_ephemeral(
             interaction, self.say("housie_code_good", interaction.locale, game=game_id, rows=rows)
         )
+
+
+def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
+    """How many more of the ticket's numbers ``prize`` needs called (0: complete, or complete but
+    for the slept rule)."""
+    seen = set(called)
+    if prize is Prize.EARLY_FIVE:
+        return max(0, 5 - len(ticket.numbers & seen))
+    return len(ticket.prize_numbers(prize) - seen)
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, spaces or dashes: "Cartón lleno" == "carton-lleno"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum() and not unicodedata.combining(ch))
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -18,15 +18,16 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
-from bot.errors import UserError
+from bot.errors import UserError, check_range
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import loteria as render
 from bot.storage import BoardRow, GameRow
-from engine.errors import GameError
+from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
     DECKS,
+    MAX_TABLAS,
     LoteriaGame,
     Pattern,
     Tabla,
@@ -54,14 +55,20 @@ def parse_prizes(text: str) -> tuple[Pattern, ...]:
     """``"line -> corners -> full"`` (or commas, ``>``, spaces) as patterns, each at most once."""
     words = [word for word in re.split(r"[\s,>→\-]+", text.strip().lower()) if word]
     if not words:
-        raise UserError("Name at least one prize, for example `line, corners, full`.")
-    try:
-        prizes = tuple(Pattern.parse(word) for word in words)
-    except GameError as error:
-        raise UserError(str(error)) from None
+        raise UserError("loteria_no_prizes")
+    prizes = []
+    for word in words:
+        try:
+            prizes.append(Pattern.parse(word))
+        except GameError:
+            raise UserError(
+                "loteria_bad_prize",
+                word=quoted(word),
+                choices=", ".join(p.value for p in Pattern),
+            ) from None
     if len(set(prizes)) != len(prizes):
-        raise UserError("Each prize can be played once per game.")
-    return prizes
+        raise UserError("loteria_prize_twice")
+    return tuple(prizes)
 
 
 @app_commands.guild_only()
@@ -76,9 +83,7 @@ class Loteria(
     total_calls = DECK_SIZE
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
-
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
+    deal_limit = MAX_TABLAS
 
     # -- rules ---------------------------------------------------------------------------------
 
@@ -112,7 +117,7 @@ class Loteria(
         return self.engine_game(game).award().to_state()
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], *, marked: bool
+        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
     ) -> list[Rendered]:
         state = self.engine_game(game)
         return [
@@ -121,7 +126,7 @@ class Loteria(
                 state.deck,
                 game_id=str(game.id),
                 tabla_number=board.deal_index + 1,
-                called=state.called if marked else (),
+                called=tuple(called),
             )
             for board in boards
         ]
@@ -158,16 +163,20 @@ class Loteria(
         )
 
     def judge(
-        self, game: GameRow, boards: Sequence[BoardRow], prize: str, board_number: int | None
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        prize: str,
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> Verdict:
         state = self.engine_game(game)
         pattern = Pattern.parse(prize)
         board = boards[0]
         tabla = Tabla.from_state(board.state)
         require_last = bool(game.options.get("require_last", False))
-        result = check_claim(
-            tabla, state.called, pattern, require_last=require_last, deck=state.deck
-        )
+        seen = tuple(called)
+        result = check_claim(tabla, seen, pattern, require_last=require_last, deck=state.deck)
         if not result.valid:
             return Verdict(False, prize, result.reason, board)
         image = render.render_tabla(
@@ -175,7 +184,7 @@ class Loteria(
             state.deck,
             game_id=str(game.id),
             tabla_number=board.deal_index + 1,
-            called=state.called,
+            called=seen,
             winning_cells=result.cells,
             pattern=pattern,
         )
@@ -234,7 +243,9 @@ class Loteria(
         slept_rule: bool = False,
     ) -> None:
         if deck not in DECKS:
-            raise UserError("Choose the classic or the family deck.")
+            raise UserError("loteria_bad_deck")
+        check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
+        check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
         plan = parse_prizes(prizes)
         seed = self.bot.new_seed()
         state = LoteriaGame.new(seed, plan, deck)

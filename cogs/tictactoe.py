@@ -21,6 +21,7 @@ from bot.i18n import LocaleLike, is_spanish, message
 from bot.render.tictactoe import render_tictactoe
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
+from engine.errors import quoted
 from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
 
     def apply(self, engine: TicTacToe, move: str, seat: int, locale: LocaleLike = None) -> str:
         if not move.isdigit():
-            raise UserError("ttt_not_a_cell", move=move)
+            raise UserError("ttt_not_a_cell", move=quoted(move))
         cell = int(move)
         if 0 <= cell < len(engine.cells):
             occupant = engine.cells[cell]

@@ -55,15 +55,30 @@ class Guild:
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
 
-    def add_channel(self, name: str, *, bot_can_send: bool = True) -> Channel:
+    def add_channel(
+        self, name: str, *, bot_can_send: bool = True, bot_denied: int = 0
+    ) -> Channel:
         """A text channel; the first one added is where members' slash commands go by default.
-        ``bot_can_send=False`` denies the bot Send Messages there (posts fail with 403 / 50013)."""
+        ``bot_can_send=False`` denies the bot Send Messages there (posts fail with 403 / 50013);
+        ``bot_denied`` denies it any other permission bits (a channel overwrite)."""
         channel = Channel(self._emu, self._emu.new_id(), name, self, position=len(self.channels))
+        channel.bot_denied = bot_denied
         channel.bot_can_send = bot_can_send
         self.channels.append(channel)
         self._emu.register_channel(channel)
         self._emu.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
         return channel
+
+    def set_bot_denied(self, channel: Channel, denied: int) -> None:
+        """Change the bot's overwrite in ``channel`` (as a moderator would), telling the bot."""
+        channel.bot_denied = denied
+        self._emu.dispatch_to_bot("CHANNEL_UPDATE", channel.payload())
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete ``channel``: requests to it answer 404 / 10003 Unknown Channel from now on."""
+        channel.deleted = True
+        self.channels.remove(channel)
+        self._emu.dispatch_to_bot("CHANNEL_DELETE", channel.payload())
 
     def add_member(
         self,

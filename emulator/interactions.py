@@ -110,7 +110,11 @@ class InteractionResult:
 
     @property
     def ephemeral(self) -> bool:
-        return self.message is not None and self.message.ephemeral
+        """Whether the answer the person sees is private (see :meth:`reply`)."""
+        shown = self.message
+        if shown is not None and shown.deleted and self.followups:
+            shown = self.followups[0]
+        return shown is not None and shown.ephemeral
 
     # Shortcuts to the response message, for terse assertions.
     @property
@@ -166,6 +170,9 @@ class InteractionResult:
             if kind == CallbackType.DEFERRED_UPDATE_MESSAGE:
                 if self.message.edits > self.edits_at_ack:
                     return self.message
+                return self.followups[0] if self.followups else None
+            if self.message.deleted:
+                # The placeholder was deleted (to answer privately instead): the follow-up.
                 return self.followups[0] if self.followups else None
             if self.message.loading:
                 return None

@@ -369,8 +369,31 @@ class Channel:
         self.recipient = recipient
         self.position = position
         self.all_messages: list[Message] = []
-        # False: a permission overwrite denies the bot Send Messages here (403 / 50013).
-        self.bot_can_send = True
+        # Permission bits a channel overwrite denies the bot here (Discord's member overwrite).
+        self.bot_denied = 0
+        self.deleted = False
+
+    @property
+    def bot_can_send(self) -> bool:
+        """False when an overwrite denies the bot Send Messages here (posts fail 403 / 50013)."""
+        return not self.bot_denied & Permission.SEND_MESSAGES
+
+    @bot_can_send.setter
+    def bot_can_send(self, allowed: bool) -> None:
+        if allowed:
+            self.bot_denied &= ~Permission.SEND_MESSAGES
+        else:
+            self.bot_denied |= Permission.SEND_MESSAGES
+
+    def bot_permissions(self) -> int:
+        """The bot's permissions in this channel, as Discord computes them: the server's, minus
+        what the channel's overwrite denies (Administrator overrides every overwrite)."""
+        if self.guild is None:
+            return int(DM_PERMISSIONS)
+        base = int(self.guild.bot_permissions())
+        if base & Permission.ADMINISTRATOR:
+            return base
+        return base & ~self.bot_denied
 
     def __repr__(self) -> str:
         return f"<Channel #{self.name} id={self.id}>"
@@ -437,16 +460,16 @@ class Channel:
             "name": self.name,
             "position": self.position,
             "permission_overwrites": (
-                []
-                if self.bot_can_send
-                else [
+                [
                     {
                         "id": str(self._emu.bot_user.id),
                         "type": 1,
                         "allow": "0",
-                        "deny": str(int(Permission.SEND_MESSAGES)),
+                        "deny": str(int(self.bot_denied)),
                     }
                 ]
+                if self.bot_denied
+                else []
             ),
             "parent_id": None,
             "topic": None,

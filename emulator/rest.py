@@ -24,6 +24,7 @@ from emulator.model import (
     Channel,
     Message,
     MessageFlag,
+    Permission,
     now_iso,
     number_components,
 )
@@ -552,9 +553,22 @@ class RestApi:
 
     def _channel(self, request: ApiRequest) -> Channel:
         channel = self._emu.channels.get(int(request.params["channel_id"]))
-        if channel is None:
+        if channel is None or channel.deleted:
             raise ApiError(404, 10003, "Unknown Channel")
         return channel
+
+    @staticmethod
+    def _require(channel: Channel, needed: int, doing: str) -> None:
+        """403 / 50013 unless the bot holds every bit of ``needed`` in ``channel``."""
+        lacking = Permission(needed & ~channel.bot_permissions())
+        if lacking:
+            raise ApiError(
+                403,
+                50013,
+                "Missing Permissions",
+                failure="missing_permissions",
+                details=[f"the bot lacks {lacking!r} in {channel!r} to {doing}"],
+            )
 
     def _message(self, request: ApiRequest) -> tuple[Channel, Message]:
         channel = self._channel(request)
@@ -588,15 +602,12 @@ class RestApi:
                 failure="dm_closed",
                 details=[f"{channel.recipient.name} does not accept DMs from the bot"],
             )
-        if not channel.bot_can_send:
-            raise ApiError(
-                403,
-                50013,
-                "Missing Permissions",
-                failure="missing_permissions",
-                details=[f"the bot may not send messages in {channel!r}"],
-            )
         payload = request.body or {}
+        if not channel.is_dm:
+            needed = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES
+            if request.files or payload.get("attachments"):
+                needed |= Permission.ATTACH_FILES
+            self._require(channel, needed, "send this message")
         nonce = payload.get("nonce") if payload.get("enforce_nonce") else None
         if nonce is not None:
             # Discord: with enforce_nonce, a message with the same nonce by the same author in
@@ -617,11 +628,18 @@ class RestApi:
         return 200, self._emu.message_payload(self._message(request)[1])
 
     async def edit_message(self, request: ApiRequest) -> tuple[int, Any]:
-        _, message = self._message(request)
+        channel, message = self._message(request)
         if message.author is not self._emu.bot_user:
             raise ApiError(
                 403, 50005, "Cannot edit a message authored by another user", failure="rule"
             )
+        if not channel.is_dm:
+            # Editing one's own message needs no Send Messages, but the channel must be visible
+            # (and new files need Attach Files).
+            needed = Permission.VIEW_CHANNEL
+            if request.files:
+                needed |= Permission.ATTACH_FILES
+            self._require(channel, needed, "edit this message")
         self.apply_message_payload(message, request.body or {}, request.files, creating=False)
         self._emu.message_updated(message)
         return 200, self._emu.message_payload(message)
@@ -934,8 +952,10 @@ class RestApi:
             result.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
             and original is not None
             and original.loading
+            and not original.deleted
         ):
-            # Discord fills the "thinking..." placeholder with the first follow-up.
+            # Discord fills the "thinking..." placeholder with the first follow-up (keeping the
+            # placeholder's visibility); once the placeholder is deleted, a follow-up is new.
             self.apply_message_payload(original, payload, request.files, creating=False)
             original.flags &= ~MessageFlag.LOADING
             original.edited_at = None

@@ -594,7 +594,7 @@ class Emulator:
                     "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
                     "guild_locale": guild.locale,
                     "member": {**member.payload(), "permissions": str(member.permissions)},
-                    "app_permissions": str(guild.bot_permissions()),
+                    "app_permissions": str(channel.bot_permissions()),
                 }
             )
         else:

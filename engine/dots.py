@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from engine.errors import GameError
+from engine.errors import GameError, quoted
 
 MIN_SIDE: Final = 2
 MAX_SIDE: Final = 5
@@ -189,7 +189,7 @@ def parse_line(text: str, rows: int = 3, columns: int = 3) -> Line:
     _check_size(rows, columns)
     match = _LINE_TEXT.fullmatch(text)
     if match is None:
-        raise DotsError(f"{text!r} is not a line: name two dots, like A1-B1")
+        raise DotsError(f"{quoted(text)} is not a line: name two dots, like A1-B1")
     dots = []
     for letter, number in ((match[1], match[2]), (match[3], match[4])):
         column, row = _LETTERS.find(letter.upper()), int(number) - 1

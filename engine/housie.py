@@ -88,7 +88,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from operator import itemgetter
 
-from engine.errors import GameError
+from engine.errors import GameError, quoted
 from engine.fairness import (
     DEAL_LABEL,
     SEED_BYTES,
@@ -874,7 +874,7 @@ class Prize(enum.Enum):
             if wanted in (prize.value.casefold(), prize.name.casefold(), _key(prize.display_name)):
                 return prize
         choices = ", ".join(f"{p.value} ({p.display_name})" for p in cls)
-        raise GameError(f"unknown prize {text!r}; choose one of {choices}")
+        raise GameError(f"unknown prize {quoted(text)}; choose one of {choices}")
 
 
 def _key(name: str) -> str:
@@ -1081,6 +1081,8 @@ MAX_CODE_LENGTH = 64
 _CODE_DOMAIN = b"gamenight/housie/ticket-code/v1:"
 _CODE_VALUE: dict[str, int] = {ch: i for i, ch in enumerate(CODE_ALPHABET)}
 _TAG_MASK = (1 << TAG_BITS) - 1
+# Crockford's decoding: letters that look like digits read as those digits; separators dropped.
+_CODE_ALIASES = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": None, "\t": None})
 
 
 def _check_key(key: bytes) -> None:
@@ -1118,13 +1120,14 @@ def encode_ticket_code(ticket: Ticket, game_id: int, key: bytes) -> str:
 def decode_ticket_code(code: str, key: bytes, *, game_id: int | None = None) -> tuple[Ticket, int]:
     """The ticket and game id in ``code``; with ``game_id``, a code for another game is rejected.
 
-    Read case-insensitively, surrounding spaces ignored. Raises ``TicketCodeError`` for anything
-    that is not a code this server issued.
+    Read as Crockford's base32 is: case-insensitively, with O read as 0 and I and L as 1, and
+    dashes and spaces ignored. Raises ``TicketCodeError`` for anything that is not a code this
+    server issued.
     """
     _check_key(key)
     if not isinstance(code, str):
         raise TicketCodeError(f"a ticket code is text, not {type(code).__name__}")
-    text = code.strip().upper()
+    text = code.upper().translate(_CODE_ALIASES)
     shortest = _min_code_length()
     if not shortest <= len(text) <= MAX_CODE_LENGTH:
         raise TicketCodeError(

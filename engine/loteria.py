@@ -28,7 +28,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.errors import GameError
+from engine.errors import GameError, quoted
 from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
 
 DECK_SIZE = 54
@@ -181,7 +181,7 @@ def deck_named(name: str) -> Deck:
     try:
         return DECKS[name]
     except KeyError:
-        raise GameError(f"unknown deck {name!r}; choose one of {', '.join(DECKS)}") from None
+        raise GameError(f"unknown deck {quoted(name)}; choose one of {', '.join(DECKS)}") from None
 
 
 # --------------------------------------------------------------------------------------- tablas
@@ -413,7 +413,7 @@ class Pattern(enum.Enum):
             return cls(text)
         except ValueError:
             choices = ", ".join(p.value for p in cls)
-            raise GameError(f"unknown pattern {text!r}; choose one of {choices}") from None
+            raise GameError(f"unknown pattern {quoted(text)}; choose one of {choices}") from None
 
 
 _PATTERN_MASKS: dict[Pattern, tuple[int, ...]] = {

@@ -94,17 +94,34 @@ def _ticket_cell(number: int, marked: bool, winning: bool) -> Image.Image:
     return downsample(cell, (CELL, CELL))
 
 
-def _ticket_band(image: Image.Image, prize: Prize | None, won: bool) -> None:
+def _ticket_band(
+    image: Image.Image,
+    prize: Prize | None,
+    won: bool,
+    number: int | None = None,
+    out: bool = False,
+) -> None:
+    """The title band: HOUSIE and the ticket's number (players with several tickets name them
+    by it), and on the right the prize won, or OUT for a ticket lost to a bogey."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, TICKET_WIDTH, BAND - 1), fill=Palette.TEAL)
-    draw_text(draw, (MARGIN, BAND / 2 + 2), "HOUSIE", font(FontFace.SLAB, 30), Palette.PAPER, "lm")
-    if won:
-        label = prize.display_name + "!" if prize is not None else "Winner!"
+    title_font = font(FontFace.SLAB, 30)
+    draw_text(draw, (MARGIN, BAND / 2 + 2), "HOUSIE", title_font, Palette.PAPER, "lm")
+    if number is not None:
+        left = MARGIN + text_width("HOUSIE", title_font) + 16
+        number_font = font(FontFace.SANS_BOLD, 24)
+        draw_text(
+            draw, (left, BAND / 2 + 1), f"TICKET {number}", number_font, Palette.GOLD_LIGHT, "lm"
+        )
+    if won or out:
+        label = "Out" if not won else prize.display_name + "!" if prize is not None else "Winner!"
         face = fit_font(label.upper(), FontFace.SLAB, 28, 16, TICKET_WIDTH / 2)
         right = TICKET_WIDTH - MARGIN
         with_padding = face.getlength(label.upper()) + 28
         draw.rounded_rectangle(
-            (right - with_padding, 10, right, BAND - 10), radius=10, fill=Palette.GOLD
+            (right - with_padding, 10, right, BAND - 10),
+            radius=10,
+            fill=Palette.GOLD if won else Palette.MUTED,
         )
         draw_text(
             draw, (right - with_padding / 2, BAND / 2 + 1), label.upper(), face, Palette.INK, "mm"
@@ -121,8 +138,8 @@ def _ticket_footer(image: Image.Image, game_id: str, code: str) -> None:
     game_font = font(FontFace.SANS, 20)
     draw_text(draw, (right, middle), game, game_font, Palette.MUTED, "rm")
     label_font = font(FontFace.SANS_BOLD, 20)
-    draw_text(draw, (MARGIN, middle), "Ticket", label_font, Palette.INK, "lm")
-    code_left = MARGIN + text_width("Ticket ", label_font)
+    draw_text(draw, (MARGIN, middle), "Code", label_font, Palette.INK, "lm")
+    code_left = MARGIN + text_width("Code ", label_font)
     room = right - text_width(game, game_font) - 16 - code_left
     shown, code_font = fit_text(code, FontFace.SANS_BOLD, 20, 13, room)
     draw_text(draw, (code_left, middle), shown, code_font, Palette.INK, "lm")
@@ -148,7 +165,7 @@ def ticket_palette() -> Image.Image:
     pieces = [strip]
     for won in (False, True):
         sample = _ticket_background().copy()
-        _ticket_band(sample, None, won)
+        _ticket_band(sample, None, won, 6, out=not won)
         _ticket_footer(sample, "ABCDEFGH", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
         _draw_grid_lines(ImageDraw.Draw(sample))
         pieces.append(sample)
@@ -175,6 +192,8 @@ def ticket_image(
     called: Collection[int] = (),
     winning: Collection[int] = frozenset(),
     prize: Prize | None = None,
+    ticket_number: int | None = None,
+    out: bool = False,
 ) -> Image.Image:
     """The ticket as an RGB image (``render_ticket`` encodes it)."""
     called_set = frozenset(called)
@@ -186,7 +205,7 @@ def ticket_image(
             image.paste(cell, (MARGIN + column * CELL, BAND + row_index * CELL))
     draw = ImageDraw.Draw(image)
     _draw_grid_lines(draw)
-    _ticket_band(image, prize, bool(winning_set))
+    _ticket_band(image, prize, bool(winning_set), ticket_number, out)
     _ticket_footer(image, game_id, code)
     return image
 
@@ -199,12 +218,17 @@ def ticket_alt_text(
     called: Collection[int] = (),
     winning: Collection[int] = frozenset(),
     prize: Prize | None = None,
+    ticket_number: int | None = None,
+    out: bool = False,
 ) -> str:
     rows = [
         f"row {index + 1}: " + ", ".join(str(number) for number in row if number)
         for index, row in enumerate(ticket.rows)
     ]
-    text = f"Housie ticket {code}, game {game_id}. " + "; ".join(rows) + "."
+    name = "Housie ticket" if ticket_number is None else f"Housie ticket {ticket_number}"
+    text = f"{name} (code {code}), game {game_id}. " + "; ".join(rows) + "."
+    if out:
+        text += " Out of the game after a false claim."
     numbers = [number for row in ticket.rows for number in row if number]
     called_set = frozenset(called)
     if called_set:
@@ -225,14 +249,30 @@ def render_ticket(
     called: Collection[int] = (),
     winning: Collection[int] = frozenset(),
     prize: Prize | None = None,
+    ticket_number: int | None = None,
+    out: bool = False,
 ) -> Rendered:
-    """A player's ticket: ``called`` numbers dabbed, ``winning`` numbers (``PrizeCheck.numbers``)
-    on gold with ``prize`` named in the band."""
+    """A player's ticket (numbered ``ticket_number`` among theirs): ``called`` numbers dabbed,
+    ``winning`` numbers (``PrizeCheck.numbers``) on gold with ``prize`` named in the band."""
     image = ticket_image(
-        ticket, game_id=game_id, code=code, called=called, winning=winning, prize=prize
+        ticket,
+        game_id=game_id,
+        code=code,
+        called=called,
+        winning=winning,
+        prize=prize,
+        ticket_number=ticket_number,
+        out=out,
     )
     alt = ticket_alt_text(
-        ticket, game_id=game_id, code=code, called=called, winning=winning, prize=prize
+        ticket,
+        game_id=game_id,
+        code=code,
+        called=called,
+        winning=winning,
+        prize=prize,
+        ticket_number=ticket_number,
+        out=out,
     )
     return Rendered(
         encode_png(image, ticket_palette(), compress_level=1),

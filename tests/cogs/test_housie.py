@@ -156,6 +156,7 @@ async def test_a_full_housie_night(emulator: Emulator, start_bot):
                 await member.slash("housie claim", prize="H2", ticket=key[1] + 1)
             ).reply()
             assert "cannot win" in again.content
+            assert again.ephemeral
             assert "Bogey" not in again.content
             boards = await bot.storage.boards(game.id, member.id)
             assert not boards[key[1]].out

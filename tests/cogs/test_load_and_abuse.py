@@ -39,7 +39,7 @@ async def test_a_crowd_joining_at_once_is_dealt_under_rate_limits(emulator: Emul
             assert member.dms[0].attachments
     players = await bot.storage.players(game.id)
     assert sorted(p.seat for p in players) == list(range(CROWD))
-    assert all(p.dealt for p in players)
+    assert all(p.delivered for p in players)
 
     # The lobby shows the progress and settles on everyone dealt, edited at most every 2 s.
     await emulator.wait_until(
@@ -67,7 +67,7 @@ async def test_abuse_gets_clear_answers_and_changes_nothing(emulator: Emulator, 
 
     bad = await (await host.slash("loteria start", prizes="banana, line")).reply()
     assert bad.ephemeral
-    assert "unknown pattern 'banana'" in bad.content
+    assert "'banana' is not a prize" in bad.content
     twice = await (await host.slash("loteria start", prizes="line, line")).reply()
     assert "once per game" in twice.content
     assert await bot.storage.live_games() == []

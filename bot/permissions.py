@@ -1,0 +1,41 @@
+"""The channel permissions the bot uses, listed once: the checks before a game opens read them
+(and so will the invite link).
+
+Answers to interactions need no channel permission, so a lobby would open in a channel where the
+bot cannot post its calls; the check uses the permissions Discord sends with each interaction
+(``app_permissions``), which already include the channel's overwrites.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import LocaleLike, is_spanish
+
+# What the games post in a channel: messages (calls, results, summaries) with pictures.
+CHANNEL_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages", "attach_files")
+# In a thread, Discord checks Send Messages in Threads instead of Send Messages.
+THREAD_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages_in_threads", "attach_files")
+
+PERMISSION_NAMES: dict[str, tuple[str, str]] = {
+    "view_channel": ("View Channel", "Ver canal"),
+    "send_messages": ("Send Messages", "Enviar mensajes"),
+    "send_messages_in_threads": ("Send Messages in Threads", "Enviar mensajes en hilos"),
+    "attach_files": ("Attach Files", "Adjuntar archivos"),
+}
+
+
+def needed_in(channel: object) -> tuple[str, ...]:
+    """The permissions the games need in ``channel`` (a thread needs its own send permission)."""
+    return THREAD_PERMISSIONS if isinstance(channel, discord.Thread) else CHANNEL_PERMISSIONS
+
+
+def missing_permissions(granted: discord.Permissions, channel: object = None) -> list[str]:
+    """The permissions of :func:`needed_in` that ``granted`` lacks, in a fixed order."""
+    return [name for name in needed_in(channel) if not getattr(granted, name)]
+
+
+def permission_names(names: list[str], locale: LocaleLike) -> str:
+    """``names`` as Discord shows them in server settings, in the reader's language."""
+    index = 1 if is_spanish(locale) else 0
+    return ", ".join(f"**{PERMISSION_NAMES[name][index]}**" for name in names)
