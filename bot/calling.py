@@ -102,11 +102,15 @@ class ClaimRequest:
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    """The public answer to a claim; ``recorded`` when a claim row was stored for it."""
+    """The public answer to a judged (and stored) claim."""
 
     text: str
+    won: bool
     files: list[discord.File] = field(default_factory=list)
-    recorded: bool = False
+
+
+# What became of a claim key (ClaimRequest.key) in a game.
+PENDING, WON, FALSE = "pending", "won", "false"
 
 
 @dataclass
@@ -122,7 +126,8 @@ class LiveGame:
     lobby_task: asyncio.Task[None] | None = None
     lobby_urgent: asyncio.Event = field(default_factory=asyncio.Event)
     announced: int | None = None  # None until read from the database
-    judged: set[tuple[int, int, str]] | None = None  # ClaimRequest keys; None until loaded
+    # ClaimRequest keys -> PENDING, WON or FALSE; None until loaded from the stored claims.
+    judged: dict[tuple[int, int, str], str] | None = None
     stopping: bool = False
     delivering: set[int] = field(default_factory=set)  # members whose boards are being sent
     redeal_task: asyncio.Task[None] | None = None
@@ -425,10 +430,14 @@ class CallingGameCog(commands.GroupCog):
         A call is stored before it is posted, so the stored state can be one call ahead."""
         return self.called(game)[: await self.announced_count(game.id)]
 
-    async def judged_claims(self, game_id: int) -> set[tuple[int, int, str]]:
+    async def judged_claims(self, game_id: int) -> dict[tuple[int, int, str], str]:
         live = self.live_game(game_id)
         if live.judged is None:
-            judged = await self.storage.claim_requests(game_id)
+            judged: dict[tuple[int, int, str], str] = {}
+            for key, valid in await self.storage.claim_requests(game_id):
+                # One win among a key's claims (a button pressed again after a win) is enough.
+                if judged.get(key) != WON:
+                    judged[key] = WON if valid else FALSE
             if live.judged is None:
                 live.judged = judged
         return live.judged
@@ -1021,7 +1030,9 @@ class CallingGameCog(commands.GroupCog):
         """A claim by slash command (``prize`` named) or by the call's button (``prize`` None).
 
         Judged against the calls announced when it was made; identical claims (a double click)
-        are judged once. Only a judged claim is public; every refusal is private.
+        are judged once. Only a judged claim is public; every refusal is private. The button
+        pressed again on the call where it won may win the prize played next, never a false
+        claim: the player claimed nothing wrong.
         """
         if game is None:
             game = await self.game_here(interaction)
@@ -1042,18 +1053,26 @@ class CallingGameCog(commands.GroupCog):
             interaction.user.id, prize, board_number, await self.announced_count(game.id)
         )
         judged = await self.judged_claims(game.id)
-        # Checked and added with no await between, so a double click is judged once.
-        if request.key in judged:
+        # Checked and marked with no await between, so a double click is judged once.
+        previous = judged.get(request.key)
+        again_after_win = previous == WON and request.prize is None
+        if previous is not None and not again_after_win:
             raise UserError("claim_judged", seq=request.seen)
-        judged.add(request.key)
+        judged[request.key] = PENDING
         judgement: Judgement | None = None
         try:
             await defer_public(interaction)
             async with self.live_game(game.id).lock:
-                judgement = await self._judge_locked(interaction.user, game.id, request)
+                judgement = await self._judge_locked(
+                    interaction.user, game.id, request, only_wins=again_after_win
+                )
         finally:
-            if judgement is None:
-                judged.discard(request.key)  # refused, not judged: the player may ask again
+            if judgement is not None:
+                judged[request.key] = WON if judgement.won else FALSE
+            elif previous is None:
+                del judged[request.key]  # refused, not judged: the player may ask again
+            else:
+                judged[request.key] = previous
         await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
 
     async def check_board_number(
@@ -1073,7 +1092,7 @@ class CallingGameCog(commands.GroupCog):
             raise self.refusal("board_out", number=board_number, board=self.board_word(1))
 
     async def _judge_locked(
-        self, user: discord.abc.User, game_id: int, request: ClaimRequest
+        self, user: discord.abc.User, game_id: int, request: ClaimRequest, *, only_wins: bool
     ) -> Judgement:
         game = await self.storage.get_game(game_id)
         assert game is not None
@@ -1101,6 +1120,8 @@ class CallingGameCog(commands.GroupCog):
                 break
         if verdict is None:
             raise self.refusal("no_board_can_win", prize=self.prize_name(candidates[0]))
+        if only_wins and not verdict.valid:
+            raise UserError("nothing_more_now", seq=request.seen)
         return await self.record_verdict(game, user, verdict, winners, request)
 
     def claim_candidates(
@@ -1167,7 +1188,7 @@ class CallingGameCog(commands.GroupCog):
                 reason=verdict.reason,
                 request=ask,
             )
-            return Judgement(await self.false_claim(game, user, verdict), recorded=True)
+            return Judgement(await self.false_claim(game, user, verdict), won=False)
         sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
         await self.storage.record_win(
             game.id,
@@ -1192,7 +1213,7 @@ class CallingGameCog(commands.GroupCog):
             seq=seq,
         )
         files = [attachment(verdict.image)] if verdict.image else []
-        return Judgement(text, files, recorded=True)
+        return Judgement(text, won=True, files=files)
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""

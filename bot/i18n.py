@@ -364,6 +364,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Tu reclamo en la cantada {seq} ya se juzgó (míralo en el canal); pulsar otra vez no "
         "cambia nada.",
     ),
+    "nothing_more_now": (
+        "Nothing more for you to claim on call {seq}: you have won what your board holds.",
+        "No te queda nada más que reclamar en la cantada {seq}: ya ganaste lo que tiene tu "
+        "tablero.",
+    ),
     "no_such_board": (
         "You have {count} {boards}, so there is no number {number}.",
         "Tienes {count} {boards}, así que no hay número {number}.",

@@ -679,13 +679,14 @@ class Storage:
         assert claim_id is not None
         return claim_id
 
-    async def claim_requests(self, game_id: int) -> set[tuple[int, int, str]]:
-        """``(user_id, draw_seq, request)`` of every claim judged in the game."""
+    async def claim_requests(self, game_id: int) -> list[tuple[tuple[int, int, str], bool]]:
+        """``((user_id, draw_seq, request), valid)`` of every claim judged in the game."""
         async with self._reader.execute(
-            "SELECT user_id, draw_seq, request FROM claims WHERE game_id = ?", (game_id,)
+            "SELECT user_id, draw_seq, request, valid FROM claims WHERE game_id = ? ORDER BY id",
+            (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()
-        return {(int(r[0]), int(r[1]), str(r[2])) for r in rows}
+        return [((int(r[0]), int(r[1]), str(r[2])), bool(r[3])) for r in rows]
 
     async def claims(self, game_id: int) -> list[ClaimRow]:
         async with self._reader.execute(
