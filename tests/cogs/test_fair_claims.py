@@ -209,7 +209,8 @@ async def test_full_first_then_line_on_the_same_call(emulator: Emulator, start_b
     assert "Full" in full.content
     assert "wins on call" in full.content
     line = await (await members[who].click(call, button_id(call, "claim"))).reply()
-    assert "Line" in line.content and "wins on call" in line.content, line.content
+    assert "Line" in line.content, line.content
+    assert "wins on call" in line.content
 
 
 async def start_housie(emulator: Emulator, start_bot, seed: bytes, tickets: list[int], **options):
