@@ -31,7 +31,7 @@ from bot.errors import (
     send_ephemeral,
 )
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.permissions import missing_permissions, permission_names
+from bot.permissions import require_posting
 from bot.render import Rendered
 from bot.storage import (
     BoardRow,
@@ -402,16 +402,6 @@ class CallingGameCog(commands.GroupCog):
         if interaction.user.id != game.host_id and not is_manager(interaction.user):
             raise UserError("host_only", host=game.host_id)
 
-    def require_posting(self, interaction: discord.Interaction[Any]) -> None:
-        """Refuse, naming what is missing, if the bot cannot post its calls in this channel."""
-        missing = missing_permissions(interaction.app_permissions, interaction.channel)
-        if missing:
-            raise UserError(
-                "bot_cannot_post",
-                channel=interaction.channel_id,
-                permissions=permission_names(missing, interaction.locale),
-            )
-
     async def announced_count(self, game_id: int) -> int:
         """How many calls the channel has seen: those whose message was posted, in order."""
         live = self.live_game(game_id)
@@ -454,7 +444,7 @@ class CallingGameCog(commands.GroupCog):
     ) -> GameRow:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
-        self.require_posting(interaction)
+        require_posting(interaction)
         options = {**options, "guild_locale": str(interaction.guild_locale or "")}
         # The lobby is the answer; the database may be busy, so acknowledge first.
         await defer_public(interaction)
@@ -778,7 +768,7 @@ class CallingGameCog(commands.GroupCog):
         await self.require_controller(interaction, game)
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("not_in_lobby", game=game.id)
-        self.require_posting(interaction)
+        require_posting(interaction)
         async with self.live_game(game.id).lock:
             if await self.storage.count_players(game.id) == 0:
                 raise UserError("nobody_joined")
@@ -824,7 +814,7 @@ class CallingGameCog(commands.GroupCog):
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
-        self.require_posting(interaction)
+        require_posting(interaction)
         await defer_public(interaction)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)

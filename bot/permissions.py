@@ -8,8 +8,11 @@ bot cannot post its calls; the check uses the permissions Discord sends with eac
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
+from bot.errors import UserError
 from bot.i18n import LocaleLike, is_spanish
 
 # What the games post in a channel: messages (calls, results, summaries) with pictures.
@@ -33,6 +36,17 @@ def needed_in(channel: object) -> tuple[str, ...]:
 def missing_permissions(granted: discord.Permissions, channel: object = None) -> list[str]:
     """The permissions of :func:`needed_in` that ``granted`` lacks, in a fixed order."""
     return [name for name in needed_in(channel) if not getattr(granted, name)]
+
+
+def require_posting(interaction: discord.Interaction[Any]) -> None:
+    """Refuse, naming what is missing, if the bot cannot post its game in this channel."""
+    missing = missing_permissions(interaction.app_permissions, interaction.channel)
+    if missing:
+        raise UserError(
+            "bot_cannot_post",
+            channel=interaction.channel_id,
+            permissions=permission_names(missing, interaction.locale),
+        )
 
 
 def permission_names(names: list[str], locale: LocaleLike) -> str:

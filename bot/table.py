@@ -29,8 +29,9 @@ import discord
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.errors import UserError, report_error
+from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, report_error
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
+from bot.permissions import require_posting
 from bot.storage import GameRow, GameStatus, Storage
 from engine.errors import quoted
 from engine.fairness import SeededRandom
@@ -268,6 +269,13 @@ class TableGameCog(commands.Cog):
             live = self.live[game_id] = LiveTable(game_id)
         return live
 
+    def release(self, game_id: int) -> None:
+        """Forget a game that is over (called by its timer as it ends): finished games do not
+        stay in memory for the life of the process."""
+        live = self.live.get(game_id)
+        if live is not None and not live.lock.locked():
+            del self.live[game_id]
+
     # -- deadlines -----------------------------------------------------------------------------
 
     def deadline_after(self, seconds: float) -> float:
@@ -292,6 +300,7 @@ class TableGameCog(commands.Cog):
             try:
                 game = await self.storage.get_game(game_id)
                 if game is None or not game.status.is_live:
+                    self.release(game_id)
                     return
                 deadline = game.options.get("deadline")
                 if deadline is None:
@@ -367,13 +376,17 @@ class TableGameCog(commands.Cog):
             log.warning("could not update the message of %s game %s", self.kind, game.id)
 
     async def post(
-        self, interaction: discord.Interaction[Any], shown: Shown, *, ephemeral: bool = False
-    ) -> discord.InteractionMessage:
-        """Answer ``interaction`` with a new message (not yet acknowledged) and return it."""
+        self, interaction: discord.Interaction[Any], shown: Shown
+    ) -> discord.InteractionMessage | discord.WebhookMessage:
+        """Answer ``interaction`` with a new public message and return it (after
+        :func:`defer_public`, the message fills the placeholder)."""
         files: Any = shown.files if shown.files else MISSING
-        await interaction.response.send_message(
-            shown.content, view=shown.view, files=files, ephemeral=ephemeral
-        )
+        if interaction.response.is_done():
+            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+            return await interaction.followup.send(
+                shown.content, view=shown.view, files=files, wait=True
+            )
+        await interaction.response.send_message(shown.content, view=shown.view, files=files)
         return await interaction.original_response()
 
 
@@ -513,6 +526,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 raise UserError("table_not_yourself")
             if opponent.bot:
                 raise UserError("table_not_bots")
+        check_range("turn_time", turn_time, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+        require_posting(interaction)
         user = interaction.user
         options: dict[str, Any] = {
             **settings,
@@ -532,6 +547,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 "seats": [user.id, opponent.id],
                 "names": [user.display_name, opponent.display_name],
             }
+        # The challenge is the answer; the database may be busy, so acknowledge first.
+        await defer_public(interaction)
         async with self.seating:
             await self.check_free(user.id)
             if not against_bot:
@@ -694,6 +711,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             raise self.refusal("table_only_challenged", who=self.who(game, challenged))
         live = self.live_game(game.id)
         gone = self.refusal("table_not_waiting", game=game.id)
+        await interaction.response.defer()
         async with self.seating, live.lock:
             current = await self.storage.get_game(game.id)
             if current is None or current.status is not GameStatus.LOBBY:
@@ -720,7 +738,6 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 raise gone
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
-        await interaction.response.defer()
         await self.show(fresh, await self.board(fresh, self.load(fresh)), interaction)
         self.arm_timer(game.id)
 
@@ -731,6 +748,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         if seat is None:
             raise UserError("table_not_your_challenge")
         withdrawn = interaction.user.id == game.host_id
+        await interaction.response.defer()
         async with self.live_game(game.id).lock:
             ended = await self.storage.update_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
@@ -743,7 +761,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             game=game.id,
             user=interaction.user.mention,
         )
-        await interaction.response.edit_message(content=content, view=None)
+        await interaction.edit_original_response(content=content, view=None)
+        self.live_game(game.id).wake.set()
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -855,6 +874,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         await self.resign(interaction, game)
 
     async def _withdraw(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.live_game(game.id).lock:
             ended = await self.storage.update_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
@@ -865,7 +885,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             "table_withdrew", self.channel_locale(game), game=game.id, user=f"<@{game.host_id}>"
         )
         await self.show(game, Shown(withdrawn, discord.ui.View(timeout=None)))
-        await interaction.response.send_message(
+        self.live_game(game.id).wake.set()
+        await interaction.followup.send(
             message("table_you_withdrew", interaction.locale, game=game.id), ephemeral=True
         )
 
@@ -965,6 +986,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             raise UserError("table_rematch_players", game=game.id)
         if game.status.is_live:
             raise self.refusal("table_still_on", game=game.id)
+        require_posting(interaction)
+        await defer_public(interaction)
         seats, names = self.seats(game), self.names(game)
         against_bot = BOT_SEAT_ID in seats
         options = {

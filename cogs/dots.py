@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
+from bot.errors import check_range
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
 from bot.storage import GameRow
@@ -240,6 +241,8 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         level: str = Level.NORMAL.value,
         turn_time: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] = 180,
     ) -> None:
+        check_range("rows", rows, MIN_SIDE, MAX_SIDE)
+        check_range("columns", columns, MIN_SIDE, MAX_SIDE)
         await self.start(
             interaction,
             opponent=opponent,

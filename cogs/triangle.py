@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
-from bot.errors import UserError
+from bot.errors import UserError, check_range, defer_public
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
 from bot.storage import GameRow, GameStatus
 from bot.table import Shown, TableButton, TableGameCog
@@ -251,8 +252,12 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("table_server_only")
+        if start is not None:
+            check_range("start", start, 0, HOLES - 1)
+        require_posting(interaction)
         user = interaction.user
         state = PICK_STATE if start is None else TriangleGame.new(start).to_state()
+        await defer_public(interaction)
         async with self.seating:
             await self.check_free(user.id)
             game = await self.storage.create_game(
@@ -285,6 +290,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     async def solve(
         self, interaction: discord.Interaction[Any], start: app_commands.Range[int, 0, HOLES - 1]
     ) -> None:
+        check_range("start", start, 0, HOLES - 1)
         await interaction.response.defer(thinking=True)
         jumps = await asyncio.to_thread(best_line, start_board(start))
         animation = await asyncio.to_thread(render_solution, start, jumps)
@@ -392,12 +398,13 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         if best is None:
             raise UserError("tri_no_jump_left")
         reachable = fewest_pegs(best.apply(puzzle.board))
+        await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             hints = int(fresh.options.get("hints", 0)) + 1
             await self.storage.update_game(game.id, options={**fresh.options, "hints": hints})
-        await interaction.response.send_message(
+        await interaction.followup.send(
             message(
                 "tri_hint_text",
                 locale,
