@@ -631,14 +631,19 @@ class Storage:
             for r in rows
         ]
 
-    async def leaderboard(self, guild_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
-        """Wins per player and game kind in a server: one per game won, however many prizes."""
+    async def leaderboard(self, guild_id: int, *, per_kind: int = 5) -> list[LeaderboardRow]:
+        """The ``per_kind`` players with most wins in each game kind in a server (one win per
+        game won, however many prizes), ranked within the kind so that a busy game cannot
+        push another's leaders out; by kind, then most wins first."""
         async with self._db.execute(
-            "SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins"
+            "SELECT user_id, kind, wins FROM ("
+            " SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins,"
+            "  ROW_NUMBER() OVER (PARTITION BY games.kind"
+            "   ORDER BY COUNT(DISTINCT games.id) DESC, winners.user_id) AS place"
             " FROM winners JOIN games ON games.id = winners.game_id"
             " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
-            " ORDER BY wins DESC, winners.user_id LIMIT ?",
-            (guild_id, limit),
+            ") WHERE place <= ? ORDER BY kind, place",
+            (guild_id, per_kind),
         ) as cursor:
             rows = await cursor.fetchall()
         return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
