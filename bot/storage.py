@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any, Self
 
 import aiosqlite
+
+from bot.database_file import check_database_path, damaged, newer_schema, unusable_because_of
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the calling games and the table games share one games table.
@@ -217,15 +220,36 @@ class Storage:
     @classmethod
     @asynccontextmanager
     async def open(cls, path: Path | str) -> AsyncIterator[Self]:
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        """Open (or create) the database, check it and bring its schema up to date.
+
+        Raises ``UnusableDatabaseError`` with one line saying why and what to do when the path
+        is a folder or in a missing one, the file is not SQLite or is damaged, cannot be
+        written, or has a schema newer than ``MIGRATIONS`` (refused before anything is written).
+        """
+        check_database_path(Path(path))
         try:
-            connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA synchronous = NORMAL")
-            await connection.execute("PRAGMA busy_timeout = 5000")
-            storage = cls(connection)
-            await storage.migrate()
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise unusable_because_of(path, error) from error
+        try:
+            try:
+                connection.row_factory = aiosqlite.Row
+                # Nothing is written to the file before it has passed the checks below.
+                await connection.execute("PRAGMA foreign_keys = ON")
+                await connection.execute("PRAGMA synchronous = NORMAL")
+                await connection.execute("PRAGMA busy_timeout = 5000")
+                storage = cls(connection)
+                version = await storage.schema_version()
+                if version > len(MIGRATIONS):
+                    raise newer_schema(path, version, len(MIGRATIONS))
+                async with connection.execute("PRAGMA quick_check") as cursor:
+                    verdict = [str(row[0]) for row in await cursor.fetchall()]
+                if verdict != ["ok"]:
+                    raise damaged(path, verdict[0] if verdict else "quick_check said nothing")
+                await connection.execute("PRAGMA journal_mode = WAL")
+                await storage.migrate()
+            except sqlite3.Error as error:
+                raise unusable_because_of(path, error) from error
             yield storage
         finally:
             await connection.close()
