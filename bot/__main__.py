@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from bot.app import run_bot
+    from bot.database_file import UnusableDatabaseError
     from bot.endpoints import apply_endpoints
 
     logging.basicConfig(
@@ -36,7 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     apply_endpoints(settings.api_base_url, settings.gateway_url)
     try:
         asyncio.run(run_bot(settings))
-    except KeyboardInterrupt:
+    except UnusableDatabaseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place
         return 0
     return 0
 

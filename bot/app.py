@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -16,6 +17,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.config import Settings
+from bot.database_file import lock_database
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.i18n import GameNightTranslator
 from bot.storage import Storage
@@ -39,6 +41,8 @@ INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
 NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next interaction
 NOTICE_WAIT = 10.0  # seconds a notice waits for the interaction it rides on to be answered
+# systemd and container runtimes stop a service with SIGTERM; Ctrl-C sends SIGINT.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 class GameNightBot(commands.Bot):
@@ -79,7 +83,6 @@ class GameNightBot(commands.Bot):
     async def setup_hook(self) -> None:
         # Card tiles and fonts load in the background so the first deal is not slow.
         self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
-        await self.storage.migrate()
         self.notices_waiting = {
             int(key.removeprefix(NOTICE_PREFIX))
             for key in await self.storage.meta_with_prefix(NOTICE_PREFIX)
@@ -171,9 +174,36 @@ class GameNightBot(commands.Bot):
 
 
 async def run_bot(settings: Settings, **bot_options: Any) -> None:
-    """Open the database, then run the bot until it is closed."""
-    async with (
-        Storage.open(settings.database_path) as storage,
-        GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
-    ):
-        await bot.start(settings.token)
+    """Lock and open the database, then run the bot until it is closed: by ``bot.close()``, or
+    by SIGTERM or SIGINT, which close it the same way (answers under way finish first).
+
+    Raises ``UnusableDatabaseError`` before connecting to Discord when the database is in use by
+    another process or cannot be used."""
+    loop = asyncio.get_running_loop()
+    with lock_database(settings.database_path):
+        async with (
+            Storage.open(settings.database_path) as storage,
+            GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
+        ):
+            closing: set[asyncio.Task[None]] = set()
+
+            def close_on_signal() -> None:
+                if closing:
+                    log.info("already closing; answers under way get up to %gs", INTERACTION_GRACE)
+                    return
+                log.info("stop signal received; closing")
+                closing.add(asyncio.create_task(bot.close()))
+
+            for stop_signal in STOP_SIGNALS:
+                loop.add_signal_handler(stop_signal, close_on_signal)
+            try:
+                await bot.start(settings.token)
+            except Exception:
+                if not closing:
+                    raise
+                # Stopped while still logging in or connecting: the close cut that short.
+                log.debug("start-up cut short by the stop", exc_info=True)
+            finally:
+                for stop_signal in STOP_SIGNALS:
+                    loop.remove_signal_handler(stop_signal)
+            await asyncio.gather(*closing)

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+from dotenv import dotenv_values
+
 HOW_TO_GET_CREDENTIALS = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
     "open Bot > Reset Token, and put the token in a file named .env in the project folder as "
@@ -20,21 +22,13 @@ class ConfigError(Exception):
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """Parse ``KEY=value`` lines; blank lines and ``#`` comments are skipped, quotes stripped."""
-    values: dict[str, str] = {}
+    """The settings in a ``.env`` file, parsed by python-dotenv: ``# comments`` (also after an
+    unquoted value), single or double quotes, ``export``, spaces around ``=``. Values are taken
+    literally (no ``${VAR}`` expansion); a name without ``=`` is ignored."""
     if not path.is_file():
-        return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        key = key.strip().removeprefix("export ").strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key] = value
-    return values
+        return {}
+    values = dotenv_values(path, interpolate=False, encoding="utf-8")
+    return {key: value for key, value in values.items() if value is not None}
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ from typing import Any, Self
 
 import aiosqlite
 
+from bot.database_file import check_database_path, damaged, newer_schema, unusable_because_of
+
 log = logging.getLogger(__name__)
 
 # How long one attempt to take SQLite's write lock waits (another process may hold it, e.g. a
@@ -270,21 +272,43 @@ class Storage:
     @classmethod
     @asynccontextmanager
     async def open(cls, path: Path | str) -> AsyncIterator[Self]:
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        """Open (or create) the database, check it and bring its schema up to date.
+
+        Raises ``UnusableDatabaseError`` with one line saying why and what to do when the path
+        is a folder or in a missing one, the file is not SQLite or is damaged, cannot be
+        written, or has a schema newer than ``MIGRATIONS`` (refused before anything is written).
+        Reads get a connection of their own (see ``__init__``).
+        """
+        check_database_path(Path(path))
+        try:
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise unusable_because_of(path, error) from error
         reader: aiosqlite.Connection | None = None
         try:
-            connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA synchronous = NORMAL")
-            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            storage = cls(connection)
-            await storage.migrate()
-            reader = await aiosqlite.connect(str(path), isolation_level=None)
-            reader.row_factory = aiosqlite.Row
-            await reader.execute("PRAGMA query_only = ON")
-            await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            storage._reader = reader
+            try:
+                connection.row_factory = aiosqlite.Row
+                # Nothing is written to the file before it has passed the checks below.
+                await connection.execute("PRAGMA foreign_keys = ON")
+                await connection.execute("PRAGMA synchronous = NORMAL")
+                await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                storage = cls(connection)
+                version = await storage.schema_version()
+                if version > len(MIGRATIONS):
+                    raise newer_schema(path, version, len(MIGRATIONS))
+                async with connection.execute("PRAGMA quick_check") as cursor:
+                    verdict = [str(row[0]) for row in await cursor.fetchall()]
+                if verdict != ["ok"]:
+                    raise damaged(path, verdict[0] if verdict else "quick_check said nothing")
+                await connection.execute("PRAGMA journal_mode = WAL")
+                await storage.migrate()
+                reader = await aiosqlite.connect(str(path), isolation_level=None)
+                reader.row_factory = aiosqlite.Row
+                await reader.execute("PRAGMA query_only = ON")
+                await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                storage._reader = reader
+            except sqlite3.Error as error:
+                raise unusable_because_of(path, error) from error
             yield storage
         finally:
             if reader is not None:
@@ -749,14 +773,19 @@ class Storage:
             for r in rows
         ]
 
-    async def leaderboard(self, guild_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
-        """Wins per player and game kind in a server: one per game won, however many prizes."""
+    async def leaderboard(self, guild_id: int, *, per_kind: int = 5) -> list[LeaderboardRow]:
+        """The ``per_kind`` players with most wins in each game kind in a server (one win per
+        game won, however many prizes), ranked within the kind so that a busy game cannot
+        push another's leaders out; by kind, then most wins first."""
         async with self._reader.execute(
-            "SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins"
+            "SELECT user_id, kind, wins FROM ("
+            " SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins,"
+            "  ROW_NUMBER() OVER (PARTITION BY games.kind"
+            "   ORDER BY COUNT(DISTINCT games.id) DESC, winners.user_id) AS place"
             " FROM winners JOIN games ON games.id = winners.game_id"
             " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
-            " ORDER BY wins DESC, winners.user_id LIMIT ?",
-            (guild_id, limit),
+            ") WHERE place <= ? ORDER BY kind, place",
+            (guild_id, per_kind),
         ) as cursor:
             rows = await cursor.fetchall()
         return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]

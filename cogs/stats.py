@@ -21,6 +21,8 @@ GAME_TITLES = {
     "dots": "Dots and Boxes",
     "triangle": "Tricky Triangle",
 }
+# Each game's top players are ranked within that game, so a busy game cannot hide another's.
+LEADERS_PER_GAME = 5
 
 
 class Stats(commands.Cog):
@@ -32,7 +34,7 @@ class Stats(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None:
             raise UserError("Use /stats in a server.")
-        rows = await self.bot.storage.leaderboard(interaction.guild_id, limit=50)
+        rows = await self.bot.storage.leaderboard(interaction.guild_id, per_kind=LEADERS_PER_GAME)
         if not rows:
             await interaction.response.send_message(
                 "No wins recorded in this server yet. Start a game with `/loteria start`, "
@@ -41,7 +43,7 @@ class Stats(commands.Cog):
             return
         lines = ["## Leaderboard"]
         for kind, title in GAME_TITLES.items():
-            best = [row for row in rows if row.kind == kind][:5]
+            best = [row for row in rows if row.kind == kind]
             if best:
                 lines.append(f"**{title}**")
                 lines += [

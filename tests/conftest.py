@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import GameNightBot
 from bot.config import Settings
+from bot.database_file import lock_database
 from bot.storage import Storage
 from emulator import Emulator
 from emulator.testing import run_bot
@@ -49,6 +50,7 @@ async def start_bot(emulator: Emulator, tmp_path: Path) -> AsyncIterator[BotStar
         stack = AsyncExitStack()
         stacks.append(stack)
         settings = make_settings(emulator, database or tmp_path / "bot.sqlite3")
+        stack.enter_context(lock_database(settings.database_path))  # as `python -m bot` does
         storage = await stack.enter_async_context(Storage.open(settings.database_path))
         bot = GameNightBot(
             settings, storage, time_scale=time_scale, guild_ready_timeout=0.05, **bot_options

@@ -28,6 +28,31 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path):
     assert settings.signing_key == bytes.fromhex(KEY)
 
 
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("DISCORD_TOKEN=abc # the bot's token", "abc"),
+        ("DISCORD_TOKEN = abc", "abc"),
+        ("export DISCORD_TOKEN=abc", "abc"),
+        ("  export   DISCORD_TOKEN =  'abc'  # quoted", "abc"),
+        ("DISCORD_TOKEN='abc # not a comment'", "abc # not a comment"),
+        ('DISCORD_TOKEN="a\\"b" # double quotes take escapes', 'a"b'),
+        ("DISCORD_TOKEN=a#b", "a#b"),
+        ("DISCORD_TOKEN=a${HOME}b", "a${HOME}b"),
+    ],
+)
+def test_env_file_syntax(tmp_path: Path, line: str, value: str):
+    env = tmp_path / ".env"
+    env.write_text(f"# Game Night\n\n{line}\nGAMENIGHT_SIGNING_KEY={KEY}\n", encoding="utf-8")
+    assert Settings.load({}, env_file=env).token == value
+
+
+def test_a_name_without_a_value_is_ignored(tmp_path: Path):
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN\n", encoding="utf-8")
+    assert read_env_file(env) == {}
+
+
 def test_secrets_are_not_in_the_repr():
     settings = Settings.load({"DISCORD_TOKEN": "sekrit-token", "GAMENIGHT_SIGNING_KEY": KEY}, None)
     assert "sekrit-token" not in repr(settings)
