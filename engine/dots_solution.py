@@ -64,7 +64,7 @@ class SolvedBoard:
 
     __slots__ = ("_board", "_images", "_table", "columns", "rows")
 
-    def __init__(self, rows: int, columns: int, table: bytes) -> None:
+    def __init__(self, rows: int, columns: int, table: bytes | bytearray) -> None:
         self._board: _Board = _board(rows, columns)
         if rows * columns >= 1 << ENTRY_BITS:
             raise ValueError(f"a {rows}x{columns} board has too many boxes for 4-bit entries")
@@ -74,7 +74,7 @@ class SolvedBoard:
                 f"not {len(table)}"
             )
         self.rows, self.columns = rows, columns
-        self._table = table
+        self._table = memoryview(table).toreadonly()
         full = self._board.full
         # Each symmetry but the identity as one look-up table per byte of a line set: the image
         # of a set is the OR of its bytes' images (bits beyond the last line never occur).

@@ -1,11 +1,12 @@
 """The solved 3x3 Dots and Boxes table, its builder, and the perfect hard bot they make."""
 
+import lzma
 import random
 
 import pytest
 
-from bot.dots_solution import solved_board
-from bot.dots_solution_build import build, solve
+from bot.dots_solution import solved_board, unpack
+from bot.dots_solution_build import XZ_FILTERS, build, solve
 from engine.dots import (
     DotsError,
     DotsGame,
@@ -111,6 +112,19 @@ def test_a_table_of_the_wrong_size_is_refused():
     assert table_size(3, 3) == 1 << 23
     with pytest.raises(ValueError, match="3x3 table holds 8388608 bytes, not 5"):
         SolvedBoard(3, 3, bytes(5))
+
+
+def test_unpacking_checks_the_size_and_the_data():
+    data = bytes(range(256)) * 4096
+    packed = lzma.compress(data, filters=XZ_FILTERS)
+    assert unpack(packed, len(data), "t.xz") == data  # in several slices
+    for bad, size in ((packed, len(data) - 1), (packed, len(data) + 1), (packed[:-30], len(data))):
+        with pytest.raises(ValueError, match=f"t.xz does not unpack to {size:,} bytes"):
+            unpack(bad, size, "t.xz")
+    corrupt = bytearray(packed)
+    corrupt[len(packed) // 2] ^= 0xFF
+    with pytest.raises(lzma.LZMAError):
+        unpack(bytes(corrupt), len(data), "t.xz")
 
 
 # --- The shipped 3x3 table ---
