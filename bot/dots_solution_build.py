@@ -1,6 +1,6 @@
 """Solve every position of a small Dots and Boxes board and write the table the bot ships.
 
-    python -m bot.dots_solution_build           # writes bot/data/dots-3x3.xz (10-15 s)
+    python -m bot.dots_solution_build           # writes bot/data/dots-3x3.xz (10-20 s)
     python -m bot.dots_solution_build --check   # solves again, compares with the shipped table
 
 Retrograde analysis over all 2**n line sets of an n-line board, vectorised with numpy (a
