@@ -22,6 +22,7 @@ from typing import Any
 
 import PIL
 
+from bot.dots_solution import solved_board
 from bot.render.dots import render_dots
 from bot.render.tictactoe import render_tictactoe
 from bot.render.triangle import render_solution, render_triangle
@@ -98,9 +99,10 @@ def main() -> None:
         times, _ = timed(lambda empty=empty: choose_move(empty, Level.PERFECT, rng), repeat)
         report(f"tic-tac-toe perfect, empty {size}x{size}", times)
     for rows, columns, lines in ((3, 3, 0), (5, 5, 0), (5, 5, 30), (5, 5, 45)):
-        game = dots_midgame(rows, columns, lines)
+        game, solved = dots_midgame(rows, columns, lines), solved_board(rows, columns)
         times, _ = timed(
-            lambda game=game: choose_line(game, DotsLevel.HARD, rng), max(3, repeat // 3)
+            lambda game=game, solved=solved: choose_line(game, DotsLevel.HARD, rng, solved),
+            max(3, repeat // 3),
         )
         report(f"dots hard, {rows}x{columns} after {lines} lines", times)
 
@@ -108,7 +110,7 @@ def main() -> None:
         game, moves = DotsGame(rows, columns), []
         while not game.is_over:
             start = time.perf_counter()
-            game.play(choose_line(game, DotsLevel.HARD, rng))
+            game.play(choose_line(game, DotsLevel.HARD, rng, solved_board(rows, columns)))
             moves.append((time.perf_counter() - start) * 1000)
         report(f"dots hard vs hard, every move of {rows}x{columns}", moves)
 

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
+from bot.dots_solution import solved_board
 from bot.errors import check_range
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
@@ -107,7 +108,10 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         self, engine: DotsGame, level: str, rng: random.Random, locale: LocaleLike = None
     ) -> str:
         seat = self.turn_seat(engine)
-        result = engine.play(choose_line(engine, Level(level), rng))
+        strength = Level(level)
+        # The hard bot plays perfectly where a solved table ships (3x3); read on first use.
+        solution = solved_board(engine.rows, engine.columns) if strength is Level.HARD else None
+        result = engine.play(choose_line(engine, strength, rng, solution))
         return self._said(seat, result.line, len(result.completed), locale)
 
     @staticmethod

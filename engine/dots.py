@@ -21,11 +21,16 @@ Public API (what the cog and the renderer use):
   drawn), ``game.line_owner(line)``, ``game.box_owner(row, column)``, ``game.box_owners()``.
 * ``to_state()`` / ``from_state()``: ``"3x3:<moves>"``, one base-62 digit per line drawn, in order;
   loading replays and re-validates every move, so turns, owners and scores come back exactly.
-* ``choose_line(game, level, rng)``: ``Level.EASY`` (any free line), ``Level.NORMAL`` (greedy:
-  takes every box offered, otherwise a safe line, otherwise the smallest gift) and ``Level.HARD``:
+* ``choose_line(game, level, rng, solution=None)``: ``Level.EASY`` (any free line),
+  ``Level.NORMAL`` (greedy: takes every box offered, otherwise a safe line, otherwise the smallest
+  gift) and ``Level.HARD``:
 
-  - once at most :data:`EXACT_LINE_LIMIT` lines are free: exact alpha-beta with a transposition
-    table (ties go to a capture, then a safe line; a sacrifice only when strictly better);
+  - given the board's ``solution`` (a :class:`engine.dots_solution.SolvedBoard`, which ships for
+    3x3 and ``bot.dots_solution`` loads), perfect play from the first move: a line of the best
+    exact value, read from the table (ties as below);
+  - otherwise, once at most :data:`EXACT_LINE_LIMIT` lines are free: exact alpha-beta with a
+    transposition table (ties go to a capture, then a safe line; a sacrifice only when strictly
+    better);
   - before that: it takes boxes whose capture opens nothing, never hands over a box while a
     safe line exists, and picks its safe line by searching the safe-line phase (including the
     clean one- and two-box sacrifices that flip its parity) down to the positions without a
@@ -46,9 +51,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.errors import GameError, quoted
+
+if TYPE_CHECKING:
+    from engine.dots_solution import SolvedBoard
 
 MIN_SIDE: Final = 2
 MAX_SIDE: Final = 5
@@ -635,17 +643,27 @@ class Level(enum.Enum):
     HARD = "hard"
 
 
-def choose_line(game: DotsGame, level: Level, rng: random.Random) -> Line:
-    """The AI's line for the side to move; ``rng`` breaks ties."""
+def choose_line(
+    game: DotsGame, level: Level, rng: random.Random, solution: SolvedBoard | None = None
+) -> Line:
+    """The AI's line for the side to move; ``rng`` breaks ties.
+
+    ``solution``, the solved table of this board size, makes ``Level.HARD`` perfect.
+    """
     if game.is_over:
         raise DotsError("the game is over: every line is drawn")
     board, drawn = game._board, game.drawn_mask
+    if solution is not None and (solution.rows, solution.columns) != (game.rows, game.columns):
+        raise DotsError(
+            f"a {solution.rows}x{solution.columns} solution cannot play "
+            f"a {game.rows}x{game.columns} board"
+        )
     if level is Level.EASY:
         line = rng.choice(list(_bits(board.full & ~drawn)))
     elif level is Level.NORMAL:
         line = _greedy_line(board, drawn, rng)
     else:
-        line = _hard_line(board, drawn, rng)
+        line = _hard_line(board, drawn, rng, solution)
     return board.lines[line]
 
 
@@ -665,16 +683,21 @@ def _greedy_line(board: _Board, drawn: int, rng: random.Random) -> int:
     return rng.choice(_smallest_gifts(board, drawn, gifts))
 
 
-def _hard_line(board: _Board, drawn: int, rng: random.Random) -> int:
+def _hard_line(board: _Board, drawn: int, rng: random.Random, solution: SolvedBoard | None) -> int:
     free = board.full & ~drawn
     captures, safe, gifts = _classify(board, drawn)
-    if free.bit_count() <= EXACT_LINE_LIMIT:
+    best: set[int] = set()
+    if solution is not None:
+        values = solution.line_values(drawn)
+        top = max(values.values())
+        best = {line for line, value in values.items() if value == top}
+    elif free.bit_count() <= EXACT_LINE_LIMIT:
         best = set(_Exact(board).best_lines(drawn))
-        # Among equally good lines: take boxes, then stay safe, then give.
-        for group in (captures, safe, gifts):
-            preferred = [line for line in group if line in best]
-            if preferred:
-                return rng.choice(preferred)
+    # Among equally good lines: take boxes, then stay safe, then give.
+    for group in (captures, safe, gifts):
+        preferred = [line for line in group if line in best]
+        if preferred:
+            return rng.choice(preferred)
     if captures:
         return _capture_phase(board, drawn, captures, bool(safe), rng)
     if safe:

@@ -54,3 +54,21 @@ def test_an_installed_copy_validates_requests(wheel, tmp_path):
     source, template = result.stdout.splitlines()
     assert Path(source).is_relative_to(installed)
     assert template == "/channels/{channel_id}/messages"
+
+
+def test_an_installed_copy_reads_the_solved_dots_table(wheel, tmp_path):
+    assert "bot/data/dots-3x3.xz" in zipfile.ZipFile(wheel).namelist()
+    installed = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(installed)
+    probe = "import bot.dots_solution as s; print(s.__file__); print(s.solved_board(3, 3).value(0))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(installed), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    source, value = result.stdout.splitlines()
+    assert Path(source).is_relative_to(installed)
+    assert value == "-3"  # the first player loses 3-6 with best play

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.dots_solution import solved_board
 from bot.storage import GameStatus
 from emulator import Emulator
 from engine.dots import DotsGame, Player
@@ -153,6 +154,36 @@ async def test_the_bot_plays_its_turns_and_big_boards_page_their_lines(
     await (await bob.click(big, f"gn:dots:resign:{big_game}")).reply()
     resigned = await result_message(channel, big_game)
     assert f"{bob.mention} resigned" in resigned.content
+
+
+async def test_the_hard_bot_plays_3x3_perfectly(emulator: Emulator, start_bot):
+    """On 3x3 the hard bot reads the solved table: every line it draws keeps the best value,
+    so as second player it wins whatever alice does (here: her first free line each turn)."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    alice = guild.add_member("alice")
+    bot = await start_bot(time_scale=1, extensions=EXTENSIONS)
+
+    board = await (await alice.slash("dots play", rows=3, columns=3, level="hard")).reply()
+    game = game_id_of(board)
+    while board.custom_ids:
+        await pick(alice, board, offered(board)[0])
+    await result_message(channel, game)
+    stored = DotsGame.from_state((await bot.storage.get_game(game)).state)
+    assert stored.is_over
+    assert stored.winner is Player.SECOND
+    solved = solved_board(3, 3)
+    assert solved is not None
+    replay = DotsGame(3, 3)
+    bot_lines = 0
+    for line, player in stored.drawn_lines():
+        if player is Player.SECOND:
+            values = solved.line_values(replay.drawn_mask)
+            assert values[replay.all_lines.index(line)] == max(values.values())
+            bot_lines += 1
+        replay.play(line)
+    assert bot_lines >= 10
+    assert [w.user_id for w in await bot.storage.winners(game)] == []
 
 
 async def test_restart_mid_game_then_a_loss_on_time(emulator: Emulator, start_bot):
