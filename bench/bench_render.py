@@ -19,8 +19,10 @@ from collections.abc import Callable
 
 import PIL
 
+from bot.cantor import verse
+from bot.housie_calls import nickname
 from bot.render.common import Rendered
-from bot.render.housie import render_caller_board, render_ticket
+from bot.render.housie import render_caller_board, render_housie_call, render_ticket
 from bot.render.loteria import render_call, render_card, render_tabla
 from engine.fairness import draw_order
 from engine.housie import tickets_at
@@ -107,6 +109,23 @@ def main() -> None:
                 recent=calls[:10],
                 call_number=11,
                 total=54,
+            ),
+        ),
+        (
+            "call with its verse",
+            lambda: render_call(
+                CLASSIC_DECK.card(calls[10]),
+                CLASSIC_DECK,
+                recent=calls[:10],
+                call_number=11,
+                total=54,
+                verse=verse(calls[10], "classic", "es-ES"),
+            ),
+        ),
+        (
+            "housie call + nickname",
+            lambda: render_housie_call(
+                numbers[10], recent=numbers[:10], call_number=11, nickname=nickname(numbers[10])
             ),
         ),
         ("single card", lambda: render_card(CLASSIC_DECK.card(18))),
