@@ -11,6 +11,7 @@ different tablas/tickets and renders them one after another, marks included.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import statistics
@@ -72,6 +73,14 @@ def main() -> None:
     render_ticket(tickets[0], game_id="BENCH", code="T1")
     print(f"cold first ticket (cells + palette):     {(time.perf_counter() - start) * 1000:.0f} ms")
     numbers = list(draw_order(SEED, 90))
+    positions = itertools.cycle(range(90))
+
+    def housie_call(index: int) -> Rendered:
+        number = numbers[index]
+        recent = numbers[max(0, index - 5) : index]
+        return render_housie_call(
+            number, recent=recent, call_number=index + 1, nickname=nickname(number)
+        )
 
     cases: list[tuple[str, Callable[[], Rendered]]] = [
         (
@@ -123,10 +132,9 @@ def main() -> None:
             ),
         ),
         (
+            # A new number every time, as in a game: the ball is drawn afresh.
             "housie call + nickname",
-            lambda: render_housie_call(
-                numbers[10], recent=numbers[:10], call_number=11, nickname=nickname(numbers[10])
-            ),
+            lambda: housie_call(next(positions)),
         ),
         ("single card", lambda: render_card(CLASSIC_DECK.card(18))),
     ]

@@ -382,23 +382,35 @@ NICKNAME_SMALLEST = 22
 NICKNAME_LINES = 2
 
 
-@lru_cache(maxsize=128)
-def _call_ball(number: int) -> Image.Image:
-    """The number just called: a gold ball ringed in the board red, with a glint (RGB on paper)."""
-    s = SUPERSAMPLE
-    size = CALL_BALL * s
+@lru_cache(maxsize=1)
+def _call_ball_body() -> Image.Image:
+    """The large ball without its number, supersampled: a gold ball ringed in the board red,
+    with a curved highlight so it reads as a ball rather than a disc."""
+    size = CALL_BALL * SUPERSAMPLE
     ball = Image.new("RGB", (size, size), Palette.PAPER)
     draw = ImageDraw.Draw(ball)
     draw.ellipse((0, 0, size - 1, size - 1), fill=Palette.BOARD)
-    ring = 9 * s
+    ring = 9 * SUPERSAMPLE
     draw.ellipse((ring, ring, size - ring, size - ring), fill=Palette.GOLD)
-    # A curved highlight along the upper left, so it reads as a ball rather than a disc.
-    shine = ring + 9 * s
+    shine = ring + 9 * SUPERSAMPLE
     draw.arc(
-        (shine, shine, size - shine, size - shine), 195, 250, fill=Palette.GOLD_LIGHT, width=7 * s
+        (shine, shine, size - shine, size - shine),
+        195,
+        250,
+        fill=Palette.GOLD_LIGHT,
+        width=7 * SUPERSAMPLE,
     )
+    return ball
+
+
+@lru_cache(maxsize=16)  # each number is called once a game: keep only what concurrent games share
+def _call_ball(number: int) -> Image.Image:
+    """The number just called, on the large ball (RGB on paper)."""
+    s = SUPERSAMPLE
+    ball = _call_ball_body().copy()
+    size = ball.width
     draw_text(
-        draw,
+        ImageDraw.Draw(ball),
         (size / 2, size / 2 + 4 * s),
         str(number),
         font(FontFace.SANS_BOLD, 92 * s),
@@ -490,11 +502,11 @@ def housie_call_image(
 
     # The row of earlier calls sits level with the foot of the ball and the nickname above it;
     # without a nickname the row is centred beside the ball.
-    named = nickname is not None and nickname.strip() != ""
-    row_top = ball_top + CALL_BALL - BALL if named else ball_top + (CALL_BALL - BALL) // 2 + 14
+    shown = nickname.strip() if nickname is not None else ""
+    row_top = ball_top + CALL_BALL - BALL if shown else ball_top + (CALL_BALL - BALL) // 2 + 14
     label_y = row_top - 16
-    if nickname is not None and named:
-        lines, face = _nickname_lines(nickname.strip())
+    if shown:
+        lines, face = _nickname_lines(shown)
         pitch = round(face.size * 1.18)
         room_top, room_bottom = ball_top, label_y - 28
         first = (room_top + room_bottom - pitch * len(lines)) / 2 + pitch * 0.8

@@ -633,7 +633,7 @@ def render_call(
     ``recent`` is the calls before this one in call order (oldest first); the strip shows the
     last five, latest first. ``call_number`` of ``total`` is shown in the corner. ``verse``, the
     cantor's verse (``bot.cantor.verse``), is set under the card: its own line breaks are kept,
-    and a long one is shrunk, then wrapped, to three lines at most.
+    and a long one is shrunk, then wrapped to three lines at most, then cut.
     """
     image = call_image(card, deck, recent=recent, call_number=call_number, total=total, verse=verse)
     alt = call_alt_text(
