@@ -11,6 +11,7 @@ different tablas/tickets and renders them one after another, marks included.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import statistics
@@ -19,8 +20,10 @@ from collections.abc import Callable
 
 import PIL
 
+from bot.cantor import verse
+from bot.housie_calls import nickname
 from bot.render.common import Rendered
-from bot.render.housie import render_caller_board, render_ticket
+from bot.render.housie import render_caller_board, render_housie_call, render_ticket
 from bot.render.loteria import render_call, render_card, render_tabla
 from engine.fairness import draw_order
 from engine.housie import tickets_at
@@ -70,6 +73,14 @@ def main() -> None:
     render_ticket(tickets[0], game_id="BENCH", code="T1")
     print(f"cold first ticket (cells + palette):     {(time.perf_counter() - start) * 1000:.0f} ms")
     numbers = list(draw_order(SEED, 90))
+    positions = itertools.cycle(range(90))
+
+    def housie_call(index: int) -> Rendered:
+        number = numbers[index]
+        recent = numbers[max(0, index - 5) : index]
+        return render_housie_call(
+            number, recent=recent, call_number=index + 1, nickname=nickname(number)
+        )
 
     cases: list[tuple[str, Callable[[], Rendered]]] = [
         (
@@ -108,6 +119,22 @@ def main() -> None:
                 call_number=11,
                 total=54,
             ),
+        ),
+        (
+            "call with its verse",
+            lambda: render_call(
+                CLASSIC_DECK.card(calls[10]),
+                CLASSIC_DECK,
+                recent=calls[:10],
+                call_number=11,
+                total=54,
+                verse=verse(calls[10], "classic", "es-ES"),
+            ),
+        ),
+        (
+            # A new number every time, as in a game: the ball is drawn afresh.
+            "housie call + nickname",
+            lambda: housie_call(next(positions)),
         ),
         ("single card", lambda: render_card(CLASSIC_DECK.card(18))),
     ]

@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.render.common import Rendered
-from bot.render.housie import render_caller_board, render_ticket, ticket_palette
+from bot.render.housie import (
+    render_caller_board,
+    render_housie_call,
+    render_ticket,
+    ticket_palette,
+)
 from bot.render.loteria import render_call, render_card, render_tabla, tabla_palette
 from engine.loteria import DECKS, Deck
 
@@ -21,6 +26,7 @@ __all__ = [
     "render_caller_board",
     "render_card",
     "render_dots",
+    "render_housie_call",
     "render_solution",
     "render_tabla",
     "render_ticket",

@@ -11,9 +11,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.cantor import verse
+from bot.housie_calls import nickname
 from bot.render.common import Rendered
 from bot.render.dots import render_dots
-from bot.render.housie import render_caller_board, render_ticket
+from bot.render.housie import render_caller_board, render_housie_call, render_ticket
 from bot.render.loteria import render_call, render_card, render_tabla
 from bot.render.tictactoe import render_tictactoe
 from bot.render.triangle import render_solution, render_triangle
@@ -84,6 +86,17 @@ def loteria_samples() -> list[tuple[str, Rendered]]:
                 total=DECK_SIZE,
             ),
         ),
+        (
+            "loteria-call-verse.png",
+            render_call(
+                deck.card(called[-1]),
+                deck,
+                recent=called[:-1],
+                call_number=len(called),
+                total=DECK_SIZE,
+                verse=verse(called[-1], deck.name, "es-ES"),
+            ),
+        ),
     ]
 
 
@@ -109,6 +122,18 @@ def housie_samples() -> list[tuple[str, Rendered]]:
                 called=winning_calls,
                 winning=frozenset(top_line),
                 prize=Prize.TOP_LINE,
+            ),
+        ),
+        (
+            "housie-call.png",
+            render_housie_call(
+                order[29], recent=order[:29], call_number=30, nickname=nickname(order[29])
+            ),
+        ),
+        (
+            "housie-call-first.png",
+            render_housie_call(
+                order[0], recent=[], call_number=1, nickname=nickname(order[0], "es-ES")
             ),
         ),
         ("housie-board.png", render_caller_board(order[:30])),

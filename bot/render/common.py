@@ -324,3 +324,49 @@ def safe_filename(*parts: object, suffix: str = ".png") -> str:
     """A file name of ``parts`` joined by dashes, with anything but letters, digits, _ and - dropped."""
     cleaned = [_UNSAFE_FILENAME.sub("", str(part)) for part in parts]
     return "-".join(part for part in cleaned if part)[:100] + suffix
+
+
+def wrap_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width``, its own line breaks kept.
+
+    A single word wider than ``width`` stays whole on its line (``fit_wrapped`` cuts it).
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        if text_width(paragraph, face) <= width:  # the usual case: one measurement
+            lines.append(" ".join(paragraph.split()))
+            continue
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if line and text_width(candidate, face) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def fit_wrapped(
+    text: str, face: FontFace, largest: int, smallest: int, width: float, max_lines: int
+) -> tuple[list[str], ImageFont.FreeTypeFont]:
+    """``text`` as lines that fit ``width`` and a size of ``face`` for them, for a text block.
+
+    Prefers the text's own line breaks at any size down to ``smallest``, then wraps into at most
+    ``max_lines`` lines; what still does not fit at ``smallest`` is cut with an ellipsis.
+    """
+    own_lines = min(text.count("\n") + 1, max_lines)
+    for allowed in dict.fromkeys((own_lines, max_lines)):
+        for size in range(largest, smallest - 1, -1):
+            candidate = font(face, size)
+            lines = wrap_text(text, candidate, width)
+            if len(lines) <= allowed and all(
+                text_width(line, candidate) <= width for line in lines
+            ):
+                return lines, candidate
+    chosen = font(face, smallest)
+    lines = wrap_text(text, chosen, width)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], lines[max_lines - 1] + "…"]
+    return [fit_text(line, face, smallest, smallest, width)[0] for line in lines], chosen

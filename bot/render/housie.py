@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.common import (
     RGB,
@@ -22,6 +22,7 @@ from bot.render.common import (
     encode_png,
     fit_font,
     fit_text,
+    fit_wrapped,
     font,
     limit_alt_text,
     palette_of,
@@ -403,3 +404,185 @@ def render_caller_board(called: Sequence[int]) -> Rendered:
         caller_board_alt_text(called),
         safe_filename("board", len(called)),
     )
+
+
+# ------------------------------------------------------------------------------ call picture
+
+CALL_WIDTH = 640
+CALL_BAND = 56  # the teal title band, as on tickets
+CALL_MARGIN = 24
+CALL_BALL = 176  # the number just called, as a large ball
+CALL_HEIGHT = CALL_BAND + 20 + CALL_BALL + CALL_MARGIN
+CALL_COLUMN = CALL_MARGIN + CALL_BALL + 28  # where the nickname and the earlier calls start
+CALL_COLUMN_WIDTH = CALL_WIDTH - CALL_COLUMN - CALL_MARGIN
+NICKNAME_LARGEST = 40
+NICKNAME_ONE_LINE = 31  # a nickname needing a smaller size than this goes on two lines
+NICKNAME_TWO_LINES = 30
+NICKNAME_SMALLEST = 22
+NICKNAME_LINES = 2
+
+
+@lru_cache(maxsize=1)
+def _call_ball_body() -> Image.Image:
+    """The large ball without its number, supersampled: a gold ball ringed in the board red,
+    with a curved highlight so it reads as a ball rather than a disc."""
+    size = CALL_BALL * SUPERSAMPLE
+    ball = Image.new("RGB", (size, size), Palette.PAPER)
+    draw = ImageDraw.Draw(ball)
+    draw.ellipse((0, 0, size - 1, size - 1), fill=Palette.BOARD)
+    ring = 9 * SUPERSAMPLE
+    draw.ellipse((ring, ring, size - ring, size - ring), fill=Palette.GOLD)
+    shine = ring + 9 * SUPERSAMPLE
+    draw.arc(
+        (shine, shine, size - shine, size - shine),
+        195,
+        250,
+        fill=Palette.GOLD_LIGHT,
+        width=7 * SUPERSAMPLE,
+    )
+    return ball
+
+
+@lru_cache(maxsize=16)  # each number is called once a game: keep only what concurrent games share
+def _call_ball(number: int) -> Image.Image:
+    """The number just called, on the large ball (RGB on paper)."""
+    s = SUPERSAMPLE
+    ball = _call_ball_body().copy()
+    size = ball.width
+    draw_text(
+        ImageDraw.Draw(ball),
+        (size / 2, size / 2 + 4 * s),
+        str(number),
+        font(FontFace.SANS_BOLD, 92 * s),
+        Palette.INK,
+        "mm",
+    )
+    return downsample(ball, (CALL_BALL, CALL_BALL))
+
+
+@lru_cache(maxsize=1)
+def _empty_ball() -> Image.Image:
+    """A slot in the row of earlier calls with nothing called yet: a faint ring (RGB)."""
+    s = SUPERSAMPLE
+    size = BALL * s
+    slot = Image.new("RGB", (size, size), Palette.PAPER)
+    edge = 2 * s
+    ImageDraw.Draw(slot).ellipse(
+        (edge, edge, size - edge, size - edge), outline=Palette.FAINT, width=2 * s
+    )
+    return downsample(slot, (BALL, BALL))
+
+
+def _balanced_break(text: str) -> str:
+    """``text`` with its middle-most space (after a comma if it has one) made a line break."""
+    spaces = [index for index, char in enumerate(text) if char == " "]
+    if not spaces:
+        return text
+    after_comma = [index for index in spaces if text[index - 1] == ","]
+    choices = after_comma or spaces
+    split = min(choices, key=lambda index: abs(len(text) - 2 * index))
+    return text[:split] + "\n" + text[split + 1 :]
+
+
+def _nickname_lines(nickname: str) -> tuple[list[str], ImageFont.FreeTypeFont]:
+    """One line as large as fits down to ``NICKNAME_ONE_LINE``; else two balanced lines."""
+    face = fit_font(nickname, FontFace.SLAB, NICKNAME_LARGEST, NICKNAME_ONE_LINE, CALL_COLUMN_WIDTH)
+    if "\n" not in nickname and text_width(nickname, face) <= CALL_COLUMN_WIDTH:
+        return [nickname], face
+    return fit_wrapped(
+        _balanced_break(nickname),
+        FontFace.SLAB,
+        NICKNAME_TWO_LINES,
+        NICKNAME_SMALLEST,
+        CALL_COLUMN_WIDTH,
+        NICKNAME_LINES,
+    )
+
+
+def _earlier_calls(number: int, recent: Sequence[int], call_number: int) -> list[int]:
+    """The last calls before ``number``, latest first, after checking the values (``recent``
+    may hold ``number`` itself at the end, as the called list does once it is stored)."""
+    before = [called for called in recent if called != number]
+    _check_called([*before, number])
+    if not len(before) < call_number <= HIGHEST:
+        raise ValueError(
+            f"call number {call_number} is outside {len(before) + 1}..{HIGHEST}"
+            f" after {len(before)} earlier calls"
+        )
+    return list(reversed(before))[:RECENT_SHOWN]
+
+
+def housie_call_image(
+    number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
+) -> Image.Image:
+    """The call announcement as an RGB image (``render_housie_call`` encodes it)."""
+    earlier = _earlier_calls(number, recent, call_number)
+    image = Image.new("RGB", (CALL_WIDTH, CALL_HEIGHT), Palette.PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_BAND - 1), fill=Palette.TEAL)
+    draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_HEIGHT - 1), outline=Palette.TEAL, width=6)
+    draw_text(
+        draw,
+        (CALL_MARGIN, CALL_BAND / 2 + 2),
+        "HOUSIE",
+        font(FontFace.SLAB, 30),
+        Palette.PAPER,
+        "lm",
+    )
+    draw_text(
+        draw,
+        (CALL_WIDTH - CALL_MARGIN, CALL_BAND / 2 + 2),
+        f"Call {call_number} of {HIGHEST}",
+        font(FontFace.SANS_BOLD, 24),
+        Palette.GOLD_LIGHT,
+        "rm",
+    )
+    ball_top = CALL_BAND + 20
+    image.paste(_call_ball(number), (CALL_MARGIN, ball_top))
+
+    # The row of earlier calls sits level with the foot of the ball and the nickname above it;
+    # without a nickname the row is centred beside the ball.
+    shown = nickname.strip() if nickname is not None else ""
+    row_top = ball_top + CALL_BALL - BALL if shown else ball_top + (CALL_BALL - BALL) // 2 + 14
+    label_y = row_top - 16
+    if shown:
+        lines, face = _nickname_lines(shown)
+        pitch = round(face.size * 1.18)
+        room_top, room_bottom = ball_top, label_y - 28
+        first = (room_top + room_bottom - pitch * len(lines)) / 2 + pitch * 0.8
+        for index, line in enumerate(lines):
+            draw_text(draw, (CALL_COLUMN, first + pitch * index), line, face, Palette.BOARD, "ls")
+    label = "Earlier calls, latest first" if earlier else "First call of the game"
+    draw_text(draw, (CALL_COLUMN, label_y), label, font(FontFace.SANS, 19), Palette.MUTED, "ls")
+    for slot in range(RECENT_SHOWN):
+        left = CALL_COLUMN + slot * (BALL + BALL_GAP)
+        piece = _ball(earlier[slot], 1) if slot < len(earlier) else _empty_ball()
+        image.paste(piece, (left, row_top))
+    return image
+
+
+def housie_call_alt_text(
+    number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
+) -> str:
+    text = f"Housie call {call_number} of {HIGHEST}: number {number}"
+    if nickname is not None and nickname.strip():
+        text += f", “{nickname.strip()}”"
+    text += "."
+    earlier = _earlier_calls(number, recent, call_number)
+    if earlier:
+        text += " Before it: " + ", ".join(map(str, earlier)) + "."
+    return limit_alt_text(text)
+
+
+def render_housie_call(
+    number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
+) -> Rendered:
+    """The number just called as a large ball, its call name (``bot.housie_calls.nickname``)
+    beside it, and the last five calls before it, latest first.
+
+    ``recent`` is the calls before this one in call order (oldest first); ``call_number`` of 90
+    is shown in the band. A long nickname is shrunk, then wrapped to two lines.
+    """
+    image = housie_call_image(number, recent=recent, call_number=call_number, nickname=nickname)
+    alt = housie_call_alt_text(number, recent=recent, call_number=call_number, nickname=nickname)
+    return Rendered(encode_png(image), alt, safe_filename("housie-call", call_number, number))

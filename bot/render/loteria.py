@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from math import ceil
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from bot.render.common import (
     RGB,
@@ -26,6 +26,7 @@ from bot.render.common import (
     encode_png,
     fit_font,
     fit_text,
+    fit_wrapped,
     font,
     limit_alt_text,
     palette_of,
@@ -52,6 +53,11 @@ RECENT_SHOWN = 5
 RECENT_WIDTH = 112
 RECENT_GAP = 14
 CALL_WIDTH = 2 * MARGIN + RECENT_SHOWN * RECENT_WIDTH + (RECENT_SHOWN - 1) * RECENT_GAP
+# The cantor's verse under the card: up to three lines, shrunk before it is wrapped or cut.
+VERSE_MAX_LINES = 3
+VERSE_LARGEST = 26
+VERSE_SMALLEST = 19
+VERSE_WIDTH = CALL_WIDTH - 2 * MARGIN - 40
 CARD_IMAGE_WIDTH = 440
 
 
@@ -491,15 +497,57 @@ def _placeholder(width: int) -> Image.Image:
     return slot
 
 
+def _verse_layout(verse: str | None) -> tuple[list[str], ImageFont.FreeTypeFont, int, int]:
+    """The verse's lines, font, line pitch and the height of its block (0 without a verse)."""
+    face = font(FontFace.SANS, VERSE_LARGEST)
+    if verse is None or not verse.strip():
+        return [], face, 0, 0
+    lines, face = fit_wrapped(
+        verse.strip(), FontFace.SANS, VERSE_LARGEST, VERSE_SMALLEST, VERSE_WIDTH, VERSE_MAX_LINES
+    )
+    pitch = round(face.size * 1.36)
+    return lines, face, pitch, 30 + pitch * len(lines)
+
+
+def _draw_verse(
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    lines: Sequence[str],
+    face: ImageFont.FreeTypeFont,
+    pitch: int,
+) -> None:
+    """The verse, centred under the card: a gold rule with a diamond, then the lines in cream."""
+    middle = CALL_WIDTH // 2
+    rule_y = top + 12
+    half = 70
+    draw.line((middle - half, rule_y, middle - 12, rule_y), fill=Palette.GOLD, width=2)
+    draw.line((middle + 12, rule_y, middle + half, rule_y), fill=Palette.GOLD, width=2)
+    draw.polygon(
+        ((middle, rule_y - 6), (middle + 6, rule_y), (middle, rule_y + 6), (middle - 6, rule_y)),
+        fill=Palette.GOLD,
+    )
+    for index, line in enumerate(lines):
+        baseline = top + 26 + pitch * index + round(pitch * 0.78)
+        draw_text(draw, (middle, baseline), line, face, Palette.CREAM, "ms")
+
+
 def call_image(
-    card: Card, deck: Deck, *, recent: Sequence[int], call_number: int, total: int
+    card: Card,
+    deck: Deck,
+    *,
+    recent: Sequence[int],
+    call_number: int,
+    total: int,
+    verse: str | None = None,
 ) -> Image.Image:
     """The call announcement as an RGB image (``render_call`` encodes it)."""
     big = tile_for(card, CALL_CARD_WIDTH)
     title_height = 78
     strip_label = 40
     strip_height = tile_height(RECENT_WIDTH)
-    height = title_height + big.height + 22 + strip_label + strip_height + MARGIN + 6
+    verse_lines, verse_font, verse_pitch, verse_height = _verse_layout(verse)
+    strip_top = title_height + big.height + verse_height + 22
+    height = strip_top + strip_label + strip_height + MARGIN + 6
     image = Image.new("RGB", (CALL_WIDTH, height), Palette.BOARD)
     draw = ImageDraw.Draw(image)
     inset = 8
@@ -525,8 +573,9 @@ def call_image(
         "rm",
     )
     image.paste(big, ((CALL_WIDTH - big.width) // 2, title_height), big)
+    if verse_lines:
+        _draw_verse(draw, title_height + big.height, verse_lines, verse_font, verse_pitch)
 
-    strip_top = title_height + big.height + 22
     draw.line(
         (MARGIN, strip_top, CALL_WIDTH - MARGIN, strip_top), fill=tint(Palette.BOARD, 0.25), width=2
     )
@@ -553,9 +602,17 @@ def call_image(
 
 
 def call_alt_text(
-    card: Card, deck: Deck, *, recent: Sequence[int], call_number: int, total: int
+    card: Card,
+    deck: Deck,
+    *,
+    recent: Sequence[int],
+    call_number: int,
+    total: int,
+    verse: str | None = None,
 ) -> str:
     text = f"Call {call_number} of {total}: card {card.number}, {card.spanish} ({card.english})."
+    if verse is not None and verse.strip():
+        text += " Verse: “" + " / ".join(verse.strip().split("\n")) + "”"
     earlier = [number for number in reversed(recent) if number != card.number][:RECENT_SHOWN]
     if earlier:
         text += " Before it: " + ", ".join(deck.card(number).spanish for number in earlier) + "."
@@ -563,13 +620,23 @@ def call_alt_text(
 
 
 def render_call(
-    card: Card, deck: Deck, *, recent: Sequence[int], call_number: int, total: int
+    card: Card,
+    deck: Deck,
+    *,
+    recent: Sequence[int],
+    call_number: int,
+    total: int,
+    verse: str | None = None,
 ) -> Rendered:
     """The card just drawn, large, for the channel, over a strip of the last few calls.
 
     ``recent`` is the calls before this one in call order (oldest first); the strip shows the
-    last five, latest first. ``call_number`` of ``total`` is shown in the corner.
+    last five, latest first. ``call_number`` of ``total`` is shown in the corner. ``verse``, the
+    cantor's verse (``bot.cantor.verse``), is set under the card: its own line breaks are kept,
+    and a long one is shrunk, then wrapped to three lines at most, then cut.
     """
-    image = call_image(card, deck, recent=recent, call_number=call_number, total=total)
-    alt = call_alt_text(card, deck, recent=recent, call_number=call_number, total=total)
+    image = call_image(card, deck, recent=recent, call_number=call_number, total=total, verse=verse)
+    alt = call_alt_text(
+        card, deck, recent=recent, call_number=call_number, total=total, verse=verse
+    )
     return Rendered(encode_png(image), alt, safe_filename("call", call_number, card.number))

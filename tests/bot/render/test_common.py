@@ -11,9 +11,13 @@ from bot.render.common import (
     emoji_art,
     emoji_drawable,
     encode_png,
+    fit_wrapped,
+    font,
     limit_alt_text,
     missing_glyphs,
     safe_filename,
+    text_width,
+    wrap_text,
 )
 from engine.loteria import DECKS
 
@@ -76,3 +80,30 @@ def test_encoding_is_deterministic_and_quantised():
     assert decoded.mode == "P"
     assert decoded.convert("RGB").getpixel((20, 15)) == Palette.GOLD
     assert decoded.convert("RGB").getpixel((0, 0)) == Palette.BOARD
+
+
+def test_wrap_text_breaks_at_spaces_and_keeps_its_own_line_breaks():
+    face = font(FontFace.SANS, 20)
+    width = text_width("one two three", face)
+    assert wrap_text("one two three four five", face, width) == ["one two three", "four five"]
+    assert wrap_text("one\ntwo three", face, width) == ["one", "two three"]
+    assert wrap_text("unbreakable" * 5, face, width) == ["unbreakable" * 5]  # left for the caller
+    assert wrap_text("", face, width) == [""]
+
+
+def test_fit_wrapped_prefers_the_texts_own_lines_then_wraps_then_cuts():
+    couplet = "Raíces abajo, ramas arriba,\nsu sombra fresca a todos convida."
+    width = text_width("su sombra fresca a todos convida.", font(FontFace.SANS, 22))
+    lines, face = fit_wrapped(couplet, FontFace.SANS, 30, 16, width, 3)
+    assert lines == couplet.split("\n")
+    assert face.size == 22  # shrunk to keep the couplet's two lines rather than wrap it
+    long_line = "a b c d e f g h i j k l m n o p"
+    lines, face = fit_wrapped(long_line, FontFace.SANS, 30, 16, width / 4, 3)
+    assert len(lines) in (2, 3)
+    assert " ".join(lines) == long_line
+    assert all(text_width(line, face) <= width / 4 for line in lines)
+    lines, face = fit_wrapped("word " * 100, FontFace.SANS, 30, 16, width, 2)
+    assert len(lines) == 2
+    assert lines[-1].endswith("…")
+    assert face.size == 16
+    assert all(text_width(line, face) <= width for line in lines)

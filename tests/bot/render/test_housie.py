@@ -1,8 +1,9 @@
 import pytest
 from PIL import ImageChops
 
+from bot.housie_calls import nickname
 from bot.render import housie
-from bot.render.common import Palette
+from bot.render.common import FontFace, Palette, missing_glyphs, text_width
 from bot.render.housie import (
     BALL,
     BALL_GAP,
@@ -11,6 +12,7 @@ from bot.render.housie import (
     BOARD_MARGIN,
     CELL,
     render_caller_board,
+    render_housie_call,
     render_ticket,
     ticket_image,
 )
@@ -169,3 +171,99 @@ def test_caller_board_is_deterministic():
     assert render_caller_board([4, 8, 15, 16, 23, 42]) == render_caller_board(
         (4, 8, 15, 16, 23, 42)
     )
+
+
+# ------------------------------------------------------------------------------ call picture
+
+
+def call_ball_centre() -> tuple[int, int]:
+    top = housie.CALL_BAND + 20
+    return (housie.CALL_MARGIN + housie.CALL_BALL // 2, top + housie.CALL_BALL - 30)
+
+
+def earlier_ball_centre(slot: int) -> tuple[int, int]:
+    top = housie.CALL_BAND + 20 + housie.CALL_BALL - BALL
+    return (housie.CALL_COLUMN + slot * (BALL + BALL_GAP) + BALL // 2, top + 6)
+
+
+def test_a_call_shows_the_ball_its_nickname_and_the_five_calls_before_it():
+    recent = [5, 17, 90, 1, 33, 61]
+    rendered = render_housie_call(22, recent=recent, call_number=7, nickname="Two little ducks")
+    image = open_checked(rendered)
+    assert image.size == (housie.CALL_WIDTH, housie.CALL_HEIGHT)
+    assert near(image.getpixel(call_ball_centre()), Palette.GOLD)
+    for slot in range(housie.RECENT_SHOWN):
+        assert near(image.getpixel(earlier_ball_centre(slot)), Palette.TEAL), slot
+    assert rendered.alt_text == (
+        "Housie call 7 of 90: number 22, “Two little ducks”. Before it: 61, 33, 1, 90, 17."
+    )
+    assert rendered.filename == "housie-call-7-22.png"
+    assert len(rendered.png) < 30 * 1024  # a small picture, like the Lotería call
+
+
+def test_the_first_call_has_empty_slots_and_no_nickname_leaves_the_column_plain():
+    rendered = render_housie_call(90, recent=[], call_number=1)
+    image = open_checked(rendered)
+    assert rendered.alt_text == "Housie call 1 of 90: number 90."
+    named = housie.housie_call_image(90, recent=[], call_number=1, nickname="Top of the pile")
+    assert ImageChops.difference(image, named.convert("RGB")).getbbox() is not None
+    # Without a nickname the row is centred beside the ball: its slots are empty rings.
+    top = housie.CALL_BAND + 20 + (housie.CALL_BALL - BALL) // 2 + 14
+    for slot in range(housie.RECENT_SHOWN):
+        centre = (housie.CALL_COLUMN + slot * (BALL + BALL_GAP) + BALL // 2, top + BALL // 2)
+        assert near(image.getpixel(centre), Palette.PAPER), slot
+
+
+def test_the_current_number_in_recent_is_ignored_as_on_the_loteria_call():
+    with_current = render_housie_call(8, recent=[3, 4, 8], call_number=3, nickname="x")
+    without = render_housie_call(8, recent=[3, 4], call_number=3, nickname="x")
+    assert with_current == without
+    assert with_current.alt_text.endswith("Before it: 4, 3.")
+
+
+@pytest.mark.parametrize(
+    ("number", "recent", "call_number", "error"),
+    [
+        (0, [], 1, r"outside 1\.\.90"),
+        (91, [], 1, r"outside 1\.\.90"),
+        (5, [7, 7], 3, "twice"),
+        (5, [1, 2, 3], 3, r"call number 3 is outside 4\.\.90"),
+        (5, [], 91, "call number 91"),
+    ],
+)
+def test_a_call_rejects_impossible_values(number, recent, call_number, error):
+    with pytest.raises(ValueError, match=error):
+        render_housie_call(number, recent=recent, call_number=call_number)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_every_nickname_fits_its_column_uncut(locale):
+    for number in EVERY_NUMBER:
+        text = nickname(number, locale)
+        lines, face = housie._nickname_lines(text)
+        assert 1 <= len(lines) <= housie.NICKNAME_LINES, text
+        assert " ".join(lines) == text  # nothing cut away
+        assert face.size >= housie.NICKNAME_SMALLEST + 6, text
+        assert all(text_width(line, face) <= housie.CALL_COLUMN_WIDTH for line in lines)
+        assert missing_glyphs(FontFace.SLAB, text) == [], text
+
+
+def test_a_long_nickname_goes_on_two_balanced_lines_and_an_endless_one_is_cut():
+    lines, face = housie._nickname_lines("Cincuenta y siete, ¡ramillete!")
+    assert lines == ["Cincuenta y siete,", "¡ramillete!"]
+    assert face.size == housie.NICKNAME_TWO_LINES
+    endless, face = housie._nickname_lines(" ".join(["bingo"] * 40))
+    assert len(endless) == 2
+    assert endless[-1].endswith("…")
+    assert face.size == housie.NICKNAME_SMALLEST
+    open_checked(render_housie_call(1, recent=[], call_number=1, nickname="bingo " * 300))
+
+
+def test_the_call_picture_is_deterministic():
+    def render():
+        return render_housie_call(45, recent=[1, 2, 3], call_number=4, nickname="Halfway home")
+
+    first = render()
+    housie._call_ball.cache_clear()
+    housie._call_ball_body.cache_clear()
+    assert render() == first

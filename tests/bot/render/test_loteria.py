@@ -1,8 +1,9 @@
 import pytest
 from PIL import Image, ImageChops
 
+from bot.cantor import verse
 from bot.render import loteria
-from bot.render.common import Palette
+from bot.render.common import FontFace, Palette, missing_glyphs, text_width
 from bot.render.loteria import (
     GAP,
     TILE_HEIGHT,
@@ -176,3 +177,103 @@ def test_call_strip_ignores_the_current_card_if_passed_in_recent():
     )
     assert with_current.png == without.png
     assert with_current.alt_text.endswith("Before it: El Diablito, El Gallo.")
+
+
+# ------------------------------------------------------------------------ the cantor's verse
+
+
+def near(actual: tuple[int, int, int], expected: tuple[int, int, int]) -> bool:
+    """Within the few steps that 256-colour quantisation moves a flat colour."""
+    return all(abs(a - b) <= 8 for a, b in zip(actual, expected, strict=True))
+
+
+VERSE = "Cresta roja y espuela afilada:\nsu grito abre la madrugada."
+
+
+def call_with(verse: str | None, card: int = 1, recent: tuple[int, ...] = (2, 3)) -> Image.Image:
+    return loteria.call_image(
+        CLASSIC_DECK.card(card), CLASSIC_DECK, recent=recent, call_number=3, total=54, verse=verse
+    )
+
+
+def test_a_verse_is_set_under_the_card_and_the_rest_is_unchanged():
+    plain, versed = call_with(None), call_with(VERSE)
+    assert versed.width == plain.width
+    assert versed.height > plain.height
+    card_bottom = 78 + loteria.tile_height(loteria.CALL_CARD_WIDTH)
+    # The title and the card are where they were; the strip of earlier calls moved down whole.
+    assert same_region(plain, versed, (0, 0, plain.width, card_bottom))
+    strip = plain.height - card_bottom - 30
+    shifted = versed.height - plain.height
+    assert (
+        ImageChops.difference(
+            plain.crop((0, plain.height - strip, plain.width, plain.height - 12)),
+            versed.crop((0, versed.height - strip, versed.width, versed.height - 12)),
+        ).getbbox()
+        is None
+    )
+    # Between them, cream lettering on the board.
+    band = versed.crop((60, card_bottom, versed.width - 60, card_bottom + shifted))
+    colours = {colour for _, colour in band.getcolors(1 << 16) or []}
+    assert any(near(colour, Palette.CREAM) for colour in colours)
+    assert any(near(colour, Palette.GOLD) for colour in colours)
+
+
+def test_a_call_with_a_verse_says_it_in_the_alt_text():
+    rendered = render_call(
+        CLASSIC_DECK.card(1), CLASSIC_DECK, recent=[2], call_number=2, total=54, verse=VERSE
+    )
+    open_checked(rendered)
+    assert rendered.alt_text == (
+        "Call 2 of 54: card 1, El Gallo (The Rooster). Verse: “Cresta roja y espuela afilada: / "
+        "su grito abre la madrugada.” Before it: El Diablito."
+    )
+    assert (
+        render_call(
+            CLASSIC_DECK.card(1), CLASSIC_DECK, recent=[2], call_number=2, total=54, verse=VERSE
+        )
+        == rendered
+    )
+
+
+@pytest.mark.parametrize("blank", [None, "", "  \n "])
+def test_no_verse_or_a_blank_one_gives_the_plain_call(blank):
+    plain = render_call(CLASSIC_DECK.card(5), CLASSIC_DECK, recent=[], call_number=1, total=54)
+    assert (
+        render_call(
+            CLASSIC_DECK.card(5), CLASSIC_DECK, recent=[], call_number=1, total=54, verse=blank
+        )
+        == plain
+    )
+    assert "Verse" not in plain.alt_text
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+@pytest.mark.parametrize("deck", [CLASSIC_DECK, FAMILY_DECK], ids=lambda deck: deck.name)
+def test_every_cards_verse_keeps_its_own_lines_on_the_picture(deck, locale):
+    """No verse of ours is wrapped further, cut or shrunk below a readable size."""
+    for card in deck:
+        text = verse(card.number, deck.name, locale)
+        lines, face, _, _ = loteria._verse_layout(text)
+        assert lines == text.split("\n"), card.spanish
+        assert face.size >= loteria.VERSE_LARGEST - 2, card.spanish
+        assert all(text_width(line, face) <= loteria.VERSE_WIDTH for line in lines)
+        assert missing_glyphs(FontFace.SANS, text) == [], card.spanish
+
+
+def test_a_verse_too_long_for_three_lines_is_cut_and_the_picture_keeps_its_shape():
+    words = " ".join(["palabra"] * 80)
+    image = call_with(words)
+    lines, face, _, height = loteria._verse_layout(words)
+    assert len(lines) == loteria.VERSE_MAX_LINES
+    assert lines[-1].endswith("…")
+    assert face.size == loteria.VERSE_SMALLEST
+    assert image.height == call_with(None).height + height
+    rendered = render_call(
+        CLASSIC_DECK.card(1), CLASSIC_DECK, recent=[], call_number=1, total=54, verse=words * 5
+    )
+    open_checked(rendered)  # the alt text is cut to Discord's limit
+    assert rendered.alt_text.endswith("…")
+    one_word = loteria._verse_layout("x" * 300)[0]
+    assert len(one_word) == 1
+    assert one_word[0].endswith("…")
