@@ -40,7 +40,6 @@ EXTENSIONS: tuple[str, ...] = (
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
 NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next interaction
-NOTICE_WAIT = 10.0  # seconds a notice waits for the interaction it rides on to be answered
 # systemd and container runtimes stop a service with SIGTERM; Ctrl-C sends SIGINT.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -129,27 +128,27 @@ class GameNightBot(commands.Bot):
         await self.storage.set_meta(key, json.dumps([*waiting, text]))
         self.notices_waiting.add(user_id)
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.user.id in self.notices_waiting:
-            self.notices_waiting.discard(interaction.user.id)
-            asyncio.create_task(self._deliver_notices(interaction))  # noqa: RUF006
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: object
+    ) -> None:
+        await self.deliver_notices(interaction)
 
-    async def _deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
-        """Follow the member's interaction, once it is answered, with their waiting notices."""
-        deadline = asyncio.get_running_loop().time() + NOTICE_WAIT
-        # A public "thinking..." placeholder would swallow the first follow-up: wait it out.
-        while not interaction.response.is_done() or interaction.extras.get(PUBLIC_PLACEHOLDER):
-            if asyncio.get_running_loop().time() > deadline:
-                self.notices_waiting.add(interaction.user.id)
-                return
-            await asyncio.sleep(0.05)
-        key = f"{NOTICE_PREFIX}{interaction.user.id}"
+    async def deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
+        """Once an interaction has been answered, follow it privately with the notices waiting
+        for its member (called when its command, button or error handling has finished)."""
+        user_id = interaction.user.id
+        if user_id not in self.notices_waiting or not interaction.response.is_done():
+            return
+        if interaction.extras.get(PUBLIC_PLACEHOLDER):
+            return  # a public placeholder would swallow a private follow-up: next time
+        self.notices_waiting.discard(user_id)
+        key = f"{NOTICE_PREFIX}{user_id}"
         waiting = json.loads(await self.storage.get_meta(key) or "[]")
         try:
             for text in waiting:
                 await interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException:
-            self.notices_waiting.add(interaction.user.id)
+            self.notices_waiting.add(user_id)
             return
         await self.storage.delete_meta(key)
 

@@ -25,6 +25,7 @@ from bot.attachments import attachment
 from bot.errors import (
     PUBLIC_PLACEHOLDER,
     UserError,
+    after_answer,
     answer,
     defer_public,
     report_error,
@@ -193,6 +194,7 @@ class CallingButton(
             await cog.on_button(interaction, self.action, self.game_id)
         except Exception as error:  # every error becomes a reply, never "interaction failed"
             await report_error(interaction, error, context=f"game {self.game_id}")
+        await after_answer(interaction)
 
 
 class CallingGameCog(commands.GroupCog):

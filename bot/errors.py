@@ -151,6 +151,16 @@ async def report_error(
         log.warning("could not tell user %s about an error", interaction.user.id)
 
 
+async def after_answer(interaction: discord.Interaction[Any]) -> None:
+    """An interaction's handling is over: let the bot add what waits for its member (notices)."""
+    deliver = getattr(interaction.client, "deliver_notices", None)
+    if deliver is not None:
+        try:
+            await deliver(interaction)
+        except Exception:  # a notice must never turn an answer into an error
+            log.exception("could not deliver notices to %s", interaction.user.id)
+
+
 class GameNightTree(app_commands.CommandTree[Any]):
     """The one command tree: maps every command error to an ephemeral reply."""
 
@@ -158,6 +168,7 @@ class GameNightTree(app_commands.CommandTree[Any]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error, context=await self._game_context(interaction))
+        await after_answer(interaction)
 
     async def _game_context(self, interaction: discord.Interaction[Any]) -> str:
         """Which game the failed command was about, for the log: named, or the channel's."""

@@ -29,7 +29,14 @@ import discord
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, report_error
+from bot.errors import (
+    PUBLIC_PLACEHOLDER,
+    UserError,
+    after_answer,
+    check_range,
+    defer_public,
+    report_error,
+)
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.storage import GameRow, GameStatus, Storage
@@ -159,6 +166,7 @@ async def dispatch(
         await cog.on_component(interaction, action, game_id, arg, values)
     except Exception as error:  # never "This interaction failed"
         await report_error(interaction, error, context=f"{prefix} game {game_id}")
+    await after_answer(interaction)
 
 
 @dataclass
