@@ -13,12 +13,11 @@ import logging
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
-if TYPE_CHECKING:
-    from emulator.server import Emulator
+from emulator.model import Intent, World
 
 _log = logging.getLogger(__name__)
 
@@ -34,12 +33,6 @@ REQUEST_GUILD_MEMBERS = 8
 INVALID_SESSION = 9
 HELLO = 10
 HEARTBEAT_ACK = 11
-
-# Intents the emulator filters on
-INTENT_GUILD_MEMBERS = 1 << 1
-INTENT_GUILD_MESSAGES = 1 << 9
-INTENT_DIRECT_MESSAGES = 1 << 12
-INTENT_MESSAGE_CONTENT = 1 << 15
 
 _REPLAY_LIMIT = 5000
 
@@ -93,8 +86,12 @@ class GatewaySession:
 
 
 class Gateway:
-    def __init__(self, emu: Emulator) -> None:
-        self._emu = emu
+    """The bot's sessions and their websockets; the world's :class:`~emulator.model.EventSink`."""
+
+    def __init__(self, world: World, *, heartbeat_interval: float = 41.25) -> None:
+        self._world = world
+        self.heartbeat_interval = heartbeat_interval
+        self.url = ""  # this gateway's URL, for READY's resume_gateway_url (set by the server)
         self.sessions: dict[str, GatewaySession] = {}
         self.identify_count = 0
         self.resume_count = 0
@@ -106,6 +103,9 @@ class Gateway:
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if s.live]
 
+    def connected(self) -> bool:
+        return bool(self.live_sessions())
+
     def dispatch(
         self,
         event: str,
@@ -113,21 +113,33 @@ class Gateway:
         *,
         intent: int | None = None,
         guild_id: int | None = None,
+        needs_message_content: bool = False,
     ) -> int:
         """Send event ``event`` to every session (buffered for resume if its socket is down);
-        returns how many sessions were live."""
+        returns how many sessions were live. ``needs_message_content``: a session without the
+        MESSAGE_CONTENT intent gets the message with its content, embeds, attachments and
+        components emptied, as on Discord."""
         delivered = 0
+        redacted: dict[str, Any] | None = None
         for session in self.sessions.values():
             if session.invalidated or not session.wants(guild_id):
                 continue
             if intent is not None and not session.intents & intent:
                 continue
-            session.seq += 1
-            frame = json.dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
-            session.sent.append((session.seq, frame))
+            chosen = data
+            if needs_message_content and not session.intents & Intent.MESSAGE_CONTENT:
+                if redacted is None:
+                    redacted = {
+                        **data,
+                        "content": "",
+                        "embeds": [],
+                        "attachments": [],
+                        "components": [],
+                    }
+                chosen = redacted
             if session.connection is not None:
-                session.connection.send(frame)
                 delivered += 1
+            self.dispatch_one(session, event, chosen)
         return delivered
 
     # Faults for tests
@@ -142,7 +154,7 @@ class Gateway:
                     session.invalidated = True
             connection.queue.put_nowait(None)
             await connection.socket.close(code=code, message=b"emulator: forced disconnect")
-        self._emu.notify()
+        self._world.notify()
 
     def request_reconnect(self) -> None:
         """Op 7: ask every connected bot to reconnect and resume."""
@@ -157,7 +169,7 @@ class Gateway:
                 session.invalidated = True
                 session.connection = None
             connection.send(json.dumps({"op": INVALID_SESSION, "d": resumable}))
-        self._emu.notify()
+        self._world.notify()
 
     async def close(self) -> None:
         for connection in list(self._connections):
@@ -176,7 +188,7 @@ class Gateway:
         writer = asyncio.create_task(connection.writer())
         self._tasks.add(writer)
         writer.add_done_callback(self._tasks.discard)
-        interval_ms = int(self._emu.heartbeat_interval * 1000)
+        interval_ms = int(self.heartbeat_interval * 1000)
         connection.send(json.dumps({"op": HELLO, "d": {"heartbeat_interval": interval_ms}}))
         try:
             async for message in socket:
@@ -199,7 +211,7 @@ class Gateway:
                 if socket.close_code in (1000, 1001):
                     # A clean close by the client ends the session, as on Discord.
                     session.invalidated = True
-            self._emu.notify()
+            self._world.notify()
         return socket
 
     async def _on_frame(self, connection: _Connection, frame: dict[str, Any]) -> None:
@@ -225,7 +237,7 @@ class Gateway:
         if connection.session is not None:
             await connection.socket.close(code=4005, message=b"already authenticated")
             return
-        if data.get("token") != self._emu.token:
+        if data.get("token") != self._world.token:
             await connection.socket.close(code=4004, message=b"authentication failed")
             return
         if "intents" not in data:
@@ -236,15 +248,15 @@ class Gateway:
         session = GatewaySession(secrets.token_hex(16), int(data["intents"]), shard)
         self.sessions[session.id] = session
         self.identify_count += 1
-        guilds = [g for g in self._emu.guilds if session.wants(g.id)]
+        guilds = [g for g in self._world.guilds if session.wants(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
-            "user": {**self._emu.bot_user.payload(), "verified": True, "mfa_enabled": False},
+            "user": {**self._world.bot_user.payload(), "verified": True, "mfa_enabled": False},
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
-            "resume_gateway_url": self._emu.gateway_url,
-            "application": {"id": str(self._emu.application_id), "flags": 0},
+            "resume_gateway_url": self.url,
+            "application": {"id": str(self._world.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
             "presences": [],
@@ -258,7 +270,7 @@ class Gateway:
         self.dispatch_one(session, "READY", ready)
         for guild in guilds:
             self.dispatch_one(session, "GUILD_CREATE", guild.payload())
-        self._emu.notify()
+        self._world.notify()
 
     def dispatch_one(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
@@ -269,7 +281,7 @@ class Gateway:
 
     async def _resume(self, connection: _Connection, data: dict[str, Any]) -> None:
         session = self.sessions.get(str(data.get("session_id")))
-        if data.get("token") != self._emu.token:
+        if data.get("token") != self._world.token:
             await connection.socket.close(code=4004, message=b"authentication failed")
             return
         last_seq = int(data.get("seq") or 0)
@@ -291,13 +303,13 @@ class Gateway:
         session.connection = connection
         self.resume_count += 1
         self.dispatch_one(session, "RESUMED", {})
-        self._emu.notify()
+        self._world.notify()
 
     def _guild_members(self, connection: _Connection, data: dict[str, Any]) -> None:
         session = connection.session
         if session is None:
             return
-        guild = self._emu.get_guild(int(data["guild_id"]))
+        guild = self._world.get_guild(int(data["guild_id"]))
         if guild is None:
             return
         query = str(data.get("query") or "").lower()
