@@ -1,8 +1,12 @@
-"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, dispatches and faults.
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, dispatches, sharding and
+faults.
 
 Frames are plain-text JSON (discord.py asks for zlib-stream but decodes text frames as is).
 Every dispatch gets a sequence number and is kept per session, so a client that reconnects with
-RESUME receives what it missed, as with Discord.
+RESUME receives what it missed, as with Discord. Sharding is Discord's: a session identified
+with ``shard: [shard_id, num_shards]`` receives the events of the guilds with
+``(guild_id >> 22) % num_shards == shard_id`` (DMs: shard 0); sessions of one bot share its
+session start limit and its ``max_concurrency`` IDENTIFY buckets, whatever their connection.
 """
 
 from __future__ import annotations
@@ -10,14 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from emulator.model import Intent, World
+from emulator.model import Intent, World, shard_of
 
 _log = logging.getLogger(__name__)
 
@@ -34,7 +41,68 @@ INVALID_SESSION = 9
 HELLO = 10
 HEARTBEAT_ACK = 11
 
+# Close codes
+AUTHENTICATION_FAILED = 4004
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
+
 _REPLAY_LIMIT = 5000
+
+# Discord's documented numbers.
+SESSION_START_LIMIT = 1000  # IDENTIFYs per 24 hours, across every shard and connection
+SESSION_START_WINDOW = 24 * 60 * 60.0  # seconds
+MAX_GUILDS_PER_SHARD = 2500  # a session that would hold more is closed with 4011
+# Discord publishes no formula for GET /gateway/bot's "shards"; it is about one per 1,000 guilds.
+GUILDS_PER_RECOMMENDED_SHARD = 1000
+
+
+def parse_shard(value: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard``: None, or ``[shard_id, num_shards]`` with
+    ``0 <= shard_id < num_shards``; anything else is an invalid shard (ValueError)."""
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(part, int) and not isinstance(part, bool) for part in value)
+    ):
+        raise ValueError(f"shard must be [shard_id, num_shards], got {value!r}")
+    shard_id, shard_count = value
+    if shard_count < 1 or not 0 <= shard_id < shard_count:
+        raise ValueError(f"shard {shard_id} is not one of {shard_count} shards")
+    return shard_id, shard_count
+
+
+@dataclass
+class SessionStartLimit:
+    """A bot's IDENTIFY budget: ``total`` session starts in a 24-hour window that opens at the
+    first one, across all its shards and connections (RESUMEs do not count)."""
+
+    total: int = SESSION_START_LIMIT
+    window: float = SESSION_START_WINDOW
+    used: int = 0
+    opened_at: float | None = None
+
+    def _roll(self, now: float) -> None:
+        if self.opened_at is not None and now - self.opened_at >= self.window:
+            self.used, self.opened_at = 0, None
+
+    def remaining(self, now: float) -> int:
+        self._roll(now)
+        return max(self.total - self.used, 0)
+
+    def reset_after_ms(self, now: float) -> int:
+        """Milliseconds until ``remaining`` is back to ``total`` (0 when nothing is used)."""
+        self._roll(now)
+        if self.opened_at is None:
+            return 0
+        return math.ceil((self.opened_at + self.window - now) * 1000)
+
+    def take(self, now: float) -> None:
+        self._roll(now)
+        if self.opened_at is None:
+            self.opened_at = now
+        self.used += 1
 
 
 class _Connection:
@@ -82,21 +150,77 @@ class GatewaySession:
         shard_id, shard_count = self.shard
         if guild_id is None:
             return shard_id == 0
-        return (guild_id >> 22) % shard_count == shard_id
+        return shard_of(guild_id, shard_count) == shard_id
 
 
 class Gateway:
-    """The bot's sessions and their websockets; the world's :class:`~emulator.model.EventSink`."""
+    """The bot's sessions and their websockets; the world's :class:`~emulator.model.EventSink`.
 
-    def __init__(self, world: World, *, heartbeat_interval: float = 41.25) -> None:
+    ``shards``: the shard count ``GET /gateway/bot`` recommends (None: one per 1,000 guilds, or
+    per ``max_guilds_per_shard`` if that is lower). ``max_concurrency``: IDENTIFYs allowed per
+    ``identify_window`` seconds, one per rate-limit key ``shard_id % max_concurrency`` (None:
+    not enforced); more are answered op 9 INVALID_SESSION. ``session_start_limit``: IDENTIFYs per
+    24 hours; the one after the last terminates every session and resets the bot's token.
+    ``max_guilds_per_shard``: a session that would receive more guilds is closed with 4011.
+    """
+
+    def __init__(
+        self,
+        world: World,
+        *,
+        heartbeat_interval: float = 41.25,
+        shards: int | None = None,
+        max_concurrency: int = 1,
+        identify_window: float | None = None,
+        session_start_limit: int = SESSION_START_LIMIT,
+        max_guilds_per_shard: int = MAX_GUILDS_PER_SHARD,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if shards is not None and shards < 1:
+            raise ValueError(f"shards must be at least 1, not {shards}")
+        if max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be at least 1, not {max_concurrency}")
         self._world = world
         self.heartbeat_interval = heartbeat_interval
         self.url = ""  # this gateway's URL, for READY's resume_gateway_url (set by the server)
+        self.shards = shards
+        self.max_concurrency = max_concurrency
+        self.identify_window = identify_window
+        self.session_starts = SessionStartLimit(session_start_limit)
+        self.max_guilds_per_shard = max_guilds_per_shard
+        self._clock = clock
+        self._identified_at: dict[int, float] = {}  # rate-limit key -> last IDENTIFY
         self.sessions: dict[str, GatewaySession] = {}
         self.identify_count = 0
         self.resume_count = 0
+        self.identify_refused = 0  # IDENTIFYs answered op 9 for exceeding max_concurrency
         self._connections: set[_Connection] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    # Sharding
+
+    def recommended_shards(self) -> int:
+        """``GET /gateway/bot``'s ``shards``: the configured count, or enough shards for the
+        bot's guilds (one per 1,000, or per ``max_guilds_per_shard`` if lower)."""
+        if self.shards is not None:
+            return self.shards
+        per_shard = max(1, min(GUILDS_PER_RECOMMENDED_SHARD, self.max_guilds_per_shard))
+        return max(1, math.ceil(len(self._world.guilds) / per_shard))
+
+    def bot_gateway(self) -> dict[str, Any]:
+        """The ``GET /gateway/bot`` answer: URL, recommended shards, session start limit."""
+        now = self._clock()
+        starts = self.session_starts
+        return {
+            "url": self.url,
+            "shards": self.recommended_shards(),
+            "session_start_limit": {
+                "total": starts.total,
+                "remaining": starts.remaining(now),
+                "reset_after": starts.reset_after_ms(now),
+                "max_concurrency": self.max_concurrency,
+            },
+        }
 
     # Dispatching
 
@@ -105,6 +229,9 @@ class Gateway:
 
     def connected(self) -> bool:
         return bool(self.live_sessions())
+
+    def receives(self, guild_id: int | None) -> bool:
+        return any(session.wants(guild_id) for session in self.live_sessions())
 
     def dispatch(
         self,
@@ -243,12 +370,38 @@ class Gateway:
         if "intents" not in data:
             await connection.socket.close(code=4013, message=b"intents are required")
             return
-        shard_data = data.get("shard")
-        shard = (int(shard_data[0]), int(shard_data[1])) if shard_data else None
+        try:
+            shard = parse_shard(data.get("shard"))
+        except ValueError as error:
+            self._world.record_failure("invalid_shard", f"IDENTIFY closed with 4010: {error}")
+            await connection.socket.close(code=INVALID_SHARD, message=b"invalid shard")
+            return
         session = GatewaySession(secrets.token_hex(16), int(data["intents"]), shard)
+        guilds = [g for g in self._world.guilds if session.wants(g.id)]
+        if len(guilds) > self.max_guilds_per_shard:
+            self._world.record_failure(
+                "sharding_required",
+                f"IDENTIFY closed with 4011: the session (shard {shard or 'none'}) would have "
+                f"held {len(guilds)} guilds; a shard holds at most {self.max_guilds_per_shard}",
+            )
+            await connection.socket.close(code=SHARDING_REQUIRED, message=b"sharding required")
+            return
+        now = self._clock()
+        if self.session_starts.remaining(now) == 0:
+            await self._reset_token()
+            return
+        key = (0 if shard is None else shard[0]) % self.max_concurrency
+        last = self._identified_at.get(key)
+        window = self.identify_window
+        if window is not None and last is not None and now - last < window:
+            # Over max_concurrency: Discord answers op 9 and starts no session.
+            self.identify_refused += 1
+            connection.send(json.dumps({"op": INVALID_SESSION, "d": False}))
+            return
+        self._identified_at[key] = now
+        self.session_starts.take(now)
         self.sessions[session.id] = session
         self.identify_count += 1
-        guilds = [g for g in self._world.guilds if session.wants(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self._world.bot_user.payload(), "verified": True, "mfa_enabled": False},
@@ -270,6 +423,26 @@ class Gateway:
         self.dispatch_one(session, "READY", ready)
         for guild in guilds:
             self.dispatch_one(session, "GUILD_CREATE", guild.payload())
+        self._world.notify()
+
+    async def _reset_token(self) -> None:
+        """The IDENTIFY after the session start limit: as Discord documents, every session of
+        the bot is terminated and its token reset (the owner gets an email; here, a failure)."""
+        starts = self.session_starts
+        self._world.record_failure(
+            "session_start_limit",
+            f"IDENTIFY after the session start limit ({starts.total} per 24 h): Discord "
+            "terminates every session of the bot and resets its token",
+        )
+        self._world.token = "reset." + secrets.token_urlsafe(32)
+        for session in self.sessions.values():
+            session.invalidated = True
+            session.connection = None
+        for each in list(self._connections):
+            each.queue.put_nowait(None)
+            await each.socket.close(
+                code=AUTHENTICATION_FAILED, message=b"authentication failed (token reset)"
+            )
         self._world.notify()
 
     def dispatch_one(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:

@@ -411,16 +411,22 @@ class InteractionWorld(World):
         connect_timeout: float = 10.0,
     ) -> InteractionResult:
         """Send INTERACTION_CREATE to the bot and start Discord's acknowledgement clock."""
-        if not self.bot_connected:
+        guild = channel.guild
+        guild_id = None if guild is None else guild.id
+        if not self.events.receives(guild_id):
             try:
-                await self.wait_for_bot(connect_timeout)
+                await self.wait_until(
+                    lambda: self.events.receives(guild_id),
+                    connect_timeout,
+                    lambda: f"a bot session for {channel!r}",
+                )
             except TimeoutError as error:
                 raise InteractionFailedError(
-                    f"no bot is connected to receive {kind.name.lower()} from {user.name}"
+                    f"no bot session is connected to receive {kind.name.lower()} from "
+                    f"{user.name} in {channel!r} (the shard of its guild, or shard 0 for DMs)"
                 ) from error
         interaction_id = self.new_id()
         token = "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
-        guild = channel.guild
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
@@ -477,9 +483,7 @@ class InteractionWorld(World):
         self.interactions_by_id[interaction_id] = result
         self.interactions_by_token[token] = result
         result.timer = loop.call_later(self.ack_timeout, self._acknowledgement_overdue, result)
-        self.events.dispatch(
-            "INTERACTION_CREATE", payload, guild_id=None if guild is None else guild.id
-        )
+        self.events.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
         return result
 
     def _acknowledgement_overdue(self, result: InteractionResult) -> None:

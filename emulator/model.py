@@ -89,15 +89,36 @@ class Intent(enum.IntFlag):
     MESSAGE_CONTENT = 1 << 15
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events: Discord's ``(guild_id >> 22) % num_shards``."""
+    return (guild_id >> 22) % shard_count
+
+
 class SnowflakeSource:
     """Discord-style ids: milliseconds since 2015 in the top bits, strictly increasing."""
 
     def __init__(self) -> None:
         self._last = 0
 
+    @staticmethod
+    def _now_ms() -> int:
+        return int(time.time() * 1000) - DISCORD_EPOCH_MS
+
     def next(self) -> int:
-        candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
-        self._last = max(candidate, self._last + 1)
+        self._last = max(self._now_ms() << 22, self._last + 1)
+        return self._last
+
+    def next_millisecond(self, shard: tuple[int, int] | None = None) -> int:
+        """An id in a millisecond no earlier id has, so that ids made one after another fall on
+        different shards (``id >> 22`` differs), as guilds made at different times do on
+        Discord; with ``shard=(shard_id, shard_count)``, the next such id on that shard."""
+        milliseconds = max(self._now_ms(), (self._last >> 22) + 1)
+        if shard is not None:
+            shard_id, shard_count = shard
+            if not 0 <= shard_id < shard_count:
+                raise ValueError(f"shard {shard_id} is not one of {shard_count} shards")
+            milliseconds += (shard_id - milliseconds) % shard_count
+        self._last = milliseconds << 22
         return self._last
 
 
@@ -734,8 +755,10 @@ class Failure:
     ``interaction_failed`` (not acknowledged in time), ``bad_callback``, ``unknown_interaction``,
     ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007),
     ``missing_permissions`` (403 / 50013), ``unanswered`` (an interaction still not acknowledged
-    when the emulator stopped) and ``unsupported`` (a real route the emulator does not
-    implement).
+    when the emulator stopped), ``unsupported`` (a real route the emulator does not
+    implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011)
+    and ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
+    reset).
     """
 
     kind: str
@@ -765,7 +788,12 @@ class EventSink(Protocol):
         ...
 
     def connected(self) -> bool:
-        """Whether a bot session is live to receive events."""
+        """Whether a bot session is live."""
+        ...
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether a live bot session receives the events of ``guild_id`` (its shard's session;
+        None: DMs, which go to shard 0)."""
         ...
 
 
@@ -784,6 +812,9 @@ class _Offline:
         return 0
 
     def connected(self) -> bool:
+        return False
+
+    def receives(self, guild_id: int | None) -> bool:
         return False
 
 
@@ -870,6 +901,11 @@ class World:
 
     def new_id(self) -> int:
         return self._ids.next()
+
+    def new_guild_id(self, shard: tuple[int, int] | None = None) -> int:
+        """A guild id on a shard other than the previous guild's (see
+        :meth:`SnowflakeSource.next_millisecond`), or on ``shard=(shard_id, shard_count)``."""
+        return self._ids.next_millisecond(shard)
 
     def new_user(self, name: str, *, dms_open: bool = True, locale: str = "en-US") -> User:
         user = User(self.new_id(), name, dms_open=dms_open, locale=locale)

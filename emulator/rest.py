@@ -466,16 +466,7 @@ class RestApi:
         return 200, {"url": self._gateway.url}
 
     async def get_gateway_bot(self, request: ApiRequest) -> tuple[int, Any]:
-        return 200, {
-            "url": self._gateway.url,
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000 - self._gateway.identify_count,
-                "reset_after": 86_400_000,
-                "max_concurrency": 1,
-            },
-        }
+        return 200, self._gateway.bot_gateway()
 
     # Application commands
 

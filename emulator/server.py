@@ -13,7 +13,7 @@ from aiohttp import web
 
 from emulator.driver import Guild
 from emulator.faults import Fault, FaultInjector
-from emulator.gateway import Gateway
+from emulator.gateway import MAX_GUILDS_PER_SHARD, SESSION_START_LIMIT, Gateway
 from emulator.interactions import InteractionWorld
 from emulator.model import Failure
 from emulator.ratelimit import RateLimiter, RateLimits
@@ -42,6 +42,11 @@ class Emulator(InteractionWorld):
     Discord). ``strict``: leaving the ``async with`` block raises if failures were recorded and
     not taken with :meth:`take_failures`. ``spec_path``: Discord's OpenAPI spec (default: see
     :func:`emulator.spec.default_spec_path`); without it requests are not validated.
+
+    Sharding (see :class:`~emulator.gateway.Gateway`): ``shards`` is the count ``GET
+    /gateway/bot`` recommends (None: one per 1,000 guilds); ``max_concurrency`` the IDENTIFYs
+    per 5 s (enforced with rate limits on); ``session_start_limit`` the IDENTIFYs per 24 hours;
+    ``max_guilds_per_shard`` the guilds a session may hold before IDENTIFY is closed with 4011.
     """
 
     def __init__(
@@ -57,6 +62,10 @@ class Emulator(InteractionWorld):
         spec_path: Path | None = None,
         validate: bool = True,
         heartbeat_interval: float = 41.25,
+        shards: int | None = None,
+        max_concurrency: int = 1,
+        session_start_limit: int = SESSION_START_LIMIT,
+        max_guilds_per_shard: int = MAX_GUILDS_PER_SHARD,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -70,7 +79,17 @@ class Emulator(InteractionWorld):
         else:
             self.rate_limiter = RateLimiter(RateLimits()) if rate_limits else None
         self.faults = FaultInjector(tuple(faults), seed=fault_seed)
-        self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
+        self.gateway = Gateway(
+            self,
+            heartbeat_interval=heartbeat_interval,
+            shards=shards,
+            max_concurrency=max_concurrency,
+            identify_window=(
+                None if self.rate_limiter is None else self.rate_limiter.limits.identify_window
+            ),
+            session_start_limit=session_start_limit,
+            max_guilds_per_shard=max_guilds_per_shard,
+        )
         self.events = self.gateway
         self.rest = RestApi(
             self, self.gateway, spec=self.spec, rate_limiter=self.rate_limiter, faults=self.faults
@@ -195,10 +214,15 @@ class Emulator(InteractionWorld):
 
     # The world
 
-    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
-        """A server the bot is in (a connected bot gets GUILD_CREATE); ``locale`` is the
-        server's preferred language."""
-        guild = Guild(self, self.new_id(), name, locale=locale)
+    def add_guild(
+        self, name: str, *, locale: str = "en-US", shard: tuple[int, int] | None = None
+    ) -> Guild:
+        """A server the bot is in (a connected bot gets GUILD_CREATE on the guild's shard);
+        ``locale`` is the server's preferred language. Guild ids fall on different shards one
+        after another, as on Discord; ``shard=(shard_id, shard_count)`` picks an id whose events
+        go to that shard of ``shard_count``."""
+        guild_id = self.new_guild_id(shard)
+        guild = Guild(self, guild_id, name, locale=locale)
         self.guilds.append(guild)
         self.events.dispatch("GUILD_CREATE", guild.payload(), guild_id=guild.id)
         return guild
