@@ -42,7 +42,7 @@ from emulator import (
     Message,
     run_bot,
 )
-from emulator.spec import default_spec_path
+from emulator.spec import default_spec_path, validation_unavailable
 from engine.housie import HousieGame, Prize, Ticket, check_prize
 from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim
 
@@ -597,9 +597,11 @@ class Sandbox:
                 "dim",
             )
         else:
+            why = validation_unavailable() or (
+                f"Discord's OpenAPI spec was not found at {default_spec_path()}"
+            )
             note(
-                f"Discord's OpenAPI spec was not found at {default_spec_path()}, so requests "
-                "are not validated (that is fine for trying the bot).",
+                f"Requests are not validated ({why}); that is fine for trying the bot.",
                 "dim",
             )
         note(f"Images go to {images}/", "dim")

@@ -1,7 +1,7 @@
 """A local Discord emulator on loopback for end-to-end tests and the offline sandbox.
 
-The unmodified discord.py client connects to it (see :mod:`bot.endpoints`); tests drive it as
-people using Discord would::
+The unmodified discord.py client connects to it (see :mod:`emulator.endpoints`); tests drive it
+as people using Discord would::
 
     async with Emulator() as emu:
         guild = emu.add_guild("Game Night")
@@ -15,15 +15,14 @@ from emulator.driver import Guild, Member
 from emulator.faults import Fault
 from emulator.interactions import (
     CallbackType,
-    DriverError,
     InteractionFailedError,
     InteractionResult,
     InteractionType,
 )
-from emulator.model import Attachment, Channel, Message, User
+from emulator.model import Attachment, Channel, DriverError, Failure, Message, User
 from emulator.ratelimit import RateLimits
 from emulator.rest import RequestRecord
-from emulator.server import Emulator, EmulatorFailureError, Failure
+from emulator.server import Emulator, EmulatorFailureError
 from emulator.testing import run_bot
 
 __all__ = [

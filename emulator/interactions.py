@@ -1,24 +1,42 @@
 """Interactions a person starts (slash commands, clicks, selects, modals, autocomplete) and what
-the bot answered, plus the conversion of driver arguments into Discord's command payloads."""
+the bot answered: Discord's acknowledgement clock (:class:`InteractionWorld`), the record of
+each interaction (:class:`InteractionResult`) and the conversion of driver arguments into
+Discord's command payloads. Above :mod:`emulator.model` only."""
 
 from __future__ import annotations
 
+import asyncio
 import enum
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from emulator.model import Attachment, Channel, Message, Role, User
+from emulator.model import (
+    DM_PERMISSIONS,
+    MAX_ATTACHMENT_BYTES,
+    Attachment,
+    Channel,
+    DriverError,
+    Guild,
+    Message,
+    Role,
+    User,
+    World,
+)
 
-if TYPE_CHECKING:
-    import asyncio
-
-    from emulator.driver import Guild
-    from emulator.server import Emulator
-
-
-class DriverError(Exception):
-    """The test asked for something a person could not do in Discord (the message says why)."""
+__all__ = [
+    "ALLOWED_CALLBACKS",
+    "CallbackType",
+    "DriverError",
+    "InteractionFailedError",
+    "InteractionResult",
+    "InteractionType",
+    "InteractionWorld",
+    "OptionType",
+    "build_command_data",
+    "find_command",
+]
 
 
 class InteractionFailedError(AssertionError):
@@ -75,7 +93,7 @@ class InteractionResult:
     component's message for updates); ``followups`` are follow-up messages in order.
     """
 
-    emu: Emulator = field(repr=False)
+    emu: World = field(repr=False)
     id: int
     token: str = field(repr=False)
     type: InteractionType
@@ -354,3 +372,152 @@ def _option_value(
 
 def _is_person(value: Any) -> bool:
     return isinstance(value, User) or isinstance(getattr(value, "user", None), User)
+
+
+class InteractionWorld(World):
+    """The world plus Discord's side of interactions: it sends INTERACTION_CREATE, starts the
+    acknowledgement clock (``ack_timeout`` seconds, 3 on Discord) and keeps every
+    :class:`InteractionResult` by id and by token for the REST API's callbacks."""
+
+    def __init__(self, *, token: str, bot_name: str, ack_timeout: float = 3.0) -> None:
+        super().__init__(token=token, bot_name=bot_name)
+        self.ack_timeout = ack_timeout
+        self.interactions: list[InteractionResult] = []
+        self.interactions_by_id: dict[int, InteractionResult] = {}
+        self.interactions_by_token: dict[str, InteractionResult] = {}
+
+    def interaction_metadata(self, result: InteractionResult) -> dict[str, Any]:
+        guild = result.channel.guild
+        owners = {"0": str(guild.id)} if guild is not None else {"1": str(result.user.id)}
+        data: dict[str, Any] = {
+            "id": str(result.id),
+            "type": int(result.type),
+            "user": result.user.payload(),
+            "authorizing_integration_owners": owners,
+        }
+        if result.type == InteractionType.APPLICATION_COMMAND and result.command_name:
+            data["name"] = result.command_name
+            data["command_type"] = 1
+        if result.source_message is not None and result.type == InteractionType.MESSAGE_COMPONENT:
+            data["interacted_message_id"] = str(result.source_message.id)
+        if result.parent is not None and result.type == InteractionType.MODAL_SUBMIT:
+            data["triggering_interaction_metadata"] = self.interaction_metadata(result.parent)
+        return data
+
+    async def start_interaction(
+        self,
+        kind: InteractionType,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        source_message: Message | None = None,
+        command_name: str | None = None,
+        custom_id: str | None = None,
+        parent: InteractionResult | None = None,
+        connect_timeout: float = 10.0,
+    ) -> InteractionResult:
+        """Send INTERACTION_CREATE to the bot and start Discord's acknowledgement clock."""
+        guild = channel.guild
+        guild_id = None if guild is None else guild.id
+        if not self.events.receives(guild_id):
+            try:
+                await self.wait_until(
+                    lambda: self.events.receives(guild_id),
+                    connect_timeout,
+                    lambda: f"a bot session for {channel!r}",
+                )
+            except TimeoutError as error:
+                raise InteractionFailedError(
+                    f"no bot session is connected to receive {kind.name.lower()} from "
+                    f"{user.name} in {channel!r} (the shard of its guild, or shard 0 for DMs)"
+                ) from error
+        interaction_id = self.new_id()
+        token = "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": int(kind),
+            "data": data,
+            "token": token,
+            "version": 1,
+            "channel_id": str(channel.id),
+            "locale": user.locale,
+            "entitlements": [],
+            "attachment_size_limit": MAX_ATTACHMENT_BYTES,
+            "authorizing_integration_owners": (
+                {"0": str(guild.id)} if guild is not None else {"1": str(user.id)}
+            ),
+            "context": 0 if guild is not None else 1,
+        }
+        channel_data = channel.payload()
+        if guild is not None:
+            member = guild.member_of(user)
+            if member is None:
+                raise DriverError(f"{user.name} is not a member of {guild.name}")
+            channel_data["permissions"] = str(member.permissions)
+            payload.update(
+                {
+                    "guild_id": str(guild.id),
+                    "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+                    "guild_locale": guild.locale,
+                    "member": {**member.payload(), "permissions": str(member.permissions)},
+                    "app_permissions": str(channel.bot_permissions()),
+                }
+            )
+        else:
+            payload["user"] = user.payload()
+            payload["app_permissions"] = str(int(DM_PERMISSIONS))
+        payload["channel"] = channel_data
+        if source_message is not None:
+            payload["message"] = self.message_payload(source_message)
+        loop = asyncio.get_running_loop()
+        result = InteractionResult(
+            self,
+            interaction_id,
+            token,
+            kind,
+            user,
+            channel,
+            payload,
+            source_message=source_message,
+            command_name=command_name,
+            custom_id=custom_id,
+            parent=parent,
+            created_at=loop.time(),
+        )
+        self.interactions.append(result)
+        self.interactions_by_id[interaction_id] = result
+        self.interactions_by_token[token] = result
+        result.timer = loop.call_later(self.ack_timeout, self._acknowledgement_overdue, result)
+        self.events.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
+        return result
+
+    def _acknowledgement_overdue(self, result: InteractionResult) -> None:
+        result.timer = None
+        if result.response_type is not None:
+            return
+        result.failure = f"This interaction failed: not acknowledged within {self.ack_timeout:g} s"
+        self.record_failure("interaction_failed", f"{result.describe()}: {result.failure}")
+
+    def acknowledge(self, result: InteractionResult, kind: int, message: Message | None) -> None:
+        result.response_type = kind
+        result.acknowledged_at = asyncio.get_running_loop().time()
+        result.message = message
+        if message is not None:
+            result.edits_at_ack = message.edits
+        if result.timer is not None:
+            result.timer.cancel()
+            result.timer = None
+        self.notify()
+
+    def stop_clocks(self) -> None:
+        """Stop every acknowledgement clock; an interaction still unanswered is a failure (a
+        test that ends first must not hide an interaction the bot ignored)."""
+        for result in self.interactions:
+            if result.timer is not None:
+                result.timer.cancel()
+                result.timer = None
+                if result.response_type is None and result.failure is None:
+                    result.failure = "never acknowledged (the emulator stopped first)"
+                    self.record_failure("unanswered", f"{result.describe()}: {result.failure}")

@@ -1,27 +1,36 @@
-"""The emulated Discord world: users, guilds, channels, messages and attachments.
+"""The emulated Discord world: users, guilds, channels, members, messages, attachments and
+commands, held by a :class:`World` that tells the bot's sessions what happens in it.
 
-These objects are both the emulator's state and the test driver's vocabulary; the driver
-actions (slash commands, clicks) live on :class:`emulator.driver.Member`.
+The bottom layer of the emulator: it imports no other emulator module. These objects are both
+the emulator's state and the test driver's vocabulary; what a member does (slash commands,
+clicks) is added on top by :class:`emulator.driver.Member`, and the world's events reach the
+bot through an :class:`EventSink` (the gateway).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import enum
 import json
+import logging
 import mimetypes
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from emulator.driver import Guild
-    from emulator.server import Emulator
+_log = logging.getLogger(__name__)
+T = TypeVar("T")
+_RECHECK_SECONDS = 0.02
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+
+
+class DriverError(Exception):
+    """The test asked for something a person could not do in Discord (the message says why)."""
 
 
 class Permission(enum.IntFlag):
@@ -71,15 +80,45 @@ class ChannelType(enum.IntEnum):
     DM = 1
 
 
+class Intent(enum.IntFlag):
+    """The gateway intents whose events the emulator filters (Discord's values)."""
+
+    GUILD_MEMBERS = 1 << 1
+    GUILD_MESSAGES = 1 << 9
+    DIRECT_MESSAGES = 1 << 12
+    MESSAGE_CONTENT = 1 << 15
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events: Discord's ``(guild_id >> 22) % num_shards``."""
+    return (guild_id >> 22) % shard_count
+
+
 class SnowflakeSource:
     """Discord-style ids: milliseconds since 2015 in the top bits, strictly increasing."""
 
     def __init__(self) -> None:
         self._last = 0
 
+    @staticmethod
+    def _now_ms() -> int:
+        return int(time.time() * 1000) - DISCORD_EPOCH_MS
+
     def next(self) -> int:
-        candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
-        self._last = max(candidate, self._last + 1)
+        self._last = max(self._now_ms() << 22, self._last + 1)
+        return self._last
+
+    def next_millisecond(self, shard: tuple[int, int] | None = None) -> int:
+        """An id in a millisecond no earlier id has, so that ids made one after another fall on
+        different shards (``id >> 22`` differs), as guilds made at different times do on
+        Discord; with ``shard=(shard_id, shard_count)``, the next such id on that shard."""
+        milliseconds = max(self._now_ms(), (self._last >> 22) + 1)
+        if shard is not None:
+            shard_id, shard_count = shard
+            if not 0 <= shard_id < shard_count:
+                raise ValueError(f"shard {shard_id} is not one of {shard_count} shards")
+            milliseconds += (shard_id - milliseconds) % shard_count
+        self._last = milliseconds << 22
         return self._last
 
 
@@ -353,7 +392,7 @@ class Channel:
 
     def __init__(
         self,
-        emu: Emulator,
+        world: World,
         channel_id: int,
         name: str,
         guild: Guild | None,
@@ -361,7 +400,7 @@ class Channel:
         recipient: User | None = None,
         position: int = 0,
     ) -> None:
-        self._emu = emu
+        self._world = world
         self.id = channel_id
         self.name = name
         self.guild = guild
@@ -437,7 +476,7 @@ class Channel:
                 (m for m in pool if not m.loading and (predicate is None or predicate(m))), None
             )
 
-        return await self._emu.wait_until(
+        return await self._world.wait_until(
             check, timeout, lambda: f"a matching message in {self!r}; messages: {self.messages}"
         )
 
@@ -462,7 +501,7 @@ class Channel:
             "permission_overwrites": (
                 [
                     {
-                        "id": str(self._emu.bot_user.id),
+                        "id": str(self._world.bot_user.id),
                         "type": 1,
                         "allow": "0",
                         "deny": str(int(self.bot_denied)),
@@ -478,3 +517,626 @@ class Channel:
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+
+
+BOT_PERMISSIONS = int(EVERYONE_PERMISSIONS)
+
+
+class Guild:
+    """A server: its channels, roles and members. Add channels and members with
+    :meth:`add_channel` and :meth:`add_member`."""
+
+    def __init__(self, world: World, guild_id: int, name: str, *, locale: str = "en-US") -> None:
+        self._world = world
+        self.id = guild_id
+        self.name = name
+        self.locale = locale
+        self.channels: list[Channel] = []
+        self.members: list[Member] = []
+        self.everyone_role = Role(guild_id, "@everyone", int(EVERYONE_PERMISSIONS))
+        self.bot_role = Role(
+            world.new_id(), world.bot_user.name, BOT_PERMISSIONS, position=2, managed=True
+        )
+        self.manager_role = Role(
+            world.new_id(), "Server Managers", int(Permission.MANAGE_GUILD), position=1
+        )
+        self.roles = [self.everyone_role, self.manager_role, self.bot_role]
+        self.joined_at = now_iso()
+
+    def __repr__(self) -> str:
+        return f"<Guild {self.name!r} id={self.id}>"
+
+    def add_channel(
+        self, name: str, *, bot_can_send: bool = True, bot_denied: int = 0
+    ) -> Channel:
+        """A text channel; the first one added is where members' slash commands go by default.
+        ``bot_can_send=False`` denies the bot Send Messages there (posts fail with 403 / 50013);
+        ``bot_denied`` denies it any other permission bits (a channel overwrite)."""
+        world = self._world
+        channel = Channel(world, world.new_id(), name, self, position=len(self.channels))
+        channel.bot_denied = bot_denied
+        channel.bot_can_send = bot_can_send
+        self.channels.append(channel)
+        world.register_channel(channel)
+        world.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
+        return channel
+
+    def set_bot_denied(self, channel: Channel, denied: int) -> None:
+        """Change the bot's overwrite in ``channel`` (as a moderator would), telling the bot."""
+        channel.bot_denied = denied
+        self._world.dispatch_to_bot("CHANNEL_UPDATE", channel.payload())
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete ``channel``: requests to it answer 404 / 10003 Unknown Channel from now on."""
+        channel.deleted = True
+        self.channels.remove(channel)
+        self._world.dispatch_to_bot("CHANNEL_DELETE", channel.payload())
+
+    def add_member(
+        self,
+        who: str | User,
+        *,
+        manage_guild: bool = False,
+        dms_open: bool = True,
+        locale: str = "en-US",
+    ) -> Member:
+        """A person in this server: a new user named ``who``, or an existing :class:`User`
+        (e.g. ``other_guild_member.user``). ``manage_guild`` grants Manage Server;
+        ``dms_open=False`` makes DMs from the bot fail with 403 / 50007; ``locale`` is the
+        language of their Discord client (sent with their interactions)."""
+        user = (
+            who
+            if isinstance(who, User)
+            else self._world.new_user(who, dms_open=dms_open, locale=locale)
+        )
+        if self.member_of(user) is not None:
+            raise DriverError(f"{user.name} is already a member of {self.name}")
+        member = self._new_member(user, manage_guild=manage_guild)
+        self.members.append(member)
+        self._world.dispatch_to_bot(
+            "GUILD_MEMBER_ADD",
+            {**member.payload(), "guild_id": str(self.id)},
+            intent=Intent.GUILD_MEMBERS,
+        )
+        return member
+
+    def _new_member(self, user: User, *, manage_guild: bool) -> Member:
+        """The member object for ``user`` (the driver's guilds make members that can act)."""
+        return Member(self._world, user, self, manage_guild=manage_guild)
+
+    def member_of(self, user: User) -> Member | None:
+        return next((m for m in self.members if m.user is user), None)
+
+    def channel(self, name: str) -> Channel:
+        for candidate in self.channels:
+            if candidate.name == name:
+                return candidate
+        raise LookupError(
+            f"{self.name} has no channel #{name}; it has {[c.name for c in self.channels]}"
+        )
+
+    @property
+    def default_channel(self) -> Channel:
+        if not self.channels:
+            raise DriverError(f"{self.name} has no channel yet: call guild.add_channel(...) first")
+        return self.channels[0]
+
+    def bot_permissions(self) -> int:
+        return self.everyone_role.permissions | self.bot_role.permissions
+
+    def bot_member_payload(self) -> dict[str, Any]:
+        return {
+            "user": self._world.bot_user.payload(),
+            "roles": [str(self.bot_role.id)],
+            "joined_at": self.joined_at,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "premium_since": None,
+            "communication_disabled_until": None,
+        }
+
+    def payload(self) -> dict[str, Any]:
+        """The GUILD_CREATE payload: channels, roles and all members (the bot included)."""
+        members = [self.bot_member_payload(), *(m.payload() for m in self.members)]
+        owner = self.members[0].user if self.members else self._world.bot_user
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.locale,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "features": [],
+            "roles": [role.payload() for role in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "channels": [channel.payload() for channel in self.channels],
+            "threads": [],
+            "members": members,
+            "member_count": len(members),
+            "large": False,
+            "unavailable": False,
+            "joined_at": self.joined_at,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "application_id": None,
+            "max_members": 500000,
+            "premium_progress_bar_enabled": False,
+            "nsfw": False,
+        }
+
+
+class Member:
+    """A person in a guild: their roles, and what the bot sent them."""
+
+    def __init__(self, world: World, user: User, guild: Guild, *, manage_guild: bool) -> None:
+        self._world = world
+        self.user = user
+        self.guild = guild
+        self.roles: list[Role] = [guild.manager_role] if manage_guild else []
+        self.joined_at = now_iso()
+
+    def __repr__(self) -> str:
+        return f"<Member {self.name} of {self.guild.name}>"
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.user.id}>"
+
+    @property
+    def dms_open(self) -> bool:
+        return self.user.dms_open
+
+    @dms_open.setter
+    def dms_open(self, value: bool) -> None:
+        self.user.dms_open = value
+
+    @property
+    def manage_guild(self) -> bool:
+        return bool(self.permissions & (Permission.MANAGE_GUILD | Permission.ADMINISTRATOR))
+
+    @property
+    def permissions(self) -> int:
+        value = self.guild.everyone_role.permissions
+        for role in self.roles:
+            value |= role.permissions
+        return value
+
+    def payload(self, *, with_user: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [str(role.id) for role in self.roles],
+            "joined_at": self.joined_at,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "premium_since": None,
+            "communication_disabled_until": None,
+            "banner": None,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        return data
+
+    @property
+    def dm_channel(self) -> Channel | None:
+        """The DM channel the bot opened with this person, if any."""
+        return self._world.dm_channel_of(self.user)
+
+    @property
+    def dms(self) -> list[Message]:
+        """Messages the bot sent this person in DMs, oldest first."""
+        channel = self.dm_channel
+        return [] if channel is None else channel.messages
+
+    def open_dm(self) -> Channel:
+        """Open (or find) this person's DM channel with the bot, e.g. to use a command there."""
+        return self._world.open_dm_channel(self.user)
+
+    async def wait_for_dm(
+        self,
+        predicate: Callable[[Message], bool] | None = None,
+        *,
+        timeout: float = 5.0,  # noqa: ASYNC109 - a deadline for the wait is the point
+    ) -> Message:
+        """The first DM from the bot that matches ``predicate``, waiting up to ``timeout``."""
+
+        def check() -> Message | None:
+            return next((m for m in self.dms if predicate is None or predicate(m)), None)
+
+        return await self._world.wait_until(
+            check, timeout, lambda: f"a DM to {self.name} matching the predicate; DMs: {self.dms}"
+        )
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A rule the bot broke, as Discord would have rejected or failed it.
+
+    ``kind`` is one of: ``spec`` (request not allowed by Discord's OpenAPI spec), ``rule`` (a
+    Discord limit such as 2000 characters), ``unauthorized``, ``double_ack``, ``late_ack``,
+    ``interaction_failed`` (not acknowledged in time), ``bad_callback``, ``unknown_interaction``,
+    ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007),
+    ``missing_permissions`` (403 / 50013), ``unanswered`` (an interaction still not acknowledged
+    when the emulator stopped), ``unsupported`` (a real route the emulator does not
+    implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011)
+    and ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
+    reset).
+    """
+
+    kind: str
+    message: str
+    details: tuple[str, ...] = field(default=())
+
+    def __str__(self) -> str:
+        lines = [f"[{self.kind}] {self.message}", *(f"    {d}" for d in self.details)]
+        return "\n".join(lines)
+
+
+class EventSink(Protocol):
+    """Where the world's events go: the gateway, which sends each to the bot sessions that
+    should see it (by intent, and by shard)."""
+
+    def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int | None = None,
+        guild_id: int | None = None,
+        needs_message_content: bool = False,
+    ) -> int:
+        """Send ``event`` to every session that should see it; returns how many were live.
+        ``needs_message_content``: a session without that intent gets the message emptied."""
+        ...
+
+    def connected(self) -> bool:
+        """Whether a bot session is live."""
+        ...
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether a live bot session receives the events of ``guild_id`` (its shard's session;
+        None: DMs, which go to shard 0)."""
+        ...
+
+
+class _Offline:
+    """The event sink of a world no gateway serves: nobody hears anything."""
+
+    def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int | None = None,
+        guild_id: int | None = None,
+        needs_message_content: bool = False,
+    ) -> int:
+        return 0
+
+    def connected(self) -> bool:
+        return False
+
+    def receives(self, guild_id: int | None) -> bool:
+        return False
+
+
+class World:
+    """The emulated Discord's state: the bot's identity and token, users, guilds, channels,
+    messages, attachments, synced commands and the failures recorded so far.
+
+    Every change wakes :meth:`wait_until`; events the bot should hear go to :attr:`events`.
+    """
+
+    def __init__(self, *, token: str, bot_name: str) -> None:
+        self.token = token
+        self._ids = SnowflakeSource()
+        self.bot_user = User(self.new_id(), bot_name, bot=True)
+        self.owner_user = User(self.new_id(), "app-owner")
+        self.application_id = self.bot_user.id
+        self.guilds: list[Guild] = []
+        self.users: dict[int, User] = {
+            self.bot_user.id: self.bot_user,
+            self.owner_user.id: self.owner_user,
+        }
+        self.channels: dict[int, Channel] = {}
+        self._dm_channels: dict[int, Channel] = {}
+        self.attachments: dict[int, Attachment] = {}
+        self._commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.failures: list[Failure] = []
+        self.events: EventSink = _Offline()
+        self._changed = asyncio.Event()
+
+    # Waiting
+
+    def notify(self) -> None:
+        """Wake everything waiting in :meth:`wait_until` to re-check its condition."""
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def wait_until(
+        self,
+        check: Callable[[], T | None],
+        timeout: float,  # noqa: ASYNC109 - a deadline for the wait is the point
+        describe: Callable[[], str],
+    ) -> T:
+        """Re-run ``check`` on every change until it returns something truthy; return that."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            outcome = check()
+            if outcome:
+                return outcome
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out after {timeout:g} s waiting for {describe()}")
+            event = self._changed
+            try:
+                # Re-check now and then too: conditions may look at the bot's own state.
+                await asyncio.wait_for(event.wait(), min(remaining, _RECHECK_SECONDS))
+            except TimeoutError:
+                continue
+
+    async def wait_for_bot(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109 - a deadline for the wait is the point
+        """Wait until a bot has a live gateway session (after IDENTIFY or RESUME)."""
+        await self.wait_until(self.events.connected, timeout, lambda: "a bot on the gateway")
+
+    @property
+    def bot_connected(self) -> bool:
+        return self.events.connected()
+
+    # Failures
+
+    def record_failure(self, kind: str, message: str, details: Iterable[str] = ()) -> None:
+        failure = Failure(kind, message, tuple(details))
+        _log.warning("Discord emulator: %s", failure)
+        self.failures.append(failure)
+        self.notify()
+
+    def take_failures(self, *kinds: str) -> list[Failure]:
+        """Remove and return the recorded failures of these kinds (all if none given), for
+        tests that provoke them on purpose."""
+        taken = [f for f in self.failures if not kinds or f.kind in kinds]
+        self.failures = [f for f in self.failures if f not in taken]
+        return taken
+
+    # Users, guilds and channels
+
+    def new_id(self) -> int:
+        return self._ids.next()
+
+    def new_guild_id(self, shard: tuple[int, int] | None = None) -> int:
+        """A guild id on a shard other than the previous guild's (see
+        :meth:`SnowflakeSource.next_millisecond`), or on ``shard=(shard_id, shard_count)``."""
+        return self._ids.next_millisecond(shard)
+
+    def new_user(self, name: str, *, dms_open: bool = True, locale: str = "en-US") -> User:
+        user = User(self.new_id(), name, dms_open=dms_open, locale=locale)
+        self.users[user.id] = user
+        return user
+
+    def get_user(self, user_id: int) -> User | None:
+        return self.users.get(user_id)
+
+    def get_guild(self, guild_id: int) -> Guild | None:
+        return next((g for g in self.guilds if g.id == guild_id), None)
+
+    def register_channel(self, channel: Channel) -> None:
+        self.channels[channel.id] = channel
+
+    def dm_channel_of(self, user: User) -> Channel | None:
+        return self._dm_channels.get(user.id)
+
+    def open_dm_channel(self, user: User) -> Channel:
+        channel = self._dm_channels.get(user.id)
+        if channel is None:
+            channel = Channel(self, self.new_id(), f"dm-{user.name}", None, ChannelType.DM, user)
+            self._dm_channels[user.id] = channel
+            self.register_channel(channel)
+        return channel
+
+    def dispatch_to_bot(
+        self, event: str, data: dict[str, Any], *, intent: int | None = None
+    ) -> None:
+        guild_id = data.get("guild_id") or (data.get("id") if event == "GUILD_CREATE" else None)
+        self.events.dispatch(
+            event, data, intent=intent, guild_id=None if guild_id is None else int(guild_id)
+        )
+
+    # Commands
+
+    @property
+    def synced_commands(self) -> list[dict[str, Any]]:
+        """Every synced command payload, global ones first (guild ones carry ``guild_id``)."""
+        commands = list(self._commands.get(None, []))
+        for scope, listed in self._commands.items():
+            if scope is not None:
+                commands.extend(listed)
+        return commands
+
+    def command(self, name: str, guild: Guild | None = None) -> dict[str, Any]:
+        """The synced command ``name`` (guild commands of ``guild`` first, then global ones)."""
+        for candidate in self.commands_visible_in(guild):
+            if candidate["name"] == name:
+                return candidate
+        raise LookupError(
+            f"no synced command {name!r}; synced: {[c['name'] for c in self.synced_commands]}"
+        )
+
+    def commands_in_scope(self, scope: int | None) -> list[dict[str, Any]]:
+        return list(self._commands.get(scope, []))
+
+    def commands_visible_in(self, guild: Guild | None) -> list[dict[str, Any]]:
+        visible = self.commands_in_scope(guild.id) if guild is not None else []
+        names = {c["name"] for c in visible}
+        for command in self.commands_in_scope(None):
+            if command["name"] in names:
+                continue
+            contexts = command.get("contexts")
+            if guild is None and (
+                command.get("dm_permission") is False
+                or (contexts is not None and 1 not in contexts)
+            ):
+                continue
+            if guild is not None and contexts is not None and 0 not in contexts:
+                continue
+            visible.append(command)
+        return visible
+
+    def _stored_command(
+        self, scope: int | None, body: dict[str, Any], old: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        permissions = body.get("default_member_permissions")
+        stored: dict[str, Any] = {
+            "id": old["id"] if old else str(self.new_id()),
+            "application_id": str(self.application_id),
+            "version": str(self.new_id()),
+            "type": int(body.get("type", 1)),
+            "name": body["name"],
+            "description": body.get("description", ""),
+            "options": list(body.get("options") or []),
+            "default_member_permissions": (
+                None if permissions is None else str(permissions)  # Discord answers a string
+            ),
+            "nsfw": bool(body.get("nsfw", False)),
+            "name_localizations": body.get("name_localizations"),
+            "description_localizations": body.get("description_localizations"),
+            "contexts": body.get("contexts"),
+            "integration_types": body.get("integration_types") or [0],
+        }
+        if scope is None:
+            stored["dm_permission"] = body.get("dm_permission", True)
+        else:
+            stored["guild_id"] = str(scope)
+        return stored
+
+    def replace_commands(
+        self, scope: int | None, bodies: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        old = {(c["type"], c["name"]): c for c in self._commands.get(scope, [])}
+        stored = [
+            self._stored_command(scope, body, old.get((int(body.get("type", 1)), body["name"])))
+            for body in bodies
+        ]
+        self._commands[scope] = stored
+        self.notify()
+        return stored
+
+    def upsert_command(self, scope: int | None, body: dict[str, Any]) -> dict[str, Any]:
+        current = self._commands.setdefault(scope, [])
+        key = (int(body.get("type", 1)), body["name"])
+        old = next((c for c in current if (c["type"], c["name"]) == key), None)
+        stored = self._stored_command(scope, body, old)
+        if old is not None:
+            current[current.index(old)] = stored
+        else:
+            current.append(stored)
+        self.notify()
+        return stored
+
+    def delete_command(self, scope: int | None, command_id: str) -> None:
+        self._commands[scope] = [c for c in self._commands.get(scope, []) if c["id"] != command_id]
+        self.notify()
+
+    # Messages
+
+    def message_payload(self, message: Message) -> dict[str, Any]:
+        data = message.payload()
+        guild = message.channel.guild
+        if guild is not None:
+            data["guild_id"] = str(guild.id)
+        return data
+
+    def _gateway_message(self, message: Message) -> dict[str, Any]:
+        data = self.message_payload(message)
+        guild = message.channel.guild
+        if guild is not None:
+            if message.author is self.bot_user:
+                member = guild.bot_member_payload()
+                member.pop("user", None)
+                data["member"] = member
+            else:
+                found = guild.member_of(message.author)
+                if found is not None:
+                    data["member"] = found.payload(with_user=False)
+        return data
+
+    def _dispatch_message(self, event: str, message: Message) -> None:
+        if message.ephemeral_for is not None:
+            return  # ephemeral messages are never dispatched
+        guild = message.channel.guild
+        # Without MESSAGE_CONTENT a bot sees other people's messages emptied, as on Discord.
+        self.events.dispatch(
+            event,
+            self._gateway_message(message),
+            intent=Intent.GUILD_MESSAGES if guild is not None else Intent.DIRECT_MESSAGES,
+            guild_id=None if guild is None else guild.id,
+            needs_message_content=(
+                guild is not None
+                and message.author is not self.bot_user
+                and f"<@{self.bot_user.id}>" not in message.content
+            ),
+        )
+
+    def message_created(self, message: Message) -> None:
+        message.channel.all_messages.append(message)
+        self._dispatch_message("MESSAGE_CREATE", message)
+        self.notify()
+
+    def message_updated(self, message: Message) -> None:
+        self._dispatch_message("MESSAGE_UPDATE", message)
+        self.notify()
+
+    def message_deleted(self, message: Message) -> None:
+        message.deleted = True
+        if message.ephemeral_for is None:
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            guild = message.channel.guild
+            intent = Intent.DIRECT_MESSAGES
+            if guild is not None:
+                data["guild_id"] = str(guild.id)
+                intent = Intent.GUILD_MESSAGES
+            self.events.dispatch(
+                "MESSAGE_DELETE", data, intent=intent, guild_id=None if guild is None else guild.id
+            )
+        self.notify()
+
+    def post_user_message(self, user: User, channel: Channel, content: str) -> Message:
+        message = Message(self.new_id(), channel, user, content=content)
+        self.message_created(message)
+        return message

@@ -16,6 +16,8 @@ class RateLimits:
     channel_messages_window: float = 5.0
     global_requests: int = 50
     global_window: float = 1.0
+    # The gateway's max_concurrency: IDENTIFYs per rate-limit key in this many seconds.
+    identify_window: float = 5.0
 
 
 @dataclass

@@ -8,31 +8,33 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import BodyPartReader, web
 
+from emulator.faults import FaultInjector
+from emulator.gateway import Gateway
 from emulator.interactions import (
     ALLOWED_CALLBACKS,
     CallbackType,
     InteractionResult,
     InteractionType,
+    InteractionWorld,
 )
 from emulator.model import (
     MAX_ATTACHMENT_BYTES,
     Attachment,
     Channel,
+    Guild,
     Message,
     MessageFlag,
     Permission,
     now_iso,
     number_components,
 )
+from emulator.ratelimit import RateLimiter
 from emulator.rules import message_rule_errors
-from emulator.spec import RouteTable
-
-if TYPE_CHECKING:
-    from emulator.server import Emulator
+from emulator.spec import OpenApiSpec, RouteTable
 
 API_PREFIX = "/api/v10"
 NONCE_WINDOW = 300.0  # seconds Discord remembers an enforced nonce
@@ -132,8 +134,26 @@ Handler = Callable[[ApiRequest], Awaitable[tuple[int, Any]]]
 
 
 class RestApi:
-    def __init__(self, emu: Emulator) -> None:
-        self._emu = emu
+    """Discord's HTTP API over the world: checks each request, then emulates it; keeps the
+    record of every request (:attr:`requests`) and counts the 429s it answered."""
+
+    def __init__(
+        self,
+        world: InteractionWorld,
+        gateway: Gateway,
+        *,
+        spec: OpenApiSpec | None = None,
+        rate_limiter: RateLimiter | None = None,
+        faults: FaultInjector | None = None,
+    ) -> None:
+        self._world = world
+        self._gateway = gateway
+        self.spec = spec
+        self.rate_limiter = rate_limiter
+        self.faults = FaultInjector() if faults is None else faults
+        self.cdn_base_url = ""  # where attachments are served (set by the server)
+        self.requests: list[RequestRecord] = []
+        self.rate_limited = 0  # requests answered 429 by the rate limits
         self._recent_nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         self.handlers: dict[tuple[str, str], Handler] = {
             ("GET", "/users/@me"): self.get_me,
@@ -244,12 +264,12 @@ class RestApi:
             )
         except ApiError as error:
             if error.failure is not None:
-                self._emu.record_failure(
+                self._world.record_failure(
                     error.failure, f"{method} {path}: {error.message}", error.details
                 )
             response = json_response(error.body(), error.status)
             injected = False
-        self._emu.requests.append(
+        self.requests.append(
             RequestRecord(
                 method,
                 path,
@@ -264,7 +284,7 @@ class RestApi:
         return response
 
     def route_of(self, path: str) -> str | None:
-        spec = self._emu.spec
+        spec = self.spec
         found = spec.match(path) if spec is not None else self._own_routes.match(path)
         return None if found is None else found.template
 
@@ -338,7 +358,7 @@ class RestApi:
         files: list[UploadedFile],
     ) -> tuple[web.StreamResponse, bool]:
         """The answer, and whether it is an injected fault rather than the real one."""
-        spec = self._emu.spec
+        spec = self.spec
         if spec is not None:
             route, errors = spec.validate_request(method, path, query, body, media_type)
         else:
@@ -347,7 +367,7 @@ class RestApi:
             raise ApiError(404, 0, "404: Not Found", failure="spec", details=errors)
         template = route.template
         needs_auth = not template.startswith(_NO_AUTH_PREFIXES)
-        if needs_auth and request.headers.get("Authorization") != f"Bot {self._emu.token}":
+        if needs_auth and request.headers.get("Authorization") != f"Bot {self._world.token}":
             raise ApiError(
                 401,
                 0,
@@ -356,7 +376,7 @@ class RestApi:
             )
 
         headers: dict[str, str] = {}
-        limiter = self._emu.rate_limiter
+        limiter = self.rate_limiter
         if limiter is not None:
             bucket = None
             if method == "POST" and template == "/channels/{channel_id}/messages":
@@ -364,7 +384,7 @@ class RestApi:
             verdict = limiter.check(bucket, counts_globally=needs_auth)
             headers = verdict.headers
             if not verdict.allowed:
-                self._emu.rate_limited += 1
+                self.rate_limited += 1
                 body_429 = {
                     "message": "You are being rate limited.",
                     "retry_after": round(verdict.retry_after, 3),
@@ -390,7 +410,7 @@ class RestApi:
                 f"the emulator does not implement {method} {template}",
                 failure="unsupported",
             )
-        fault = self._emu.faults.pick(method, path, template)
+        fault = self.faults.pick(method, path, template)
         if fault is not None and not fault.after_handling:
             return json_response(fault.answer(), fault.status, fault.headers()), True
         api_request = ApiRequest(
@@ -406,18 +426,18 @@ class RestApi:
     # Users, application, gateway
 
     async def get_me(self, request: ApiRequest) -> tuple[int, Any]:
-        me = self._emu.bot_user.payload()
+        me = self._world.bot_user.payload()
         me.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "premium_type": 0})
         return 200, me
 
     async def get_user(self, request: ApiRequest) -> tuple[int, Any]:
-        user = self._emu.get_user(int(request.params["user_id"]))
+        user = self._world.get_user(int(request.params["user_id"]))
         if user is None:
             raise ApiError(404, 10013, "Unknown User")
         return 200, user.payload()
 
     async def get_application(self, request: ApiRequest) -> tuple[int, Any]:
-        emu = self._emu
+        emu = self._world
         return 200, {
             "id": str(emu.application_id),
             "name": emu.bot_user.name,
@@ -444,24 +464,15 @@ class RestApi:
         }
 
     async def get_gateway(self, request: ApiRequest) -> tuple[int, Any]:
-        return 200, {"url": self._emu.gateway_url}
+        return 200, {"url": self._gateway.url}
 
     async def get_gateway_bot(self, request: ApiRequest) -> tuple[int, Any]:
-        return 200, {
-            "url": self._emu.gateway_url,
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000 - self._emu.gateway.identify_count,
-                "reset_after": 86_400_000,
-                "max_concurrency": 1,
-            },
-        }
+        return 200, self._gateway.bot_gateway()
 
     # Application commands
 
     def _command_scope(self, request: ApiRequest) -> int | None:
-        if int(request.params["application_id"]) != self._emu.application_id:
+        if int(request.params["application_id"]) != self._world.application_id:
             raise ApiError(
                 403, 50001, "Missing Access (application id is not this bot's)", failure="rule"
             )
@@ -469,14 +480,14 @@ class RestApi:
         if guild_text is None:
             return None
         guild_id = int(guild_text)
-        if self._emu.get_guild(guild_id) is None:
+        if self._world.get_guild(guild_id) is None:
             raise ApiError(
                 403, 50001, "Missing Access (the bot is not in that guild)", failure="rule"
             )
         return guild_id
 
     async def list_commands(self, request: ApiRequest) -> tuple[int, Any]:
-        return 200, self._emu.commands_in_scope(self._command_scope(request))
+        return 200, self._world.commands_in_scope(self._command_scope(request))
 
     async def put_commands(self, request: ApiRequest) -> tuple[int, Any]:
         scope = self._command_scope(request)
@@ -492,17 +503,17 @@ class RestApi:
             )
         for command in body:
             self._check_command(command)
-        return 200, self._emu.replace_commands(scope, body)
+        return 200, self._world.replace_commands(scope, body)
 
     async def post_command(self, request: ApiRequest) -> tuple[int, Any]:
         scope = self._command_scope(request)
         self._check_command(request.body)
-        return 201, self._emu.upsert_command(scope, request.body)
+        return 201, self._world.upsert_command(scope, request.body)
 
     def _command_or_404(self, request: ApiRequest) -> tuple[int | None, dict[str, Any]]:
         scope = self._command_scope(request)
         wanted = request.params["command_id"]
-        for command in self._emu.commands_in_scope(scope):
+        for command in self._world.commands_in_scope(scope):
             if command["id"] == wanted:
                 return scope, command
         raise ApiError(404, 10063, "Unknown application command")
@@ -514,11 +525,11 @@ class RestApi:
         scope, command = self._command_or_404(request)
         merged = {**command, **(request.body or {})}
         self._check_command(merged)
-        return 200, self._emu.upsert_command(scope, merged)
+        return 200, self._world.upsert_command(scope, merged)
 
     async def delete_command(self, request: ApiRequest) -> tuple[int, Any]:
         scope, command = self._command_or_404(request)
-        self._emu.delete_command(scope, command["id"])
+        self._world.delete_command(scope, command["id"])
         return 204, None
 
     def _check_command(self, command: dict[str, Any]) -> None:
@@ -546,13 +557,13 @@ class RestApi:
     # Channels and messages
 
     async def open_dm(self, request: ApiRequest) -> tuple[int, Any]:
-        user = self._emu.get_user(int(request.body["recipient_id"]))
+        user = self._world.get_user(int(request.body["recipient_id"]))
         if user is None or user.bot:
             raise ApiError(400, 50033, "Invalid Recipient(s)")
-        return 200, self._emu.open_dm_channel(user).payload()
+        return 200, self._world.open_dm_channel(user).payload()
 
     def _channel(self, request: ApiRequest) -> Channel:
-        channel = self._emu.channels.get(int(request.params["channel_id"]))
+        channel = self._world.channels.get(int(request.params["channel_id"]))
         if channel is None or channel.deleted:
             raise ApiError(404, 10003, "Unknown Channel")
         return channel
@@ -590,7 +601,7 @@ class RestApi:
             after = int(request.query["after"][-1])
             messages = [m for m in messages if m.id > after]
         limit = int(request.query.get("limit", ["50"])[-1])
-        return 200, [self._emu.message_payload(m) for m in messages[:limit]]
+        return 200, [self._world.message_payload(m) for m in messages[:limit]]
 
     async def create_message(self, request: ApiRequest) -> tuple[int, Any]:
         channel = self._channel(request)
@@ -614,22 +625,22 @@ class RestApi:
             # the last few minutes is returned instead of creating another.
             earlier = self._recent_nonces.get((channel.id, str(nonce)))
             if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW:
-                return 200, self._emu.message_payload(earlier[0])
+                return 200, self._world.message_payload(earlier[0])
         message = Message(
-            self._emu.new_id(), channel, self._emu.bot_user, nonce=payload.get("nonce")
+            self._world.new_id(), channel, self._world.bot_user, nonce=payload.get("nonce")
         )
         self.apply_message_payload(message, payload, request.files, creating=True)
         if nonce is not None:
             self._recent_nonces[(channel.id, str(nonce))] = (message, time.monotonic())
-        self._emu.message_created(message)
-        return 200, self._emu.message_payload(message)
+        self._world.message_created(message)
+        return 200, self._world.message_payload(message)
 
     async def get_message(self, request: ApiRequest) -> tuple[int, Any]:
-        return 200, self._emu.message_payload(self._message(request)[1])
+        return 200, self._world.message_payload(self._message(request)[1])
 
     async def edit_message(self, request: ApiRequest) -> tuple[int, Any]:
         channel, message = self._message(request)
-        if message.author is not self._emu.bot_user:
+        if message.author is not self._world.bot_user:
             raise ApiError(
                 403, 50005, "Cannot edit a message authored by another user", failure="rule"
             )
@@ -641,26 +652,27 @@ class RestApi:
                 needed |= Permission.ATTACH_FILES
             self._require(channel, needed, "edit this message")
         self.apply_message_payload(message, request.body or {}, request.files, creating=False)
-        self._emu.message_updated(message)
-        return 200, self._emu.message_payload(message)
+        self._world.message_updated(message)
+        return 200, self._world.message_payload(message)
 
     async def delete_message(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._message(request)
-        if message.author is not self._emu.bot_user and not message.channel.is_dm:
+        if message.author is not self._world.bot_user and not message.channel.is_dm:
             raise ApiError(403, 50013, "Missing Permissions (Manage Messages)", failure="rule")
-        self._emu.message_deleted(message)
+        self._world.message_deleted(message)
         return 204, None
 
     async def add_reaction(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._message(request)
-        message.reactions.setdefault(request.params["emoji_name"], set()).add(self._emu.bot_user.id)
-        self._emu.notify()
+        reacted = message.reactions.setdefault(request.params["emoji_name"], set())
+        reacted.add(self._world.bot_user.id)
+        self._world.notify()
         return 204, None
 
     async def remove_reaction(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._message(request)
-        message.reactions.get(request.params["emoji_name"], set()).discard(self._emu.bot_user.id)
-        self._emu.notify()
+        message.reactions.get(request.params["emoji_name"], set()).discard(self._world.bot_user.id)
+        self._world.notify()
         return 204, None
 
     async def typing(self, request: ApiRequest) -> tuple[int, Any]:
@@ -670,13 +682,13 @@ class RestApi:
     async def pin(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._message(request)
         message.pinned = True
-        self._emu.message_updated(message)
+        self._world.message_updated(message)
         return 204, None
 
     async def unpin(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._message(request)
         message.pinned = False
-        self._emu.message_updated(message)
+        self._world.message_updated(message)
         return 204, None
 
     async def my_guilds(self, request: ApiRequest) -> tuple[int, Any]:
@@ -690,7 +702,7 @@ class RestApi:
                 "features": [],
                 "banner": None,
             }
-            for g in self._emu.guilds
+            for g in self._world.guilds
         ]
 
     def apply_message_payload(
@@ -794,20 +806,20 @@ class RestApi:
         self, message: Message, upload: UploadedFile, filename: str | None, description: str | None
     ) -> Attachment:
         attachment = Attachment.create(
-            self._emu.new_id(),
+            self._world.new_id(),
             message.channel.id,
             filename or upload.filename,
             upload.data,
             description,
-            self._emu.cdn_base_url,
+            self.cdn_base_url,
         )
-        self._emu.attachments[attachment.id] = attachment
+        self._world.attachments[attachment.id] = attachment
         return attachment
 
     # Interactions
 
     async def interaction_callback(self, request: ApiRequest) -> tuple[int, Any]:
-        emu = self._emu
+        emu = self._world
         result = emu.interactions_by_id.get(int(request.params["interaction_id"]))
         if result is None or result.token != request.params["interaction_token"]:
             raise ApiError(404, 10062, "Unknown interaction", failure="unknown_interaction")
@@ -899,7 +911,7 @@ class RestApi:
         return 200, response
 
     def _response_message(self, result: InteractionResult, data: dict[str, Any]) -> Message:
-        emu = self._emu
+        emu = self._world
         return Message(
             emu.new_id(),
             result.channel,
@@ -916,8 +928,8 @@ class RestApi:
             message.ephemeral_for = result.user.id
 
     def _webhook_interaction(self, request: ApiRequest) -> InteractionResult:
-        result = self._emu.interactions_by_token.get(request.params["webhook_token"])
-        if result is None or int(request.params["webhook_id"]) != self._emu.application_id:
+        result = self._world.interactions_by_token.get(request.params["webhook_token"])
+        if result is None or int(request.params["webhook_id"]) != self._world.application_id:
             raise ApiError(404, 10015, "Unknown Webhook", failure="unknown_webhook")
         if result.response_type is None:
             raise ApiError(
@@ -944,7 +956,7 @@ class RestApi:
         return result, message
 
     async def execute_webhook(self, request: ApiRequest) -> tuple[int, Any]:
-        emu = self._emu
+        emu = self._world
         result = self._webhook_interaction(request)
         payload = request.body or {}
         original = result.message
@@ -980,24 +992,24 @@ class RestApi:
         return 200, emu.message_payload(message)
 
     async def get_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
-        return 200, self._emu.message_payload(self._webhook_message(request)[1])
+        return 200, self._world.message_payload(self._webhook_message(request)[1])
 
     async def edit_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._webhook_message(request)
         self.apply_message_payload(message, request.body or {}, request.files, creating=False)
         message.flags &= ~MessageFlag.LOADING
-        self._emu.message_updated(message)
-        return 200, self._emu.message_payload(message)
+        self._world.message_updated(message)
+        return 200, self._world.message_payload(message)
 
     async def delete_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._webhook_message(request)
-        self._emu.message_deleted(message)
+        self._world.message_deleted(message)
         return 204, None
 
     # Guilds
 
-    def _guild(self, request: ApiRequest) -> Any:
-        guild = self._emu.get_guild(int(request.params["guild_id"]))
+    def _guild(self, request: ApiRequest) -> Guild:
+        guild = self._world.get_guild(int(request.params["guild_id"]))
         if guild is None:
             raise ApiError(404, 10004, "Unknown Guild")
         return guild
@@ -1017,9 +1029,9 @@ class RestApi:
     async def get_member(self, request: ApiRequest) -> tuple[int, Any]:
         guild = self._guild(request)
         user_id = int(request.params["user_id"])
-        if user_id == self._emu.bot_user.id:
+        if user_id == self._world.bot_user.id:
             return 200, guild.bot_member_payload()
-        user = self._emu.get_user(user_id)
+        user = self._world.get_user(user_id)
         member = None if user is None else guild.member_of(user)
         if member is None:
             raise ApiError(404, 10007, "Unknown Member")

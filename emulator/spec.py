@@ -18,10 +18,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+try:  # the optional "emulator" extra: without it the emulator runs with validation off
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+except ModuleNotFoundError as missing:
+    _VALIDATOR_MISSING: str | None = missing.name
+else:
+    _VALIDATOR_MISSING = None
 
 _log = logging.getLogger(__name__)
 
@@ -37,6 +42,17 @@ _HTTP_METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 # emulator.refresh_spec`.
 BUNDLED_SPEC_DIR = Path(__file__).resolve().parent / "discord_api"
 BUNDLED_SPEC = BUNDLED_SPEC_DIR / "openapi.json"
+
+
+INSTALL_HINT = "pip install 'gamenight[emulator]', or pip install jsonschema"
+
+
+def validation_unavailable() -> str | None:
+    """Why requests cannot be validated in this environment (a validator package is not
+    installed), or None when they can."""
+    if _VALIDATOR_MISSING is None:
+        return None
+    return f"{_VALIDATOR_MISSING} is not installed: {INSTALL_HINT}"
 
 
 def default_spec_path() -> Path:
@@ -385,6 +401,12 @@ def _describe(error: ValidationError) -> str:
 
 @functools.cache
 def _load_spec_cached(path_text: str) -> OpenApiSpec | None:
+    unavailable = validation_unavailable()
+    if unavailable is not None:
+        _log.warning(
+            "Discord's OpenAPI spec cannot be used (%s): request validation is OFF", unavailable
+        )
+        return None
     path = Path(path_text)
     if not path.is_file():
         _log.warning(
@@ -401,8 +423,9 @@ def _load_spec_cached(path_text: str) -> OpenApiSpec | None:
 def load_spec(path: Path | None = None) -> OpenApiSpec | None:
     """The spec at ``path`` (default: :func:`default_spec_path`), parsed once per process.
 
-    Returns None, after logging a warning, when the file is absent, so the emulator can still run
-    for a newcomer's sandbox without the spec.
+    Returns None, after logging a warning, when the file is absent or jsonschema is not installed
+    (see :func:`validation_unavailable`), so the emulator can still run for a newcomer's sandbox
+    without them.
     """
     chosen = default_spec_path() if path is None else path
     return _load_spec_cached(str(chosen.resolve()))

@@ -6,14 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import discord
 
-from bot.endpoints import apply_endpoints, current_endpoints
-
-if TYPE_CHECKING:
-    from emulator.server import Emulator
+from emulator.endpoints import endpoints
+from emulator.server import Emulator
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -34,19 +32,17 @@ async def run_bot(
     before ``on_ready``: build test clients with e.g. ``guild_ready_timeout=0.05``.
     ``token`` overrides the emulator's token (to test a wrong one).
     """
-    previous_api, previous_gateway = current_endpoints()
-    apply_endpoints(emu.api_base_url, emu.gateway_url)
-    runner = asyncio.create_task(
-        client.start(emu.token if token is None else token), name="emulated-bot"
-    )
-    try:
-        await _wait_started(emu, client, runner, wait_ready, timeout)
-        yield client
-    finally:
-        await client.close()
-        with contextlib.suppress(asyncio.CancelledError, discord.DiscordException, OSError):
-            await asyncio.wait_for(runner, timeout)
-        apply_endpoints(previous_api, previous_gateway)
+    with endpoints(emu.api_base_url, emu.gateway_url):
+        runner = asyncio.create_task(
+            client.start(emu.token if token is None else token), name="emulated-bot"
+        )
+        try:
+            await _wait_started(emu, client, runner, wait_ready, timeout)
+            yield client
+        finally:
+            await client.close()
+            with contextlib.suppress(asyncio.CancelledError, discord.DiscordException, OSError):
+                await asyncio.wait_for(runner, timeout)
 
 
 async def _wait_started(

@@ -91,6 +91,30 @@ def test_housie_without_the_spec_stops_at_the_time_limit(tmp_path, capsys, monke
     assert all(path.read_bytes().startswith(PNG_MAGIC) for path in tickets)
 
 
+def test_without_jsonschema_it_plays_and_says_how_to_validate(tmp_path):
+    # `pip install -e .` has no jsonschema (it is in the emulator extra): hide the installed one.
+    script = (
+        "import sys; sys.modules['jsonschema'] = None\n"
+        "from bot.sandbox import main\n"
+        "sys.exit(main(['--game=housie', '--players=2', '--speed=100', '--seconds=1', "
+        f"'--images={tmp_path}']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Requests are not validated (jsonschema is not installed" in result.stdout
+    assert "pip install 'gamenight[emulator]'" in result.stdout
+    assert "number 1 of 90" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
 def test_ctrl_c_stops_cleanly(tmp_path):
     stderr_path = tmp_path / "stderr.txt"
     with stderr_path.open("w") as stderr:  # a file, so a chatty stderr can never block it

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from PIL import Image
 
-from bot.endpoints import apply_endpoints
+from emulator.endpoints import use_endpoints
 
 GUESSES = ["apple", "apricot", "banana", "cherry"]
 
@@ -289,7 +289,7 @@ class MinimalBot(discord.Client):
 
 
 async def _main(db_path: Path, instance: str) -> None:
-    apply_endpoints(os.environ.get("DISCORD_API_BASE_URL"), os.environ.get("DISCORD_GATEWAY_URL"))
+    use_endpoints(os.environ["DISCORD_API_BASE_URL"], os.environ["DISCORD_GATEWAY_URL"])
     bot = MinimalBot(db_path, instance=instance)
     async with bot:
         await bot.start(os.environ["DISCORD_TOKEN"])

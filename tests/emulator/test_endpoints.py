@@ -1,4 +1,4 @@
-"""``bot.endpoints.apply_endpoints`` points discord.py at another REST base and gateway."""
+"""``emulator.endpoints`` points discord.py at the emulator, and back."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import discord.http
 import pytest
 import yarl
 
-from bot.endpoints import apply_endpoints, current_endpoints
+from emulator.endpoints import current_endpoints, endpoints, use_endpoints
 
 
 @pytest.fixture
@@ -17,20 +17,28 @@ def restore_endpoints():
     discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
 
 
-def test_both_urls_are_applied(restore_endpoints):
-    apply_endpoints("http://127.0.0.1:8080/api/v10/", "ws://127.0.0.1:8080/gateway")
-    assert discord.http.Route.BASE == "http://127.0.0.1:8080/api/v10"
-    assert (
-        yarl.URL("ws://127.0.0.1:8080/gateway") == discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    )
+def test_use_endpoints_points_rest_and_gateway(restore_endpoints):
+    use_endpoints("http://127.0.0.1:8080/api/v10/", "ws://127.0.0.1:8080/gateway")
     route = discord.http.Route("GET", "/users/@me")
     assert route.url == "http://127.0.0.1:8080/api/v10/users/@me"
+    gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    assert str(gateway) == "ws://127.0.0.1:8080/gateway"
+    assert isinstance(gateway, yarl.URL)
     assert current_endpoints() == ("http://127.0.0.1:8080/api/v10", "ws://127.0.0.1:8080/gateway")
 
 
-def test_none_keeps_discords_own(restore_endpoints):
+def test_the_block_restores_what_was_there(restore_endpoints):
     before = current_endpoints()
-    apply_endpoints(None, None)
+    with endpoints("http://127.0.0.1:9/api/v10", "ws://127.0.0.1:9/gateway"):
+        assert current_endpoints() == ("http://127.0.0.1:9/api/v10", "ws://127.0.0.1:9/gateway")
     assert current_endpoints() == before
-    apply_endpoints("http://proxy.example/api/v10", None)
-    assert current_endpoints() == ("http://proxy.example/api/v10", before[1])
+
+
+def test_the_block_restores_after_an_error(restore_endpoints):
+    before = current_endpoints()
+    with (
+        pytest.raises(RuntimeError),
+        endpoints("http://127.0.0.1:9/api/v10", "ws://127.0.0.1:9/gateway"),
+    ):
+        raise RuntimeError("boom")
+    assert current_endpoints() == before
