@@ -44,8 +44,8 @@ def count_matrix(plan: list[tuple[int, tuple[int, ...]]]) -> tuple[str, ...]:
 
 def test_the_tables_are_as_documented():
     assert tuple(layout_count(a) for a in range(4)) == LAYOUT_COUNTS
-    assert TYPE_WEIGHTS == tuple(
-        96 * LAYOUT_COUNTS[a] // (6**a * 2 ** (6 - 2 * a)) for a in range(4)
+    assert (
+        tuple(96 * LAYOUT_COUNTS[a] // (6**a * 2 ** (6 - 2 * a)) for a in range(4)) == TYPE_WEIGHTS
     )
     sampler = housie._strip_tables().sampler
     assert len(sampler._states) == STATES
@@ -64,7 +64,7 @@ def test_the_first_strip_of_the_vector_seed_step_by_step():
     assert tuple(a for a, _ in plan) == TYPES
     # F as the README writes it: 9! 10!^7 11! x product of G(a) / 96^6.
     sizes = math.prod(math.factorial(size) for size in COLUMN_SIZE)
-    assert FILL_BOUND == sizes * math.prod(TYPE_WEIGHTS[a] for a in TYPES) // 96**6
+    assert sizes * math.prod(TYPE_WEIGHTS[a] for a in TYPES) // 96**6 == FILL_BOUND
     assert tables.completions[TYPES] == FILL_BOUND
     fill_index = stream.randbelow(FILL_BOUND)
     assert fill_index == FILL_INDEX

@@ -108,7 +108,7 @@ def test_stream_and_commitment_match_under_both_sha256s(engine_page, implementat
 
 
 def test_the_fallback_sha256_matches_hashlib_at_every_padding_length(engine_page):
-    messages = [bytes(range(n % 256)) * (1 + n // 256) for n in range(0, 200)]
+    messages = [bytes(range(n % 256)) * (1 + n // 256) for n in range(200)]
     messages += [b"\xff" * 1000, b"abc" * 700]
     found = engine_page.evaluate(
         """(messages) => messages.map((hex) => {
@@ -228,9 +228,9 @@ def test_housie_deals_and_prize_marks_match_for_1_to_6_tickets_and_1_to_200_play
                     for prize in Prize:
                         expected = first_call(
                             order,
-                            lambda called, p=prize, t=ticket: check_prize(
-                                t, prefixes[len(called)], p
-                            ).valid,
+                            lambda called, p=prize, t=ticket, calls=prefixes: (
+                                check_prize(t, calls[len(called)], p).valid
+                            ),
                         )
                         assert board["completions"][prize.value] == expected, (prize, ticket)
                 compared += 1
@@ -266,7 +266,8 @@ def test_loteria_deals_and_prize_marks_match_with_both_decks(engine_page):
                 assert board["completions"][pattern.value] == expected, (pattern, tabla)
     # The deck names the cards; it changes nothing dealt or called.
     for classic, family in zip(results[::2], results[1::2], strict=True):
-        assert classic["order"] == family["order"] and classic["boards"] == family["boards"]
+        assert classic["order"] == family["order"]
+        assert classic["boards"] == family["boards"]
 
 
 def test_gaps_in_the_deal_skip_positions(engine_page):
@@ -327,14 +328,34 @@ def reference_earliest(game: str, prizes: list[str], boards: list[dict], calls: 
 
 def test_earliest_wins_follow_the_rules_of_play(engine_page):
     games = [
-        {"game": "housie", "seed": seed_for("win", 1).hex(), "prizes": ",".join(HOUSIE_PRIZES),
-         "boards": "6*20", "calls": "90"},
-        {"game": "housie", "seed": seed_for("win", 2).hex(), "prizes": "E5,FH,H2,H3",
-         "boards": "1*3", "calls": "80"},
-        {"game": "loteria", "seed": seed_for("win", 3).hex(), "prizes": "corners,centre,full",
-         "boards": "1*40", "calls": "54"},
-        {"game": "loteria", "seed": seed_for("win", 4).hex(), "prizes": "line,full",
-         "boards": "1*5", "calls": "20"},
+        {
+            "game": "housie",
+            "seed": seed_for("win", 1).hex(),
+            "prizes": ",".join(HOUSIE_PRIZES),
+            "boards": "6*20",
+            "calls": "90",
+        },
+        {
+            "game": "housie",
+            "seed": seed_for("win", 2).hex(),
+            "prizes": "E5,FH,H2,H3",
+            "boards": "1*3",
+            "calls": "80",
+        },
+        {
+            "game": "loteria",
+            "seed": seed_for("win", 3).hex(),
+            "prizes": "corners,centre,full",
+            "boards": "1*40",
+            "calls": "54",
+        },
+        {
+            "game": "loteria",
+            "seed": seed_for("win", 4).hex(),
+            "prizes": "line,full",
+            "boards": "1*5",
+            "calls": "20",
+        },
     ]
     results = verify_games(engine_page, games)
     houses_seen = False
@@ -345,7 +366,9 @@ def test_earliest_wins_follow_the_rules_of_play(engine_page):
         if game["game"] == "housie" and game["boards"] == "6*20":
             by_prize = {win["prize"]: win for win in result["earliest"]}
             houses = [set(by_prize[p]["deals"]) for p in ("FH", "H2", "H3")]
-            assert all(houses) and not (houses[0] & houses[1] or houses[1] & houses[2])
+            assert all(houses)
+            assert not (houses[0] & houses[1])
+            assert not (houses[1] & houses[2])
             assert by_prize["FH"]["call"] <= by_prize["H2"]["call"] <= by_prize["H3"]["call"]
             houses_seen = True
     assert houses_seen
@@ -381,7 +404,8 @@ def test_bad_input_is_named(engine_page, fields, problem):
     )
     assert found == problem
     messages = engine_page.evaluate("GamenightVerify.TEXT")
-    assert problem in messages["en"] and problem in messages["es"]
+    assert problem in messages["en"]
+    assert problem in messages["es"]
 
 
 def test_both_languages_have_every_message(engine_page):

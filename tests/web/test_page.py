@@ -76,7 +76,16 @@ def loteria_link(**changes: object) -> str:
 
 def housie_link(**changes: object) -> str:
     # Five players: 2, 1, 3 tickets, one who left with 2, then 6 tickets.
-    boards = [(1, 0), (1, 1), (2, 2), (3, 3), (3, 4), (3, 5), (5, 8), *((6, 9 + i) for i in range(6))]
+    boards = [
+        (1, 0),
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (3, 4),
+        (3, 5),
+        (5, 8),
+        *((6, 9 + i) for i in range(6)),
+    ]
     values: dict[str, object] = {
         "kind": "housie",
         "seed": SEED,
@@ -106,7 +115,9 @@ def test_a_loteria_link_shows_the_game_the_engine_computes(open_page, screenshot
     assert "WebCrypto" in page.inner_text("#results")
     deck = DECKS["family"]
     order = draw_order(SEED, 54)
-    calls = page.eval_on_selector_all("#calls-title ~ ol.calls li", "els => els.map(e => e.textContent)")
+    calls = page.eval_on_selector_all(
+        "#calls-title ~ ol.calls li", "els => els.map(e => e.textContent)"
+    )
     assert calls == [f"{deck.card(n).spanish} ({deck.card(n).english})" for n in order[:41]]
     hidden_calls = page.eval_on_selector_all("details ol.calls li", "els => els.length")
     assert hidden_calls == 54 - 41
@@ -139,7 +150,9 @@ def test_a_housie_link_in_spanish_on_a_phone(open_page, screenshot_dir):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     order = draw_order(SEED, 90)
     tickets = tickets_at(SEED, 0, 15)
-    shown = page.eval_on_selector_all("article.board", "els => els.map(e => Number(e.dataset.deal))")
+    shown = page.eval_on_selector_all(
+        "article.board", "els => els.map(e => Number(e.dataset.deal))"
+    )
     assert shown == [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14]
     assert "(no se muestran): 2" in page.inner_text("#results")
     for deal in shown:
@@ -158,7 +171,8 @@ def test_a_housie_link_in_spanish_on_a_phone(open_page, screenshot_dir):
     caption = page.locator("article.board[data-deal='3'] caption").inner_text()
     assert caption == "Jugador 3 · cartón 1 de 3 (posición 4)"
     done = page.locator("article.board .marks li.done").all_inner_texts()
-    assert done and all(" en la cantada " in text for text in done)
+    assert done
+    assert all(" en la cantada " in text for text in done)
     page.screenshot(path=str(screenshot_dir / "housie-es-phone.png"), full_page=True)
 
 
@@ -217,7 +231,8 @@ def test_a_game_typed_by_hand(open_page):
     assert states == [t.to_state() for t in tickets_at(SEED, 0, 3)]
     # The form's values went into the fragment (never to a server), so the link can be shared.
     fragment = page.evaluate("location.hash")
-    assert "game=housie" in fragment and f"seed={SEED.hex().upper()}" in fragment
+    assert "game=housie" in fragment
+    assert f"seed={SEED.hex().upper()}" in fragment
     assert "boards=1*3" in fragment
     page.fill("#f-player", "2")
     visible = page.eval_on_selector_all(
@@ -265,13 +280,15 @@ def test_labels_tables_and_captions_for_assistive_technology(open_page):
     tables = page.evaluate(
         "() => [...document.querySelectorAll('article.board table')].map(t => !!t.caption)"
     )
-    assert tables and all(tables)
+    assert tables
+    assert all(tables)
     header_scopes = page.eval_on_selector_all("#prizes-table th", "els => els.map(e => e.scope)")
     assert set(header_scopes) == {"col", "row"}
     column_headers = page.eval_on_selector_all(
         "article.board table.ticket thead th", "els => els.slice(0, 9).map(e => e.textContent)"
     )
-    assert column_headers[0] == "Columna 1-9" and column_headers[8] == "Columna 80-90"
+    assert column_headers[0] == "Columna 1-9"
+    assert column_headers[8] == "Columna 80-90"
     # A called cell says so in words, not only in colour.
     called_cell = page.locator("article.board td.called").first.inner_text()
     assert "salió en la cantada" in called_cell
@@ -281,7 +298,8 @@ def test_the_page_forbids_connections(open_page):
     page = open_page(loteria_link())
     wait_verified(page)
     policy = page.get_attribute("meta[http-equiv='Content-Security-Policy']", "content")
-    assert "connect-src 'none'" in policy and "default-src 'none'" in policy
+    assert "connect-src 'none'" in policy
+    assert "default-src 'none'" in policy
     blocked = page.evaluate(
         """async () => {
             try { await fetch('https://example.invalid/'); return 'sent'; }
@@ -290,7 +308,8 @@ def test_the_page_forbids_connections(open_page):
     )
     assert blocked == "blocked"
     errors = open_page.errors_of(page)
-    assert errors and all("Content Security Policy" in error for error in errors)
+    assert errors
+    assert all("Content Security Policy" in error for error in errors)
     errors.clear()  # the refusal this test causes on purpose
 
 
@@ -299,5 +318,7 @@ def test_the_page_ships_next_to_its_scripts():
     for name in ("verify.html", "verify.js", "verify-engine.js", "verify.css"):
         assert (folder / name).is_file()
     html = page_path().read_text(encoding="utf-8")
-    assert "http://" not in html and "https://" not in html
-    assert 'src="verify-engine.js"' in html and 'src="verify.js"' in html
+    assert "http://" not in html
+    assert "https://" not in html
+    assert 'src="verify-engine.js"' in html
+    assert 'src="verify.js"' in html
