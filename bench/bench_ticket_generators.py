@@ -80,12 +80,19 @@ def column_counts_first(rng: random.Random) -> list[Ticket]:
 
 def strip_column_by_column(rng: random.Random) -> list[Ticket]:
     while True:
-        pools = [rng.sample(range(COLUMN_FIRST[c], COLUMN_LAST[c] + 1), COLUMN_LAST[c] - COLUMN_FIRST[c] + 1) for c in range(9)]
+        pools = [
+            rng.sample(
+                range(COLUMN_FIRST[c], COLUMN_LAST[c] + 1), COLUMN_LAST[c] - COLUMN_FIRST[c] + 1
+            )
+            for c in range(9)
+        ]
         tickets: list[Columns] = [[[pools[c].pop()] for c in range(9)] for _ in range(6)]
         rest = [(c, n) for c in range(9) for n in pools[c]]
         rng.shuffle(rest)
         for c, number in rest:
-            room = [t for t in range(6) if sum(map(len, tickets[t])) < 15 and len(tickets[t][c]) < 3]
+            room = [
+                t for t in range(6) if sum(map(len, tickets[t])) < 15 and len(tickets[t][c]) < 3
+            ]
             if not room:
                 break
             tickets[rng.choice(room)][c].append(number)

@@ -78,7 +78,9 @@ def board_layout(boards: Iterable[tuple[int, int]], kind: str = "housie") -> str
         ):
             run += 1
         if run > most:
-            raise VerifyLinkError(f"holder {holder} has {run} boards; a {kind} player has 1 to {most}")
+            raise VerifyLinkError(
+                f"holder {holder} has {run} boards; a {kind} player has 1 to {most}"
+            )
         tokens.append(str(run))
         expected = position + run
         index += run
