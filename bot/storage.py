@@ -341,6 +341,16 @@ class Storage:
                 raise
             await self._db.execute("COMMIT")
 
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        """Every row of a query on the reading connection, in one step: a statement left open
+        between awaits would hold its snapshot, and a query run meanwhile on the same connection
+        would miss writes committed since (the one just made, even)."""
+        return list(await self._reader.execute_fetchall(sql, tuple(params)))
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
     async def _begin(self) -> None:
         """Take the write lock, waiting as long as another process holds it."""
         attempt = 0
@@ -408,19 +418,17 @@ class Storage:
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        async with self._reader.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
     async def live_game_in_channel(self, channel_id: int, kinds: Iterable[str]) -> GameRow | None:
         kind_list = list(kinds)
         marks = ",".join("?" * len(kind_list))
-        async with self._reader.execute(
+        row = await self._one(
             f"SELECT * FROM games WHERE channel_id = ? AND kind IN ({marks})"  # noqa: S608
             f" AND status IN {LIVE_SQL} ORDER BY id DESC LIMIT 1",
             (channel_id, *kind_list),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return _game(row) if row else None
 
     async def live_games(self, kind: str | None = None) -> list[GameRow]:
@@ -429,8 +437,7 @@ class Storage:
         if kind is not None:
             query += " AND kind = ?"
             params.append(kind)
-        async with self._reader.execute(query + " ORDER BY id", params) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._all(query + " ORDER BY id", params)
         return [_game(row) for row in rows]
 
     async def live_games_of_player(self, user_id: int, kind: str) -> list[GameRow]:
@@ -439,8 +446,7 @@ class Storage:
             " WHERE players.user_id = ? AND games.kind = ? AND players.out = 0"
             f" AND games.status IN {LIVE_SQL} ORDER BY games.id"
         )
-        async with self._reader.execute(query, (user_id, kind)) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._all(query, (user_id, kind))
         return [_game(row) for row in rows]
 
     async def update_game(
@@ -569,24 +575,21 @@ class Storage:
         return removed > 0
 
     async def get_player(self, game_id: int, user_id: int) -> PlayerRow | None:
-        async with self._reader.execute(
+        row = await self._one(
             "SELECT * FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return _player(row) if row else None
 
     async def players(self, game_id: int) -> list[PlayerRow]:
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT * FROM players WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [_player(row) for row in rows]
 
     async def count_players(self, game_id: int) -> int:
-        async with self._reader.execute(
+        row = await self._one(
             "SELECT COUNT(*) FROM players WHERE game_id = ?", (game_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return int(row[0]) if row else 0
 
     async def set_delivery(self, game_id: int, user_id: int, delivery: Delivery) -> None:
@@ -599,11 +602,10 @@ class Storage:
 
     async def undelivered_players(self, game_id: int) -> list[PlayerRow]:
         """Players whose boards are stored but have not reached them, in seating order."""
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT * FROM players WHERE game_id = ? AND delivery IN (?, ?) ORDER BY seat",
             (game_id, Delivery.PENDING.value, Delivery.UNDELIVERED.value),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [_player(row) for row in rows]
 
     async def record_false_claim(self, game_id: int, user_id: int, *, limit: int) -> PlayerRow:
@@ -624,15 +626,13 @@ class Storage:
         if user_id is not None:
             query = "SELECT * FROM boards WHERE game_id = ? AND user_id = ? ORDER BY board_index"
             params = (game_id, user_id)
-        async with self._reader.execute(query, params) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._all(query, params)
         return [_board(row) for row in rows]
 
     async def board_count(self, game_id: int) -> int:
-        async with self._reader.execute(
+        row = await self._one(
             "SELECT COUNT(*) FROM boards WHERE game_id = ?", (game_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return int(row[0]) if row else 0
 
     async def set_board_out(self, board_id: int) -> None:
@@ -658,11 +658,10 @@ class Storage:
             )
 
     async def draws(self, game_id: int) -> list[DrawRow]:
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT seq, value, drawn_at, message_id FROM draws WHERE game_id = ? ORDER BY seq",
             (game_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [
             DrawRow(int(r["seq"]), int(r["value"]), float(r["drawn_at"]), r["message_id"])
             for r in rows
@@ -705,18 +704,16 @@ class Storage:
 
     async def claim_requests(self, game_id: int) -> list[tuple[tuple[int, int, str], bool]]:
         """``((user_id, draw_seq, request), valid)`` of every claim judged in the game."""
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT user_id, draw_seq, request, valid FROM claims WHERE game_id = ? ORDER BY id",
             (game_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [((int(r[0]), int(r[1]), str(r[2])), bool(r[3])) for r in rows]
 
     async def claims(self, game_id: int) -> list[ClaimRow]:
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT * FROM claims WHERE game_id = ? ORDER BY id", (game_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [
             ClaimRow(
                 id=int(r["id"]),
@@ -762,12 +759,11 @@ class Storage:
                 await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
 
     async def winners(self, game_id: int) -> list[WinnerRow]:
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT prize, user_id, board_id, draw_seq FROM winners WHERE game_id = ?"
             " ORDER BY draw_seq, rowid",
             (game_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [
             WinnerRow(str(r["prize"]), int(r["user_id"]), r["board_id"], int(r["draw_seq"]))
             for r in rows
@@ -777,7 +773,7 @@ class Storage:
         """The ``per_kind`` players with most wins in each game kind in a server (one win per
         game won, however many prizes), ranked within the kind so that a busy game cannot
         push another's leaders out; by kind, then most wins first."""
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT user_id, kind, wins FROM ("
             " SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins,"
             "  ROW_NUMBER() OVER (PARTITION BY games.kind"
@@ -786,23 +782,20 @@ class Storage:
             " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
             ") WHERE place <= ? ORDER BY kind, place",
             (guild_id, per_kind),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
 
     # -- meta ----------------------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
-        async with self._reader.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
         return str(row[0]) if row else None
 
     async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
         """Every meta value whose key starts with ``prefix``."""
-        async with self._reader.execute(
+        rows = await self._all(
             "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return {str(row[0]): str(row[1]) for row in rows}
 
     async def delete_meta(self, key: str) -> None:

@@ -72,3 +72,11 @@ def test_an_installed_copy_reads_the_solved_dots_table(wheel, tmp_path):
     source, value = result.stdout.splitlines()
     assert Path(source).is_relative_to(installed)
     assert value == "-3"  # the first player loses 3-6 with best play
+
+
+def test_the_wheel_carries_the_verification_page(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("verify.html", "verify.js", "verify-engine.js", "verify.css"):
+        assert f"bot/web/{name}" in names
+        shipped = zipfile.ZipFile(wheel).read(f"bot/web/{name}")
+        assert shipped == (PROJECT_ROOT / "bot" / "web" / name).read_bytes()

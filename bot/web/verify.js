@@ -1,0 +1,821 @@
+/* Game Night's verification page: reads the game from the URL fragment (or the form),
+ * recomputes it with GamenightEngine and shows the result. The fragment format is in the
+ * README ("Verify it yourself"); bot/verify_link.py writes it.
+ *
+ * Exposed as the global `GamenightVerify` so the tests can call the same functions the page uses.
+ */
+"use strict";
+
+const GamenightVerify = (() => {
+  const E = GamenightEngine;
+  const FORMAT_VERSION = "1";
+  const LOTERIA_CALLS = 54;
+  const HOUSIE_CALLS = 90;
+  const MAX_TABLAS = 10000;
+  const MAX_TICKETS = 6000;
+  const MAX_TICKETS_PER_PLAYER = 6;
+
+  // ----------------------------------------------------------------------------- languages
+
+  const TEXT = {
+    en: {
+      title: "Verify a game",
+      intro:
+        "Recompute a Lotería or Housie game from the seed revealed at its end: the commitment, " +
+        "the order of the calls and every board. Everything is computed in this browser; " +
+        "nothing is sent anywhere.",
+      label_game: "Game",
+      label_id: "Game number",
+      help_id: "Optional; only shown in the title.",
+      label_seed: "Seed",
+      help_seed: "64 hexadecimal characters, revealed when the game ended.",
+      label_commitment: "Commitment",
+      help_commitment:
+        "The SHA-256 posted in the lobby before the first call. Compare it with the lobby " +
+        "message yourself.",
+      label_deck: "Deck",
+      deck_classic: "Classic",
+      deck_family: "Family",
+      label_prizes: "Prizes",
+      help_prizes_loteria: "In the order played: line, corners, centre, square, full.",
+      help_prizes_housie: "Codes: E5, TL, ML, BL, FC, FH, H2, H3.",
+      label_calls: "Calls made",
+      help_calls: "How many calls the game made before it ended (empty: all of them).",
+      label_boards: "Boards per player",
+      help_boards:
+        "In joining order, comma-separated: 2 = a player with 2 boards, 1*12 = twelve players " +
+        "with 1 board each, -3 = 3 boards dealt to players who left.",
+      button_verify: "Verify",
+      results_title: "Result",
+      footer:
+        'How the draws work, and what this page can and cannot prove: the bot\'s README, "Fair ' +
+        'draws".',
+      working: "Computing…",
+      done: "Done: {boards} boards recomputed.",
+      game_title: "{game} #{id}",
+      commitment_ok:
+        "The seed matches the commitment: SHA-256(seed) = {commitment}. Check that this is the " +
+        "commitment posted in the lobby before the first call.",
+      commitment_bad:
+        "The seed does NOT match the commitment: SHA-256(seed) = {computed}, but the commitment " +
+        "given is {commitment}.",
+      commitment_missing:
+        "No commitment given: SHA-256(seed) = {computed}. Compare it with the commitment posted " +
+        "in the lobby before the first call.",
+      computed_with: "Computed in this browser with {crypto} HMAC-SHA256.",
+      crypto_webcrypto: "WebCrypto",
+      crypto_fallback: "this page's own (this page is not in a secure context)",
+      calls_title: "Call order",
+      calls_made: "{calls} calls were made.",
+      calls_not_made: "Not called (the game ended after call {calls}): {count} more",
+      prizes_title: "Prizes",
+      prize_header: "Prize",
+      earliest_header: "Earliest possible win",
+      boards_header: "Boards",
+      prize_never: "not complete on any board when the game ended",
+      at_call: "call {call}",
+      prizes_note:
+        "A prize is won by whoever claims it in time, so the real winners (in the end-of-game " +
+        "message) can be later than the earliest possible win.",
+      prizes_note_loteria:
+        "Lotería's prizes are played one after another: each one from the call its predecessor " +
+        "could be won.",
+      boards_title: "Boards",
+      filter_label: "Show the boards of player",
+      filter_help: "Empty: every player.",
+      left_note: "Deal positions that went to players who left (not shown): {count}.",
+      tabla_caption: "Tabla {tabla} · player {player}",
+      ticket_caption: "Player {player} · ticket {index} of {count} (deal position {deal})",
+      mark_complete: "{prize} at call {call}",
+      mark_missing: "{prize}: not complete",
+      called_at: "called at call",
+      not_called: "not called",
+      column: "Column {first}-{last}",
+      column_cell: "column {column}",
+      card_cell: "card",
+      // Problems with the input
+      "seed-not-hex": "The seed must be hexadecimal (0-9, a-f).",
+      "seed-length": "The seed must be exactly 64 hexadecimal characters.",
+      "seed-missing": "Enter the seed revealed at the end of the game.",
+      "commitment-bad": "The commitment must be 64 hexadecimal characters (or empty).",
+      "game-bad": "Choose Lotería or Housie.",
+      "deck-bad": "The deck must be classic or family.",
+      "prizes-bad": "Unknown prize: {value}.",
+      "prizes-missing": "Name at least one prize.",
+      "prizes-repeat": "A prize is listed twice: {value}.",
+      "calls-bad": "Calls made must be a whole number from 0 to {most}.",
+      "boards-bad": "Boards per player: {value} is not a count like 2, 1*12 or -3.",
+      "boards-too-many": "A Lotería player has 1 tabla and a Housie player 1 to 6 tickets: {value}.",
+      "boards-limit": "Too many boards: at most {most}.",
+      "version-bad": "This link is for a newer version of the page (format {value}).",
+      "tabla-repeats": "The deal stream kept repeating tablas; the seed cannot be right.",
+      unexpected: "Something went wrong computing this game: {value}",
+    },
+    es: {
+      title: "Verifica una partida",
+      intro:
+        "Recalcula una partida de Lotería o Housie con la semilla revelada al final: el " +
+        "compromiso, el orden de las cantadas y cada tablero. Todo se calcula en este " +
+        "navegador; no se envía nada a ninguna parte.",
+      label_game: "Juego",
+      label_id: "Número de partida",
+      help_id: "Opcional; solo se muestra en el título.",
+      label_seed: "Semilla",
+      help_seed: "64 caracteres hexadecimales, revelados al terminar la partida.",
+      label_commitment: "Compromiso",
+      help_commitment:
+        "El SHA-256 publicado en la sala antes de la primera cantada. Compáralo tú con el " +
+        "mensaje de la sala.",
+      label_deck: "Baraja",
+      deck_classic: "Clásica",
+      deck_family: "Familiar",
+      label_prizes: "Premios",
+      help_prizes_loteria: "En el orden jugado: line, corners, centre, square, full.",
+      help_prizes_housie: "Códigos: E5, TL, ML, BL, FC, FH, H2, H3.",
+      label_calls: "Cantadas hechas",
+      help_calls: "Cuántas cantadas hubo antes de terminar la partida (vacío: todas).",
+      label_boards: "Tableros por jugador",
+      help_boards:
+        "En orden de llegada, separados por comas: 2 = un jugador con 2 tableros, 1*12 = doce " +
+        "jugadores con 1 tablero cada uno, -3 = 3 tableros de jugadores que se fueron.",
+      button_verify: "Verificar",
+      results_title: "Resultado",
+      footer:
+        'Cómo funcionan los sorteos, y qué puede y qué no puede probar esta página: el README ' +
+        'del bot, "Fair draws".',
+      working: "Calculando…",
+      done: "Listo: {boards} tableros recalculados.",
+      game_title: "{game} n.º {id}",
+      commitment_ok:
+        "La semilla coincide con el compromiso: SHA-256(semilla) = {commitment}. Comprueba que " +
+        "es el compromiso publicado en la sala antes de la primera cantada.",
+      commitment_bad:
+        "La semilla NO coincide con el compromiso: SHA-256(semilla) = {computed}, pero el " +
+        "compromiso dado es {commitment}.",
+      commitment_missing:
+        "No se dio compromiso: SHA-256(semilla) = {computed}. Compáralo con el compromiso " +
+        "publicado en la sala antes de la primera cantada.",
+      computed_with: "Calculado en este navegador con HMAC-SHA256 de {crypto}.",
+      crypto_webcrypto: "WebCrypto",
+      crypto_fallback: "esta misma página (no está en un contexto seguro)",
+      calls_title: "Orden de las cantadas",
+      calls_made: "Se hicieron {calls} cantadas.",
+      calls_not_made: "Sin cantar (la partida terminó tras la cantada {calls}): {count} más",
+      prizes_title: "Premios",
+      prize_header: "Premio",
+      earliest_header: "Primer momento en que se pudo ganar",
+      boards_header: "Tableros",
+      prize_never: "ningún tablero lo completó antes del final",
+      at_call: "cantada {call}",
+      prizes_note:
+        "Gana quien reclama a tiempo, así que los ganadores reales (en el mensaje final) pueden " +
+        "ser posteriores al primer momento posible.",
+      prizes_note_loteria:
+        "En la Lotería los premios se juegan uno tras otro: cada uno desde la cantada en que " +
+        "se pudo ganar el anterior.",
+      boards_title: "Tableros",
+      filter_label: "Mostrar los tableros del jugador",
+      filter_help: "Vacío: todos los jugadores.",
+      left_note: "Posiciones del reparto de jugadores que se fueron (no se muestran): {count}.",
+      tabla_caption: "Tabla {tabla} · jugador {player}",
+      ticket_caption: "Jugador {player} · cartón {index} de {count} (posición {deal})",
+      mark_complete: "{prize} en la cantada {call}",
+      mark_missing: "{prize}: sin completar",
+      called_at: "salió en la cantada",
+      not_called: "no salió",
+      column: "Columna {first}-{last}",
+      column_cell: "columna {column}",
+      card_cell: "carta",
+      "seed-not-hex": "La semilla debe ser hexadecimal (0-9, a-f).",
+      "seed-length": "La semilla debe tener exactamente 64 caracteres hexadecimales.",
+      "seed-missing": "Escribe la semilla revelada al final de la partida.",
+      "commitment-bad": "El compromiso debe tener 64 caracteres hexadecimales (o quedar vacío).",
+      "game-bad": "Elige Lotería o Housie.",
+      "deck-bad": "La baraja debe ser classic o family.",
+      "prizes-bad": "Premio desconocido: {value}.",
+      "prizes-missing": "Indica al menos un premio.",
+      "prizes-repeat": "Un premio aparece dos veces: {value}.",
+      "calls-bad": "Las cantadas hechas deben ser un número entero de 0 a {most}.",
+      "boards-bad": "Tableros por jugador: {value} no es una cuenta como 2, 1*12 o -3.",
+      "boards-too-many":
+        "En la Lotería cada jugador tiene 1 tabla y en Housie de 1 a 6 cartones: {value}.",
+      "boards-limit": "Demasiados tableros: como mucho {most}.",
+      "version-bad": "Este enlace es de una versión más nueva de la página (formato {value}).",
+      "tabla-repeats": "El reparto repetía tablas sin parar; la semilla no puede ser correcta.",
+      unexpected: "Algo falló al calcular esta partida: {value}",
+    },
+  };
+
+  const LOTERIA_PRIZES = {
+    line: { en: "Line", es: "Chorro" },
+    corners: { en: "Four corners", es: "Cuatro esquinas" },
+    centre: { en: "Centre", es: "Centrito" },
+    square: { en: "Square", es: "Cuadrito" },
+    full: { en: "Full tabla", es: "Llena" },
+  };
+  const HOUSIE_PRIZES = {
+    E5: { en: "Early Five", es: "Cinco primeros" },
+    TL: { en: "Top Line", es: "Línea de arriba" },
+    ML: { en: "Middle Line", es: "Línea del medio" },
+    BL: { en: "Bottom Line", es: "Línea de abajo" },
+    FC: { en: "Four Corners", es: "Cuatro esquinas" },
+    FH: { en: "Full House", es: "Cartón lleno" },
+    H2: { en: "Second Full House", es: "Segundo cartón lleno" },
+    H3: { en: "Third Full House", es: "Tercer cartón lleno" },
+  };
+  const HOUSES = ["FH", "H2", "H3"];
+
+  // Card n is CLASSIC[n - 1]: [Spanish, English]. The family deck swaps three cards.
+  const CLASSIC = [
+    ["El Gallo", "The Rooster"], ["El Diablito", "The Little Devil"], ["La Dama", "The Lady"],
+    ["El Catrín", "The Dandy"], ["El Paraguas", "The Umbrella"], ["La Sirena", "The Mermaid"],
+    ["La Escalera", "The Ladder"], ["La Botella", "The Bottle"], ["El Barril", "The Barrel"],
+    ["El Árbol", "The Tree"], ["El Melón", "The Melon"], ["El Valiente", "The Brave One"],
+    ["El Gorrito", "The Little Bonnet"], ["La Muerte", "Death"], ["La Pera", "The Pear"],
+    ["La Bandera", "The Flag"], ["El Bandolón", "The Mandolin"], ["El Violoncello", "The Cello"],
+    ["La Garza", "The Heron"], ["El Pájaro", "The Bird"], ["La Mano", "The Hand"],
+    ["La Bota", "The Boot"], ["La Luna", "The Moon"], ["El Cotorro", "The Parrot"],
+    ["El Borracho", "The Drunkard"], ["El Negrito", "The Little Black Man"],
+    ["El Corazón", "The Heart"], ["La Sandía", "The Watermelon"], ["El Tambor", "The Drum"],
+    ["El Camarón", "The Shrimp"], ["Las Jaras", "The Arrows"], ["El Músico", "The Musician"],
+    ["La Araña", "The Spider"], ["El Soldado", "The Soldier"], ["La Estrella", "The Star"],
+    ["El Cazo", "The Saucepan"], ["El Mundo", "The World"], ["El Apache", "The Apache"],
+    ["El Nopal", "The Cactus"], ["El Alacrán", "The Scorpion"], ["La Rosa", "The Rose"],
+    ["La Calavera", "The Skull"], ["La Campana", "The Bell"],
+    ["El Cantarito", "The Water Pitcher"], ["El Venado", "The Deer"], ["El Sol", "The Sun"],
+    ["La Corona", "The Crown"], ["La Chalupa", "The Canoe"], ["El Pino", "The Pine Tree"],
+    ["El Pescado", "The Fish"], ["La Palma", "The Palm Tree"], ["La Maceta", "The Flowerpot"],
+    ["El Arpa", "The Harp"], ["La Rana", "The Frog"],
+  ];
+  const FAMILY_SWAPS = {
+    25: ["La Piñata", "The Piñata"],
+    26: ["El Elote", "The Corn Cob"],
+    38: ["La Mariposa", "The Butterfly"],
+  };
+  const DECKS = {
+    classic: CLASSIC,
+    family: CLASSIC.map((card, i) => FAMILY_SWAPS[i + 1] || card),
+  };
+
+  let language = "en";
+
+  function say(key, values = {}) {
+    const template = (TEXT[language] && TEXT[language][key]) || TEXT.en[key] || key;
+    return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+  }
+
+  /** A problem with the input: `key` names a message in TEXT. */
+  class InputProblem extends Error {
+    constructor(key, values = {}) {
+      super(key);
+      this.key = key;
+      this.values = values;
+    }
+  }
+
+  // -------------------------------------------------------------------------------- parsing
+
+  /** The fragment's fields as a plain object of strings (see the README for the format). */
+  function parseFragment(hash) {
+    const text = String(hash || "").replace(/^#/, "");
+    const params = new URLSearchParams(text);
+    const fields = {};
+    for (const [key, value] of params) fields[key] = value;
+    return fields;
+  }
+
+  /**
+   * "2,1*3,-2,1" -> the deal, in order: [{player, count}] runs of consecutive deal positions,
+   * player null for positions dealt to someone who left.
+   */
+  function parseBoards(text, game) {
+    const source = String(text || "").replace(/\s+/g, "");
+    if (!source) return [];
+    const most = game === "housie" ? MAX_TICKETS_PER_PLAYER : 1;
+    const runs = [];
+    let player = 0;
+    let total = 0;
+    for (const token of source.split(",")) {
+      const match = /^(-?)([1-9]\d{0,4})(?:\*([1-9]\d{0,4}))?$/.exec(token);
+      if (!match) throw new InputProblem("boards-bad", { value: token });
+      const [, left, countText, repeatText] = match;
+      const count = Number(countText);
+      const repeat = repeatText ? Number(repeatText) : 1;
+      if (!left && count > most) throw new InputProblem("boards-too-many", { value: token });
+      total += count * repeat;
+      const limit = game === "housie" ? MAX_TICKETS : MAX_TABLAS;
+      if (total > limit) throw new InputProblem("boards-limit", { most: limit });
+      for (let i = 0; i < repeat; i += 1) {
+        if (left) runs.push({ player: null, count });
+        else runs.push({ player: (player += 1), count });
+      }
+    }
+    return runs;
+  }
+
+  function parsePrizes(text, game) {
+    const known = game === "housie" ? HOUSIE_PRIZES : LOTERIA_PRIZES;
+    const words = String(text || "")
+      .split(/[\s,>→]+/)
+      .filter((w) => w);
+    if (!words.length) throw new InputProblem("prizes-missing");
+    const prizes = [];
+    for (const word of words) {
+      const code = game === "housie" ? word.toUpperCase() : word.toLowerCase();
+      if (!(code in known)) throw new InputProblem("prizes-bad", { value: word });
+      if (prizes.includes(code)) throw new InputProblem("prizes-repeat", { value: word });
+      prizes.push(code);
+    }
+    return prizes;
+  }
+
+  /** Validated game values from raw strings (the fragment's or the form's). */
+  function readGame(fields) {
+    if (fields.v && fields.v !== FORMAT_VERSION) {
+      throw new InputProblem("version-bad", { value: fields.v });
+    }
+    const game = String(fields.game || "").toLowerCase();
+    if (game !== "loteria" && game !== "housie") throw new InputProblem("game-bad");
+    const seed = String(fields.seed || "").trim().toLowerCase();
+    if (!seed) throw new InputProblem("seed-missing");
+    if (!/^[0-9a-f]*$/.test(seed)) throw new InputProblem("seed-not-hex");
+    if (seed.length !== 64) throw new InputProblem("seed-length");
+    const commitment = String(fields.commitment || "").trim().toLowerCase();
+    if (commitment && !/^[0-9a-f]{64}$/.test(commitment)) throw new InputProblem("commitment-bad");
+    const deck = String(fields.deck || "classic").toLowerCase();
+    if (game === "loteria" && !(deck in DECKS)) throw new InputProblem("deck-bad");
+    const total = game === "housie" ? HOUSIE_CALLS : LOTERIA_CALLS;
+    const callsText = String(fields.calls || "").trim();
+    let calls = total;
+    if (callsText) {
+      if (!/^\d+$/.test(callsText) || Number(callsText) > total) {
+        throw new InputProblem("calls-bad", { most: total });
+      }
+      calls = Number(callsText);
+    }
+    const defaultPrizes = game === "housie" ? "E5,TL,ML,BL,FC,FH" : "line,full";
+    return {
+      game,
+      id: String(fields.id || "").trim(),
+      seed,
+      commitment,
+      deck: game === "loteria" ? deck : "",
+      prizes: parsePrizes(fields.prizes || defaultPrizes, game),
+      calls,
+      runs: parseBoards(fields.boards, game),
+    };
+  }
+
+  // ------------------------------------------------------------------------------ computing
+
+  /**
+   * Recompute a game: the commitment, the call order, every board and when it completes each
+   * prize, and the earliest call each prize could be won. Plain data (JSON-ready) for the page
+   * and the tests.
+   */
+  async function verifyGame(fields) {
+    const values = readGame(fields);
+    const { game, seed, prizes, calls, runs } = values;
+    const computed = await E.commitment(seed);
+    const order = await E.drawOrder(seed, game === "housie" ? HOUSIE_CALLS : LOTERIA_CALLS);
+    const positions = runs.reduce((n, run) => n + run.count, 0);
+    const dealt =
+      game === "housie" ? await E.dealTickets(seed, positions) : await E.dealTablas(seed, positions);
+    const boards = [];
+    let deal = 0;
+    for (const run of runs) {
+      for (let index = 0; index < run.count; index += 1) {
+        const cells = dealt[deal];
+        const completions =
+          game === "housie"
+            ? E.ticketCompletions(cells, order, prizes)
+            : E.tablaCompletions(cells, order, prizes);
+        boards.push({
+          deal,
+          player: run.player,
+          index,
+          count: run.count,
+          cells,
+          state: game === "housie" ? E.ticketState(cells) : cells.join("."),
+          completions,
+        });
+        deal += 1;
+      }
+    }
+    return {
+      ...values,
+      runs: undefined,
+      commitmentComputed: computed,
+      commitmentOk: values.commitment ? values.commitment === computed : null,
+      crypto: E.cryptoName(),
+      order,
+      boards,
+      earliest: earliestWins(game, prizes, boards.filter((b) => b.player !== null), calls),
+    };
+  }
+
+  /**
+   * For each prize: the first call at which it could be won, and the boards that could win it.
+   * Lotería plays its prizes in sequence; Housie's second and third houses go to other tickets
+   * than the houses before them.
+   */
+  function earliestWins(game, prizes, boards, calls) {
+    const wins = [];
+    let previousCall = 0;
+    const housed = new Set();
+    for (const prize of prizes) {
+      const house = game === "housie" && HOUSES.includes(prize);
+      const from = game === "loteria" || (house && prize !== "FH") ? previousCall : 0;
+      const eligible = boards.filter((b) => !(house && housed.has(b.deal)));
+      const ready = eligible.filter((b) => b.completions[prize] <= calls);
+      if (!ready.length) {
+        wins.push({ prize, call: null, deals: [] });
+        continue;
+      }
+      const call = Math.max(from, Math.min(...ready.map((b) => b.completions[prize])));
+      const deals = ready.filter((b) => b.completions[prize] <= call).map((b) => b.deal);
+      wins.push({ prize, call, deals });
+      if (game === "loteria" || house) previousCall = call;
+      if (house) deals.forEach((d) => housed.add(d));
+    }
+    return wins;
+  }
+
+  // ------------------------------------------------------------------------------ rendering
+
+  function element(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === "text") node.textContent = value;
+      else if (name === "className") node.className = value;
+      else node.setAttribute(name, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  const hidden = (text) => element("span", { className: "sr-only", text });
+
+  function prizeName(game, prize) {
+    const names = game === "housie" ? HOUSIE_PRIZES : LOTERIA_PRIZES;
+    return names[prize][language];
+  }
+
+  function cardName(deck, number) {
+    const [spanish, english] = DECKS[deck][number - 1];
+    return language === "es" ? spanish : `${spanish} (${english})`;
+  }
+
+  function callName(result, value) {
+    return result.game === "housie" ? String(value) : cardName(result.deck, value);
+  }
+
+  function boardLabel(result, board) {
+    if (result.game === "housie") {
+      return say("ticket_caption", {
+        player: board.player,
+        index: board.index + 1,
+        count: board.count,
+        deal: board.deal + 1,
+      });
+    }
+    return say("tabla_caption", { tabla: board.deal + 1, player: board.player });
+  }
+
+  function renderChecks(result) {
+    const list = element("ul", { className: "checks" });
+    let key = "commitment_missing";
+    if (result.commitmentOk === true) key = "commitment_ok";
+    if (result.commitmentOk === false) key = "commitment_bad";
+    const ok = result.commitmentOk;
+    list.append(
+      element(
+        "li",
+        { className: ok === true ? "ok" : ok === false ? "bad" : "note", id: "commitment-check" },
+        element("span", { className: "mark", "aria-hidden": "true", text: ok === false ? "✗" : ok ? "✓" : "!" }),
+        " ",
+        say(key, { commitment: result.commitment, computed: result.commitmentComputed }),
+      ),
+    );
+    list.append(
+      element(
+        "li",
+        { className: "note" },
+        say("computed_with", { crypto: say(`crypto_${result.crypto}`) }),
+      ),
+    );
+    return list;
+  }
+
+  function renderCalls(result) {
+    const section = element("section", { "aria-labelledby": "calls-title" });
+    section.append(element("h3", { id: "calls-title", text: say("calls_title") }));
+    section.append(element("p", { text: say("calls_made", { calls: result.calls }) }));
+    const made = result.order.slice(0, result.calls);
+    const rest = result.order.slice(result.calls);
+    const list = (values, start) => {
+      const ol = element(
+        "ol",
+        { className: `calls ${result.game}`, start },
+        values.map((value) => element("li", { text: callName(result, value) })),
+      );
+      ol.style.counterReset = `call ${start - 1}`; // the numbers are drawn by CSS (flex layout)
+      return ol;
+    };
+    section.append(list(made, 1));
+    if (rest.length) {
+      section.append(
+        element(
+          "details",
+          {},
+          element("summary", {
+            text: say("calls_not_made", { calls: result.calls, count: rest.length }),
+          }),
+          list(rest, result.calls + 1),
+        ),
+      );
+    }
+    return section;
+  }
+
+  function renderPrizes(result) {
+    const section = element("section", { "aria-labelledby": "prizes-title" });
+    section.append(element("h3", { id: "prizes-title", text: say("prizes_title") }));
+    const byDeal = new Map(result.boards.map((b) => [b.deal, b]));
+    const rows = result.earliest.map((win) =>
+      element(
+        "tr",
+        {},
+        element("th", { scope: "row", text: prizeName(result.game, win.prize) }),
+        element("td", { text: win.call === null ? say("prize_never") : say("at_call", { call: win.call }) }),
+        element("td", { text: win.deals.map((d) => boardLabel(result, byDeal.get(d))).join("; ") }),
+      ),
+    );
+    section.append(
+      element(
+        "table",
+        { className: "prizes", id: "prizes-table" },
+        element(
+          "thead",
+          {},
+          element(
+            "tr",
+            {},
+            element("th", { scope: "col", text: say("prize_header") }),
+            element("th", { scope: "col", text: say("earliest_header") }),
+            element("th", { scope: "col", text: say("boards_header") }),
+          ),
+        ),
+        element("tbody", {}, rows),
+      ),
+    );
+    section.append(element("p", { className: "note", text: say("prizes_note") }));
+    if (result.game === "loteria" && result.prizes.length > 1) {
+      section.append(element("p", { className: "note", text: say("prizes_note_loteria") }));
+    }
+    return section;
+  }
+
+  function cellContent(result, value, callOf) {
+    const call = callOf[value];
+    const called = call <= result.calls;
+    const parts = [];
+    if (result.game === "loteria") {
+      const [spanish, english] = DECKS[result.deck][value - 1];
+      parts.push(element("span", { className: "number", text: value }));
+      parts.push(element("span", { className: "name", lang: "es", text: spanish }));
+      if (language === "en") parts.push(element("span", { className: "english", lang: "en", text: english }));
+    } else {
+      parts.push(element("span", { className: "number", text: value }));
+    }
+    if (called) {
+      parts.push(element("span", { className: "call" }, hidden(`${say("called_at")} `), String(call)));
+    } else {
+      parts.push(hidden(` ${say("not_called")}`));
+    }
+    return { called, parts };
+  }
+
+  function renderBoard(result, board, callOf) {
+    const article = element("article", {
+      className: "board",
+      "data-player": board.player,
+      "data-deal": board.deal,
+      "data-state": board.state,
+    });
+    const caption = element("caption", { text: boardLabel(result, board) });
+    const table = element("table", { className: result.game === "housie" ? "ticket" : "tabla" }, caption);
+    if (result.game === "housie") {
+      const firsts = [1, 10, 20, 30, 40, 50, 60, 70, 80];
+      const lasts = [9, 19, 29, 39, 49, 59, 69, 79, 90];
+      table.append(
+        element(
+          "thead",
+          { className: "sr-only" },
+          element(
+            "tr",
+            {},
+            firsts.map((first, c) =>
+              element("th", { scope: "col", text: say("column", { first, last: lasts[c] }) }),
+            ),
+          ),
+        ),
+      );
+    }
+    const body = element("tbody");
+    const rows = result.game === "housie" ? board.cells : [0, 1, 2, 3].map((r) => board.cells.slice(4 * r, 4 * r + 4));
+    for (const row of rows) {
+      const tr = element("tr");
+      for (const value of row) {
+        if (!value) {
+          tr.append(element("td", { className: "blank" }));
+          continue;
+        }
+        const { called, parts } = cellContent(result, value, callOf);
+        tr.append(element("td", { className: called ? "called" : "open" }, parts));
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    article.append(table);
+    const marks = element("ul", { className: "marks" });
+    for (const prize of result.prizes) {
+      const call = board.completions[prize];
+      if (prize === "H2" || prize === "H3") continue; // a ticket's full house is one mark
+      const name = prizeName(result.game, prize);
+      const done = call <= result.calls;
+      marks.append(
+        element("li", {
+          className: done ? "done" : "missing",
+          "data-prize": prize,
+          "data-call": done ? call : null,
+          text: done ? say("mark_complete", { prize: name, call }) : say("mark_missing", { prize: name }),
+        }),
+      );
+    }
+    article.append(marks);
+    return article;
+  }
+
+  function renderBoards(result) {
+    const section = element("section", { "aria-labelledby": "boards-title" });
+    section.append(element("h3", { id: "boards-title", text: say("boards_title") }));
+    const inPlay = result.boards.filter((b) => b.player !== null);
+    const left = result.boards.length - inPlay.length;
+    if (left) section.append(element("p", { className: "note", text: say("left_note", { count: left }) }));
+    const filter = element("input", {
+      id: "f-player",
+      inputmode: "numeric",
+      autocomplete: "off",
+      "aria-describedby": "h-player",
+    });
+    section.append(
+      element(
+        "div",
+        { className: "field filter" },
+        element("label", { for: "f-player", text: say("filter_label") }),
+        filter,
+        element("p", { className: "help", id: "h-player", text: say("filter_help") }),
+      ),
+    );
+    const callOf = [];
+    result.order.forEach((value, i) => {
+      callOf[value] = i + 1;
+    });
+    const grid = element("div", { className: `boards ${result.game}` });
+    for (const board of inPlay) grid.append(renderBoard(result, board, callOf));
+    section.append(grid);
+    filter.addEventListener("input", () => {
+      const wanted = filter.value.trim();
+      for (const article of grid.children) {
+        article.hidden = Boolean(wanted) && article.dataset.player !== wanted;
+      }
+    });
+    return section;
+  }
+
+  function renderResult(result) {
+    const body = document.getElementById("results-body");
+    const gameName = result.game === "housie" ? "Housie" : "Lotería";
+    const heading = result.id ? say("game_title", { game: gameName, id: result.id }) : gameName;
+    body.replaceChildren(
+      element("p", { className: "game-name", text: heading }),
+      renderChecks(result),
+      renderCalls(result),
+      renderPrizes(result),
+      renderBoards(result),
+    );
+    document.getElementById("results").hidden = false;
+  }
+
+  // ------------------------------------------------------------------------------ the page
+
+  const FIELDS = ["game", "id", "seed", "commitment", "deck", "prizes", "calls", "boards"];
+
+  function formFields() {
+    const fields = { v: FORMAT_VERSION };
+    for (const name of FIELDS) fields[name] = document.getElementById(`f-${name}`).value;
+    return fields;
+  }
+
+  function fillForm(fields) {
+    for (const name of FIELDS) {
+      if (fields[name] !== undefined) document.getElementById(`f-${name}`).value = fields[name];
+    }
+    showGameFields();
+  }
+
+  function showGameFields() {
+    const game = document.getElementById("f-game").value;
+    document.getElementById("deck-field").hidden = game !== "loteria";
+    const help = document.getElementById("h-prizes");
+    help.dataset.text = game === "housie" ? "help_prizes_housie" : "help_prizes_loteria";
+    help.textContent = say(help.dataset.text);
+  }
+
+  function setLanguage(lang) {
+    language = lang === "es" ? "es" : "en";
+    document.documentElement.lang = language;
+    document.title = `${say("title")} · Game Night`;
+    for (const node of document.querySelectorAll("[data-text]")) node.textContent = say(node.dataset.text);
+    for (const button of document.querySelectorAll("[data-lang]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.lang === language));
+    }
+    showGameFields();
+  }
+
+  function showProblem(error) {
+    const box = document.getElementById("problem");
+    box.textContent =
+      error instanceof InputProblem || (error && TEXT.en[error.message])
+        ? say(error.key || error.message, error.values || {})
+        : say("unexpected", { value: error && error.message });
+    box.hidden = false;
+  }
+
+  let lastResult = null;
+  let running = 0;
+
+  async function run(fields) {
+    const ticket = (running += 1);
+    const status = document.getElementById("status");
+    document.getElementById("problem").hidden = true;
+    status.textContent = say("working");
+    try {
+      const result = await verifyGame(fields);
+      if (ticket !== running) return;
+      lastResult = result;
+      renderResult(result);
+      status.textContent = say("done", { boards: result.boards.filter((b) => b.player !== null).length });
+      document.body.dataset.verified = result.commitmentOk === false ? "mismatch" : "yes";
+    } catch (error) {
+      if (ticket !== running) return;
+      document.getElementById("results").hidden = true;
+      status.textContent = "";
+      document.body.dataset.verified = "error";
+      showProblem(error);
+    }
+  }
+
+  /** The fragment for the form's values (written back to the address bar, no request made). */
+  function fragmentFor(fields) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== "" && value !== undefined && value !== null) params.set(key, value);
+    }
+    if (language) params.set("lang", language);
+    return `#${params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*")}`;
+  }
+
+  function start() {
+    const fields = parseFragment(window.location.hash);
+    const browserLanguage = (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
+    setLanguage(fields.lang || browserLanguage);
+    fillForm(fields);
+    document.getElementById("f-game").addEventListener("change", showGameFields);
+    for (const button of document.querySelectorAll("[data-lang]")) {
+      button.addEventListener("click", () => {
+        setLanguage(button.dataset.lang);
+        if (lastResult) renderResult(lastResult);
+      });
+    }
+    document.getElementById("game").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const values = formFields();
+      history.replaceState(null, "", fragmentFor(values));
+      run(values);
+    });
+    if (fields.seed) run({ ...fields });
+  }
+
+  if (typeof document !== "undefined" && document.getElementById("game")) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
+
+  return { DECKS, LOTERIA_PRIZES, HOUSIE_PRIZES, TEXT, parseFragment, parseBoards, readGame, verifyGame, earliestWins };
+})();

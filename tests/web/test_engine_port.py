@@ -1,0 +1,414 @@
+"""The page's JavaScript against the Python engine, in a real browser: many seeds and sizes in
+a few ``page.evaluate`` calls (the page's own functions, as the page uses them)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from engine.fairness import DEAL_LABEL, DRAW_LABEL, SeededRandom, commitment, draw_order
+from engine.housie import Calls, Prize, Ticket, check_prize, tickets_at
+from engine.loteria import DECKS, Pattern, Tabla, check_claim, deal_for_game, tablas_at
+from tests.engine import test_strip_vector as vector
+from tests.engine.test_fairness import VECTOR_54, VECTOR_90, VECTOR_SEED
+
+
+def seed_for(*parts: object) -> bytes:
+    return hashlib.sha256(repr(parts).encode()).digest()
+
+
+def first_call(order: Sequence[int], complete: Callable[[Sequence[int]], bool]) -> int:
+    """The fewest calls of ``order`` with which ``complete`` holds (it stays true after)."""
+    low, high = 1, len(order)
+    assert complete(order)
+    while low < high:
+        middle = (low + high) // 2
+        if complete(order[:middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def test_readme_draw_order_vector(engine_page):
+    orders = engine_page.evaluate(
+        "async (seed) => [await GamenightEngine.drawOrder(seed, 54),"
+        " await GamenightEngine.drawOrder(seed, 90)]",
+        VECTOR_SEED.hex(),
+    )
+    assert tuple(orders[0][:10]) == VECTOR_54
+    assert tuple(orders[1][:10]) == VECTOR_90
+
+
+def test_readme_strip_vector(engine_page):
+    found = engine_page.evaluate(
+        """async (seed) => {
+            const E = GamenightEngine;
+            const tables = E.housieTables();
+            const [first, second] = await E.dealStrips(seed, 2);
+            return {
+                layouts: tables.layouts.map((group) => group.length),
+                weights: tables.weights.map(String),
+                total: String(tables.sampler.total),
+                states: tables.sampler.stateCount(),
+                matrixIndex: String(first.matrixIndex),
+                plan: first.plan,
+                fillBound: String(first.fillBound),
+                fillIndex: String(first.fillIndex),
+                tickets: first.tickets.map(E.ticketState),
+                position6: E.ticketState(second.tickets[0]),
+            };
+        }""",
+        vector.VECTOR_SEED.hex(),
+    )
+    assert tuple(found["layouts"]) == vector.LAYOUT_COUNTS
+    assert tuple(map(int, found["weights"])) == vector.TYPE_WEIGHTS
+    assert int(found["total"]) == vector.W
+    assert found["states"] == vector.STATES
+    assert int(found["matrixIndex"]) == vector.MATRIX_INDEX
+    plan = [(a, tuple(slots)) for a, slots in found["plan"]]
+    assert vector.count_matrix(plan) == vector.K_ROWS
+    assert int(found["fillBound"]) == vector.FILL_BOUND
+    assert int(found["fillIndex"]) == vector.FILL_INDEX
+    assert tuple(found["tickets"]) == vector.TICKETS
+    assert found["position6"] == vector.POSITION_6
+
+
+@pytest.mark.parametrize("implementation", ["webcrypto", "fallback"])
+def test_stream_and_commitment_match_under_both_sha256s(engine_page, implementation):
+    seeds = [VECTOR_SEED, *(seed_for("stream", i) for i in range(5))]
+    found = engine_page.evaluate(
+        """async ([seeds, implementation]) => {
+            const E = GamenightEngine;
+            E.useCrypto(implementation);
+            try {
+                const out = [];
+                for (const seed of seeds) {
+                    out.push({
+                        name: E.cryptoName(),
+                        commitment: await E.commitment(seed),
+                        draw: await E.streamBytes(seed, "draw", 300),
+                        deal: await E.streamBytes(seed, "deal", 70),
+                    });
+                }
+                return out;
+            } finally {
+                E.useCrypto(null);
+            }
+        }""",
+        [[seed.hex() for seed in seeds], implementation],
+    )
+    for seed, got in zip(seeds, found, strict=True):
+        assert got["name"] == implementation
+        assert got["commitment"] == commitment(seed)
+        assert got["draw"] == SeededRandom(seed, DRAW_LABEL)._take(300).hex()
+        assert got["deal"] == SeededRandom(seed, DEAL_LABEL)._take(70).hex()
+
+
+def test_the_fallback_sha256_matches_hashlib_at_every_padding_length(engine_page):
+    messages = [bytes(range(n % 256)) * (1 + n // 256) for n in range(200)]
+    messages += [b"\xff" * 1000, b"abc" * 700]
+    found = engine_page.evaluate(
+        """(messages) => messages.map((hex) => {
+            const E = GamenightEngine;
+            const bytes = E.hexToBytes(hex);
+            return [E.bytesToHex(E.sha256Plain(bytes)),
+                    E.bytesToHex(E.hmacSha256Plain(bytes.slice(0, 80), bytes))];
+        })""",
+        [message.hex() for message in messages],
+    )
+    import hmac
+
+    for message, (digest, tag) in zip(messages, found, strict=True):
+        assert digest == hashlib.sha256(message).hexdigest()
+        assert tag == hmac.new(message[:80], message, hashlib.sha256).hexdigest()
+
+
+def test_draw_orders_match_on_many_seeds(engine_page):
+    cases = [(seed_for("draw", i), size) for i in range(40) for size in (54, 90)]
+    cases += [(seed_for("draw-size", size), size) for size in (1, 2, 3, 7, 120)]
+    found = engine_page.evaluate(
+        """async (cases) => {
+            const out = [];
+            for (const [seed, size] of cases) out.push(await GamenightEngine.drawOrder(seed, size));
+            return out;
+        }""",
+        [[seed.hex(), size] for seed, size in cases],
+    )
+    for (seed, size), order in zip(cases, found, strict=True):
+        assert tuple(order) == draw_order(seed, size)
+
+
+def test_tablas_match_on_many_seeds(engine_page):
+    cases = [(seed_for("tablas", i), count) for i, count in enumerate((1, 2, 9, 60, 200, 200, 500))]
+    found = engine_page.evaluate(
+        """async (cases) => {
+            const out = [];
+            for (const [seed, count] of cases) {
+                out.push((await GamenightEngine.dealTablas(seed, count)).map((t) => t.join(".")));
+            }
+            return out;
+        }""",
+        [[seed.hex(), count] for seed, count in cases],
+    )
+    for (seed, count), tablas in zip(cases, found, strict=True):
+        assert tablas == [tabla.to_state() for tabla in deal_for_game(seed, count)]
+
+
+def test_the_page_decks_are_the_engines(engine_page):
+    decks = engine_page.evaluate("GamenightVerify.DECKS")
+    assert set(decks) == set(DECKS)
+    for name, deck in DECKS.items():
+        assert decks[name] == [[card.spanish, card.english] for card in deck]
+
+
+HOUSIE_PRIZES = [prize.value for prize in Prize]
+LOTERIA_PRIZES = [pattern.value for pattern in Pattern]
+
+
+def verify_games(page, games: list[dict[str, str]]) -> list[dict]:
+    return page.evaluate(
+        """async (games) => {
+            const out = [];
+            for (const game of games) {
+                const result = await GamenightVerify.verifyGame(game);
+                out.push({
+                    commitmentOk: result.commitmentOk,
+                    order: result.order,
+                    earliest: result.earliest,
+                    boards: result.boards.map((b) => ({
+                        deal: b.deal, player: b.player, index: b.index, count: b.count,
+                        state: b.state, completions: b.completions,
+                    })),
+                });
+            }
+            return out;
+        }""",
+        games,
+    )
+
+
+# Housie: 1 to 6 tickets each for 1 to 200 players (a sample of the sizes, every ticket count).
+HOUSIE_SIZES = [(tickets, players) for tickets in range(1, 7) for players in (1, 2, 5, 33, 200)]
+
+
+def test_housie_deals_and_prize_marks_match_for_1_to_6_tickets_and_1_to_200_players(engine_page):
+    games = [
+        {
+            "game": "housie",
+            "seed": seed_for("housie", tickets, players).hex(),
+            "prizes": ",".join(HOUSIE_PRIZES),
+            "boards": f"{tickets}*{players}",
+        }
+        for tickets, players in HOUSIE_SIZES
+    ]
+    results = verify_games(engine_page, games)
+    compared = 0
+    for (tickets, players), game, result in zip(HOUSIE_SIZES, games, results, strict=True):
+        seed = bytes.fromhex(game["seed"])
+        order = draw_order(seed, 90)
+        assert tuple(result["order"]) == order
+        prefixes = [Calls(order[:n]) for n in range(91)]  # validated once, checked many times
+        assert len(result["boards"]) == tickets * players
+        everyone = tickets_at(seed, 0, tickets * players)  # one replay of the stream per game
+        for player in range(players):
+            dealt = everyone[player * tickets : (player + 1) * tickets]
+            for index, ticket in enumerate(dealt):
+                board = result["boards"][player * tickets + index]
+                assert (board["player"], board["index"], board["count"]) == (
+                    player + 1,
+                    index,
+                    tickets,
+                )
+                assert board["state"] == ticket.to_state()
+                assert Ticket.from_state(board["state"]) == ticket
+                if compared < 1500:  # prize marks on a good sample of every size
+                    for prize in Prize:
+                        expected = first_call(
+                            order,
+                            lambda called, p=prize, t=ticket, calls=prefixes: (
+                                check_prize(t, calls[len(called)], p).valid
+                            ),
+                        )
+                        assert board["completions"][prize.value] == expected, (prize, ticket)
+                compared += 1
+    assert compared == sum(t * p for t, p in HOUSIE_SIZES)
+
+
+def test_loteria_deals_and_prize_marks_match_with_both_decks(engine_page):
+    sizes = [1, 2, 12, 100]
+    games = [
+        {
+            "game": "loteria",
+            "seed": seed_for("loteria", players).hex(),
+            "deck": deck,
+            "prizes": ",".join(LOTERIA_PRIZES),
+            "boards": f"1*{players}",
+        }
+        for players in sizes
+        for deck in DECKS
+    ]
+    results = verify_games(engine_page, games)
+    for game, result in zip(games, results, strict=True):
+        seed = bytes.fromhex(game["seed"])
+        order = draw_order(seed, 54)
+        assert tuple(result["order"]) == order
+        tablas = deal_for_game(seed, len(result["boards"]))
+        for board, tabla in zip(result["boards"], tablas, strict=True):
+            assert board["state"] == tabla.to_state()
+            assert Tabla.from_state(board["state"]) == tabla
+            for pattern in Pattern:
+                expected = first_call(
+                    order, lambda called, p=pattern, t=tabla: check_claim(t, called, p).valid
+                )
+                assert board["completions"][pattern.value] == expected, (pattern, tabla)
+    # The deck names the cards; it changes nothing dealt or called.
+    for classic, family in zip(results[::2], results[1::2], strict=True):
+        assert classic["order"] == family["order"]
+        assert classic["boards"] == family["boards"]
+
+
+def test_gaps_in_the_deal_skip_positions(engine_page):
+    seed = seed_for("gaps")
+    (housie_game, loteria_game) = verify_games(
+        engine_page,
+        [
+            {"game": "housie", "seed": seed.hex(), "prizes": "FH", "boards": "2,-3,1*2,-1,6"},
+            {"game": "loteria", "seed": seed.hex(), "prizes": "full", "boards": "-2,1,-1,1"},
+        ],
+    )
+    tickets = tickets_at(seed, 0, 14)
+    in_play = [(0, 1), (1, 1), (5, 2), (6, 3), *((deal, 4) for deal in range(8, 14))]
+    shown = [(b["deal"], b["player"]) for b in housie_game["boards"] if b["player"] is not None]
+    assert shown == in_play
+    for board in housie_game["boards"]:
+        assert board["state"] == tickets[board["deal"]].to_state()
+    left = [b["deal"] for b in housie_game["boards"] if b["player"] is None]
+    assert left == [2, 3, 4, 7]
+    tablas = tablas_at(seed, 0, 4)
+    assert [(b["deal"], b["player"], b["state"]) for b in loteria_game["boards"]] == [
+        (0, None, tablas[0].to_state()),
+        (1, None, tablas[1].to_state()),
+        (2, 1, tablas[2].to_state()),
+        (3, None, tablas[3].to_state()),
+        (4, 2, tablas_at(seed, 4)[0].to_state()),
+    ]
+
+
+def reference_earliest(game: str, prizes: list[str], boards: list[dict], calls: int) -> list:
+    """The earliest call each prize could be won, from the engine's completions (see the page)."""
+    out = []
+    previous = 0
+    housed: set[int] = set()
+    houses = {"FH", "H2", "H3"}
+    for prize in prizes:
+        is_house = game == "housie" and prize in houses
+        floor = previous if game == "loteria" or (is_house and prize != "FH") else 0
+        ready = [
+            b
+            for b in boards
+            if b["player"] is not None
+            and not (is_house and b["deal"] in housed)
+            and b["completions"][prize] <= calls
+        ]
+        if not ready:
+            out.append({"prize": prize, "call": None, "deals": []})
+            continue
+        call = max(floor, min(b["completions"][prize] for b in ready))
+        deals = [b["deal"] for b in ready if b["completions"][prize] <= call]
+        out.append({"prize": prize, "call": call, "deals": deals})
+        if game == "loteria" or is_house:
+            previous = call
+        if is_house:
+            housed.update(deals)
+    return out
+
+
+def test_earliest_wins_follow_the_rules_of_play(engine_page):
+    games = [
+        {
+            "game": "housie",
+            "seed": seed_for("win", 1).hex(),
+            "prizes": ",".join(HOUSIE_PRIZES),
+            "boards": "6*20",
+            "calls": "90",
+        },
+        {
+            "game": "housie",
+            "seed": seed_for("win", 2).hex(),
+            "prizes": "E5,FH,H2,H3",
+            "boards": "1*3",
+            "calls": "80",
+        },
+        {
+            "game": "loteria",
+            "seed": seed_for("win", 3).hex(),
+            "prizes": "corners,centre,full",
+            "boards": "1*40",
+            "calls": "54",
+        },
+        {
+            "game": "loteria",
+            "seed": seed_for("win", 4).hex(),
+            "prizes": "line,full",
+            "boards": "1*5",
+            "calls": "20",
+        },
+    ]
+    results = verify_games(engine_page, games)
+    houses_seen = False
+    for game, result in zip(games, results, strict=True):
+        prizes = game["prizes"].split(",")
+        expected = reference_earliest(game["game"], prizes, result["boards"], int(game["calls"]))
+        assert result["earliest"] == expected
+        if game["game"] == "housie" and game["boards"] == "6*20":
+            by_prize = {win["prize"]: win for win in result["earliest"]}
+            houses = [set(by_prize[p]["deals"]) for p in ("FH", "H2", "H3")]
+            assert all(houses)
+            assert not (houses[0] & houses[1])
+            assert not (houses[1] & houses[2])
+            assert by_prize["FH"]["call"] <= by_prize["H2"]["call"] <= by_prize["H3"]["call"]
+            houses_seen = True
+    assert houses_seen
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"game": "bingo"}, "game-bad"),
+        ({"seed": ""}, "seed-missing"),
+        ({"seed": "zz" * 32}, "seed-not-hex"),
+        ({"seed": "ab" * 31}, "seed-length"),
+        ({"commitment": "12"}, "commitment-bad"),
+        ({"deck": "tarot"}, "deck-bad"),
+        ({"prizes": "line,jackpot"}, "prizes-bad"),
+        ({"prizes": "line,line"}, "prizes-repeat"),
+        ({"calls": "55"}, "calls-bad"),
+        ({"calls": "-1"}, "calls-bad"),
+        ({"boards": "1,two"}, "boards-bad"),
+        ({"boards": "2"}, "boards-too-many"),
+        ({"boards": "1*10001"}, "boards-limit"),
+        ({"v": "2"}, "version-bad"),
+    ],
+)
+def test_bad_input_is_named(engine_page, fields, problem):
+    game = {"game": "loteria", "seed": "00" * 32, "prizes": "line", "boards": "1", **fields}
+    found = engine_page.evaluate(
+        """async (fields) => {
+            try { await GamenightVerify.verifyGame(fields); return null; }
+            catch (error) { return error.key || error.message; }
+        }""",
+        game,
+    )
+    assert found == problem
+    messages = engine_page.evaluate("GamenightVerify.TEXT")
+    assert problem in messages["en"]
+    assert problem in messages["es"]
+
+
+def test_both_languages_have_every_message(engine_page):
+    messages = engine_page.evaluate("GamenightVerify.TEXT")
+    assert set(messages["en"]) == set(messages["es"])
+    assert all(text.strip() for language in messages.values() for text in language.values())
