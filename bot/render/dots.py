@@ -214,7 +214,7 @@ def footer_labels(
     labels = []
     for seat, player in enumerate((Player.FIRST, Player.SECOND)):
         left = (MARGIN + seat * half) * s
-        spans = (Span(names[seat], name=True), Span(f" {scores[player]}"))
+        spans = (Span(names[seat], name=True), Span(" "), Span(str(scores[player])))
         line = fit_line(spans, FontFace.SANS_BOLD, 20 * s, 12 * s, (half - 34) * s)
         labels.append(Label(line, (left + 26 * s, middle), "lm", Palette.INK))
     text = verdict or status_text(game, names)

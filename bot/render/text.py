@@ -346,7 +346,7 @@ def _emoji_coverage() -> Coverage:
     return Coverage.of(openmoji_font_path())
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=32)  # a face costs from 0.2 MB (most) to 0.7 MB (CJK): keep few
 def shaping_font(file_name: str, size: int) -> ImageFont.FreeTypeFont:
     """A shipped font with raqm shaping (marks placed, Arabic joined, Indic reordered)."""
     with FONT_LOCK:
@@ -596,6 +596,7 @@ class TextLine:
     width: float
     face: FontFace
     size: int
+    spans: tuple[Span, ...] = ()  # what was laid out, names shortened, in logical order
     shortened: bool = False
 
     @property
@@ -685,7 +686,9 @@ def _span_runs(span: Span, face: FontFace, size: int) -> tuple[tuple[Run, ...], 
                 width = face_font.getlength(text)
         runs.append(Run(text, piece.source, rtl, x, width))
         x += width
-    return tuple(runs), x
+    # Ink past the advance (marks hanging off the last letter) pushes what follows along.
+    reach = max([x, *(run.x + _run_box(run, face, size)[2] for run in runs)])
+    return tuple(runs), reach
 
 
 def _plain(spans: tuple[Span, ...], face: FontFace) -> str | None:
@@ -717,7 +720,7 @@ def _layout(spans: tuple[Span, ...], face: FontFace, size: int) -> TextLine:
                 part_width = font(face, size).getlength(part)
                 parts.append(Run(part, PRIMARY, False, x, part_width, index))
                 x += part_width
-        return TextLine(tuple(parts), width, face, size)
+        return TextLine(tuple(parts), width, face, size, spans)
     runs: list[Run] = []
     x = 0.0
     for index, span in enumerate(spans):
@@ -726,7 +729,7 @@ def _layout(spans: tuple[Span, ...], face: FontFace, size: int) -> TextLine:
             Run(run.text, run.source, run.rtl, x + run.x, run.width, index) for run in span_runs
         )
         x += width
-    return TextLine(tuple(runs), x, face, size)
+    return TextLine(tuple(runs), x, face, size, spans)
 
 
 def fit_line(
@@ -788,7 +791,7 @@ def _shortened(spans: tuple[Span, ...], face: FontFace, size: int, width: float)
             result[index] = _shorten_to(spans[index], face, size, share)
         room -= _width(result[index], face, size)
     line = _layout(tuple(result), face, size)
-    return TextLine(line.runs, line.width, face, size, shortened=True)
+    return TextLine(line.runs, line.width, face, size, line.spans, shortened=True)
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -830,11 +833,11 @@ def _ink(line: TextLine, origin: tuple[float, float], span: int | None = None) -
 
 @lru_cache(maxsize=256)
 def _band(face: FontFace, size: int) -> tuple[float, float]:
-    """How far above and below the baseline a line may put ink: a fifth of the size past the
-    face's ascent and descent. Marks stacked beyond it (a "Zalgo" name) are clipped."""
+    """How far above and below the baseline a line may put ink: an eighth of the size past the
+    face's ascent, a sixteenth past its descent. Marks stacked beyond (a "Zalgo" name) are cut."""
     with FONT_LOCK:
         ascent, descent = font(face, size).getmetrics()
-    return -(ascent + size / 5), descent + size / 5
+    return -(ascent + size / 8), descent + size / 16
 
 
 @lru_cache(maxsize=4096)
@@ -894,7 +897,8 @@ def draw_line(
             at = (x + run.x, y)
             if run.source == EMOJI:
                 at = (at[0], y + _emoji_metrics(line.face, line.size)[1])
-                draw.text(at, run.text, font=face_font, anchor="ls", embedded_color=True)
+                coloured = draw.mode in ("RGB", "RGBA")  # else a silhouette, in ``fill``
+                draw.text(at, run.text, fill, face_font, "ls", embedded_color=coloured)
             elif _shaped(run.source, run.rtl):
                 _draw_shaped(draw, at, run, line, face_font, fill)
             else:

@@ -6,7 +6,7 @@
 
 Every font of ``bot.render.text.FALLBACK_FONTS`` is copied unchanged, except the CJK one, which
 is cut from ``NotoSansCJK-Bold.ttc`` (Noto Sans CJK JP Bold) down to what names realistically
-use: the hanzi/kanji/hanja of GB 2312, Big5 level 1, JIS X 0208 and KS X 1001 (10,831
+use: the hanzi/kanji/hanja of GB 2312, Big5 level 1, JIS X 0208 and KS X 1001 (10,838
 ideographs), all kana, all 11,172 hangul syllables and the jamo, bopomofo, CJK punctuation,
 Kangxi radicals, enclosed CJK letters, and the fullwidth and halfwidth forms. Its hinting,
 vertical metrics and the layout features names have no use for (``locl``, ``vert``, ``palt``...)
