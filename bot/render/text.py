@@ -346,14 +346,14 @@ def _emoji_coverage() -> Coverage:
     return Coverage.of(openmoji_font_path())
 
 
+_RAQM = ImageFont.Layout.RAQM
+
+
 @lru_cache(maxsize=32)  # a face costs from 0.2 MB (most) to 0.7 MB (CJK): keep few
 def shaping_font(file_name: str, size: int) -> ImageFont.FreeTypeFont:
     """A shipped font with raqm shaping (marks placed, Arabic joined, Indic reordered)."""
     with FONT_LOCK:
         return ImageFont.truetype(str(FONT_DIR / file_name), size, layout_engine=_RAQM)
-
-
-_RAQM = ImageFont.Layout.RAQM
 
 
 @lru_cache(maxsize=16)
@@ -412,6 +412,8 @@ def _emoji_parts(cluster: str) -> list[str]:
     tone = [char for char in cluster if _skin_tone(char)]
     if tone and len(cluster) > 1:
         return [*_emoji_parts(cluster.replace(tone[0], "")), tone[0]]
+    if len(cluster) > 1 and all(_regional(char) for char in cluster):
+        return list(cluster)  # a flag OpenMoji lacks: its two letters
     return [cluster]
 
 
@@ -791,6 +793,13 @@ def _shortened(spans: tuple[Span, ...], face: FontFace, size: int, width: float)
             result[index] = _shorten_to(spans[index], face, size, share)
         room -= _width(result[index], face, size)
     line = _layout(tuple(result), face, size)
+    for _ in range(3):  # kerning across spans can leave a pixel over: cut the widest name again
+        if line.width <= width or not names:
+            break
+        index = max(names, key=lambda index: _width(result[index], face, size))
+        room = _width(result[index], face, size) - (line.width - width)
+        result[index] = _shorten_to(spans[index], face, size, room)
+        line = _layout(tuple(result), face, size)
     return TextLine(line.runs, line.width, face, size, line.spans, shortened=True)
 
 
@@ -845,12 +854,12 @@ def _natural_box(run: Run, face: FontFace, size: int) -> Box:
     """The ink box of ``run`` with its baseline starting at (0, 0), before any clipping."""
     face_font = _run_font(run.source, run.rtl, face, size)
     with FONT_LOCK:
+        direction = "rtl" if run.rtl else "ltr"
         if run.source == EMOJI:
             dy = _emoji_metrics(face, size)[1]
-            left, top, right, bottom = face_font.getbbox(run.text, anchor="ls")
+            left, top, right, bottom = face_font.getbbox(run.text, anchor="ls", direction=direction)
             return left, top + dy, right, bottom + dy
         if _shaped(run.source, run.rtl):
-            direction = "rtl" if run.rtl else "ltr"
             return face_font.getbbox(run.text, anchor="ls", direction=direction)
         return face_font.getbbox(run.text, anchor="ls")
 
@@ -898,7 +907,16 @@ def draw_line(
             if run.source == EMOJI:
                 at = (at[0], y + _emoji_metrics(line.face, line.size)[1])
                 coloured = draw.mode in ("RGB", "RGBA")  # else a silhouette, in ``fill``
-                draw.text(at, run.text, fill, face_font, "ls", embedded_color=coloured)
+                direction = "rtl" if run.rtl else "ltr"
+                draw.text(
+                    at,
+                    run.text,
+                    fill,
+                    face_font,
+                    "ls",
+                    direction=direction,
+                    embedded_color=coloured,
+                )
             elif _shaped(run.source, run.rtl):
                 _draw_shaped(draw, at, run, line, face_font, fill)
             else:

@@ -159,12 +159,12 @@ def test_names_scores_and_status_stay_inside_the_picture_apart(names):
             assert name_box is not None
             assert score_box is not None
             assert name_box[2] <= score_box[0]  # the score is right of the name, apart
-            assert 0 <= name_box[0]
+            assert name_box[0] >= 0
             assert score_box[2] <= width * s
             assert label.line.spans[2].text.isdigit()  # never cut
         assert first.box()[2] < second.box()[0]  # the two players' labels do not meet
         box = status.box()
-        assert 0 <= box[0]
+        assert box[0] >= 0
         assert box[2] <= width * s
         assert box[3] <= height * s
         assert first.box()[3] <= box[1] + 6 * s  # the status line sits below the scores

@@ -107,6 +107,8 @@ def test_emoji_sequences_stay_one_picture():
         "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
     ]
     assert set(found.values()) == {None}
+    # A flag OpenMoji lacks shows its two letters, never a box.
+    assert sources("🇦🇦", FontFace.SANS_BOLD) == [("🇦", None), ("🇦", None)]
     # Text-style symbols stay text unless asked to be emoji.
     assert dict(sources("♥ ©", FontFace.SANS_BOLD))["©"] == FontFace.SANS_BOLD.value
     assert dict(sources("❤️", FontFace.SANS_BOLD))["❤️"] is None

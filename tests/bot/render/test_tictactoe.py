@@ -133,7 +133,7 @@ def test_the_verdict_after_a_long_name_is_drawn_whole(name):
     assert verdict.line.spans[-1] == Span(" wins")
     box = verdict.box(span=len(verdict.line.spans) - 1)
     assert box is not None
-    assert MARGIN * SUPERSAMPLE <= box[0]
+    assert box[0] >= MARGIN * SUPERSAMPLE
     assert box[2] <= (WIDTH - MARGIN) * SUPERSAMPLE
 
 
@@ -159,7 +159,7 @@ def test_players_and_verdict_stay_inside_the_picture(names):
         for label in (players, verdict):
             box = label.box()
             assert box is not None
-            assert 0 <= box[0]
+            assert box[0] >= 0
             assert box[2] <= WIDTH * SUPERSAMPLE
             assert box[3] <= HEIGHT * SUPERSAMPLE
         assert players.box()[3] <= verdict.box()[1] + 4 * SUPERSAMPLE
