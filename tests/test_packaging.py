@@ -54,3 +54,11 @@ def test_an_installed_copy_validates_requests(wheel, tmp_path):
     source, template = result.stdout.splitlines()
     assert Path(source).is_relative_to(installed)
     assert template == "/channels/{channel_id}/messages"
+
+
+def test_the_wheel_carries_the_fonts_for_names_and_their_licences(wheel):
+    from bot.render.text import FALLBACK_FONTS
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for font in (*FALLBACK_FONTS, "LICENSE-OFL-1.1.txt", "LICENSE-Apache-2.0.txt", "README.md"):
+        assert f"bot/render/fonts/{font}" in names
