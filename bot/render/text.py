@@ -639,13 +639,16 @@ def _pieces(span: Span, face: FontFace) -> tuple[_Piece, ...]:
     pieces: list[_Piece] = []
     for cluster, level in zip(clusters, levels, strict=True):
         source = _source(cluster, face)
-        if pieces and source == PRIMARY and pieces[-1].source > PRIMARY:
-            # A space or a mark of punctuation inside a run of another script stays in that
-            # run's font when it has it: one shaped run, not three draw calls.
-            if _strength(cluster) == "N" and all(
-                ord(char) in coverage(FALLBACK_FONTS[pieces[-1].source - 1]) for char in cluster
-            ):
-                source = pieces[-1].source
+        # A space or a mark of punctuation inside a run of another script stays in that run's
+        # font when it has it: one shaped run, not three draw calls.
+        if (
+            pieces
+            and source == PRIMARY
+            and pieces[-1].source > PRIMARY
+            and _strength(cluster) == "N"
+            and all(ord(c) in coverage(FALLBACK_FONTS[pieces[-1].source - 1]) for c in cluster)
+        ):
+            source = pieces[-1].source
         if pieces and pieces[-1].source == source and pieces[-1].level == level:
             pieces[-1] = _Piece(pieces[-1].text + cluster, source, level)
         else:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.render.common import FONT_DIR, FontFace, emoji_drawable, font, openmoji_font_path
 from bot.render.text import (
@@ -169,19 +169,35 @@ def test_shortening_cuts_between_graphemes(name):
 
 def test_a_right_to_left_name_keeps_its_score_on_the_right():
     line = layout((Span("شرہ محمد", name=True), Span(" 12")), FontFace.SANS_BOLD, 60)
-    score = next(run for run in line.runs if run.span == 1)
-    assert score.text == " 12"
-    assert all(run.x < score.x for run in line.runs if run.span == 0)
-    # Inside the name the words run right to left: the first word is drawn rightmost.
-    words = [run for run in line.runs if run.span == 0 and run.text.strip()]
-    assert words[0].text == "محمد"
-    assert words[-1].text == "شرہ"
-    assert all(run.rtl for run in words)
+    name, score = line.runs
+    # The name is one shaped right-to-left run (its space in the Arabic font), then the score.
+    assert (name.text, name.rtl, score.text, score.rtl) == ("شرہ محمد", True, " 12", False)
+    assert name.x + name.width <= score.x
+    # Drawn right to left: the left end of the picture is the second word, "محمد".
+    pictures = {}
+    for text in ("شرہ محمد", "محمد", "شرہ"):
+        image = Image.new("L", (700, 100), 255)
+        draw_line(ImageDraw.Draw(image), (10, 50), layout(text, FontFace.SANS_BOLD, 60), 0, "lm")
+        pictures[text] = image
+    left = (0, 0, 10 + round(layout("محمد", FontFace.SANS_BOLD, 60).width) - 4, 100)
+    whole = pictures["شرہ محمد"].crop(left)
+    assert _differs(whole, pictures["محمد"].crop(left)) < 0.02
+    assert _differs(whole, pictures["شرہ"].crop(left)) > 0.1
+
+
+def _differs(first, second) -> float:
+    """The share of pixels that differ clearly between two greyscale pictures."""
+    difference = ImageChops.difference(first, second).point(lambda value: value > 64 and 255)
+    return difference.histogram()[255] / (first.width * first.height)
 
 
 def test_mixed_directions_follow_the_bidi_algorithm():
     line = layout((Span("Ahmed أحمد 42", name=True),), FontFace.SANS_BOLD, 60)
-    assert [run.text for run in line.runs] == ["Ahmed ", "42", " ", "أحمد"]
+    assert [(run.text, run.rtl) for run in line.runs] == [
+        ("Ahmed ", False),
+        ("42", False),
+        ("أحمد ", True),
+    ]
 
 
 def test_a_shortened_right_to_left_name_ends_in_an_ellipsis_on_its_left():
