@@ -68,7 +68,7 @@ def subset_cjk(source: Path, target: Path) -> None:
     from fontTools import subset  # type: ignore[import-untyped]
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
-    face = TTFont(str(source), fontNumber=CJK_INDEX)
+    face = TTFont(str(source), fontNumber=CJK_INDEX, recalcTimestamp=False)  # reproducible
     options = subset.Options()
     options.layout_features = CJK_FEATURES
     options.name_IDs = ["*"]
