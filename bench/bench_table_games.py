@@ -78,6 +78,32 @@ def main() -> None:
             lambda game=game: render_dots(game, game_id="12", names=("Alice", "Bob")), repeat
         )
         report(f"dots {rows}x{columns} board", times, f"png {len(rendered.png) / 1024:.1f} KB")
+    # Names beyond Latin go through font fallback, bidi and emoji; too long ones are shortened.
+    scripts = ("محمد الهاشمي 👍🏽", "王小明 たなか 김민준")
+    long_names = ("Maximiliano Alessandro Fernández", "Wolfgang Amadeus Mozart-Salzburg")
+    for what, names in (("names in five scripts", scripts), ("32-character names", long_names)):
+        times, rendered = timed(
+            lambda names=names: render_tictactoe(
+                won, game_id="12", x_name=names[0], o_name=names[1]
+            ),
+            repeat,
+        )
+        report(f"tic-tac-toe, {what}", times, f"png {len(rendered.png) / 1024:.1f} KB")
+        game = dots_midgame(3, 3, 18)
+        times, rendered = timed(
+            lambda names=names, game=game: render_dots(game, game_id="12", names=names), repeat
+        )
+        report(f"dots 3x3, {what}", times, f"png {len(rendered.png) / 1024:.1f} KB")
+    counter = iter(range(10**9))
+    times, rendered = timed(  # nothing cached: as for the first picture of each new player
+        lambda: render_dots(
+            dots_midgame(3, 3, 18),
+            game_id="12",
+            names=tuple(f"{name} {next(counter)}" for name in scripts),
+        ),
+        repeat,
+    )
+    report("dots 3x3, new script names each time", times, f"png {len(rendered.png) / 1024:.1f} KB")
     puzzle = TriangleGame.new(4)
     for jump in puzzle.solution()[:6]:
         puzzle.play(jump)

@@ -80,3 +80,11 @@ def test_the_wheel_carries_the_verification_page(wheel):
         assert f"bot/web/{name}" in names
         shipped = zipfile.ZipFile(wheel).read(f"bot/web/{name}")
         assert shipped == (PROJECT_ROOT / "bot" / "web" / name).read_bytes()
+
+
+def test_the_wheel_carries_the_fonts_for_names_and_their_licences(wheel):
+    from bot.render.text import FALLBACK_FONTS
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for font in (*FALLBACK_FONTS, "LICENSE-OFL-1.1.txt", "LICENSE-Apache-2.0.txt", "README.md"):
+        assert f"bot/render/fonts/{font}" in names

@@ -173,6 +173,22 @@ def table_game_samples() -> list[tuple[str, Rendered]]:
             "dots-finished.png",
             render_dots(finished, game_id=SAMPLE_GAME, names=("Alice", "GameNight")),
         ),
+        (  # names in other scripts, with emoji, one too long for its place
+            "dots-names.png",
+            render_dots(
+                dots, game_id=SAMPLE_GAME, names=("王小明 👍🏽", "محمد عبد الله الهاشمي القرشي")
+            ),
+        ),
+        (
+            "tictactoe-names.png",
+            render_tictactoe(
+                won,
+                game_id=SAMPLE_GAME,
+                x_name="Maximiliano Alessandro Fernández",
+                o_name="अर्जुन शर्मा 🇮🇳",
+                forfeit="अर्जुन शर्मा 🇮🇳 ran out of time: Maximiliano Alessandro Fernández wins",
+            ),
+        ),
         (
             "triangle.png",
             render_triangle(

@@ -20,13 +20,13 @@ from bot.render.common import (
     downsample,
     draw_text,
     encode_png,
-    fit_text,
     font,
     limit_alt_text,
     safe_filename,
     shorten,
     tint,
 )
+from bot.render.text import Label, Span, draw_line, fit_line, initial, layout, name_spans
 from engine.dots import DotsGame, Line, Player, dot_name
 
 SUPERSAMPLE = 3
@@ -103,19 +103,17 @@ def dots_image(
         return x * s, y * s
 
     # Boxes first, so lines and dots sit on top of the fill.
-    initials = _initials(names)
-    initial_font = font(FontFace.SLAB, 34 * s)
+    initials = [layout(letter, FontFace.SLAB, 34 * s) for letter in _initials(names)]
     for row, owners in enumerate(game.box_owners()):
         for column, owner in enumerate(owners):
             if owner is None:
                 continue
             (left, top), (right, bottom) = at(row, column), at(row + 1, column + 1)
             draw.rectangle((left, top, right, bottom), fill=tint(PLAYER_COLOURS[owner], 0.72))
-            draw_text(
+            draw_line(
                 draw,
                 ((left + right) / 2, (top + bottom) / 2 + s),
                 initials[_seat(owner)],
-                initial_font,
                 tint(PLAYER_COLOURS[owner], 0.2, Palette.INK),
                 "mm",
             )
@@ -153,7 +151,7 @@ def dots_image(
 
 def _initials(names: Sequence[str]) -> tuple[str, str]:
     """The letters written in each player's boxes: initials, or 1 and 2 if those are alike."""
-    first, second = ((name.strip()[:1] or "?").upper() for name in names[:2])
+    first, second = (initial(name) for name in names[:2])
     return (first, second) if first != second else ("1", "2")
 
 
@@ -187,7 +185,6 @@ def _score_line(
     height: int,
 ) -> None:
     s = SUPERSAMPLE
-    scores = game.scores
     middle = (height - FOOTER + 20) * s
     half = (width - 2 * MARGIN) / 2
     for seat, player in enumerate((Player.FIRST, Player.SECOND)):
@@ -198,17 +195,40 @@ def _score_line(
             radius=4 * s,
             fill=PLAYER_COLOURS[player],
         )
-        label = f"{names[seat]} {scores[player]}"
-        shown, face = fit_text(label, FontFace.SANS_BOLD, 20 * s, 12 * s, (half - 34) * s)
-        draw_text(draw, (left + swatch + 8 * s, middle), shown, face, Palette.INK, "lm")
+    for label in footer_labels(game, names, verdict, width, height):
+        label.draw(draw)
+
+
+def footer_labels(
+    game: DotsGame, names: Sequence[str], verdict: str, width: int, height: int
+) -> tuple[Label, Label, Label]:
+    """The two players' "name score" labels and the status line, in supersampled pixels.
+
+    A name too long for its half of the footer is cut with an ellipsis, never the score; names
+    inside the status line (or ``verdict``) are cut the same way, never its other words.
+    """
+    s = SUPERSAMPLE
+    scores = game.scores
+    middle = (height - FOOTER + 20) * s
+    half = (width - 2 * MARGIN) / 2
+    labels = []
+    for seat, player in enumerate((Player.FIRST, Player.SECOND)):
+        left = (MARGIN + seat * half) * s
+        spans = (Span(names[seat], name=True), Span(" "), Span(str(scores[player])))
+        line = fit_line(spans, FontFace.SANS_BOLD, 20 * s, 12 * s, (half - 34) * s)
+        labels.append(Label(line, (left + 26 * s, middle), "lm", Palette.INK))
     text = verdict or status_text(game, names)
     colour = Palette.INK
     if game.is_over and game.winner is not None and not verdict:
         colour = PLAYER_COLOURS[game.winner]
     elif not game.is_over and not verdict:
         colour = PLAYER_COLOURS[game.turn]
-    shown, face = fit_text(text, FontFace.SANS_BOLD, 20 * s, 12 * s, (width - 2 * MARGIN) * s)
-    draw_text(draw, (width * s / 2, middle + 30 * s), shown, face, colour, "mm")
+    line = fit_line(
+        name_spans(text, names[:2]), FontFace.SANS_BOLD, 20 * s, 12 * s, (width - 2 * MARGIN) * s
+    )
+    labels.append(Label(line, (width * s / 2, middle + 30 * s), "mm", colour))
+    first, second, status = labels
+    return first, second, status
 
 
 def _box_name(row: int, column: int) -> str:

@@ -17,7 +17,6 @@ from bot.render.common import (
     draw_text,
     encode_png,
     fit_font,
-    fit_text,
     font,
     limit_alt_text,
     safe_filename,
@@ -25,6 +24,7 @@ from bot.render.common import (
     text_width,
     tint,
 )
+from bot.render.text import Label, Span, fit_line, name_spans
 from engine.tictactoe import Player, Status, TicTacToe
 
 SUPERSAMPLE = 3
@@ -133,17 +133,30 @@ def tictactoe_image(
         draw.line((left + offset, top, left + offset, top + size * cell), grid, 4 * s)
         draw.line((left, top + offset, left + size * cell, top + offset), grid, 4 * s)
 
+    for label in footer_labels(game, x_name=x_name, o_name=o_name, forfeit=forfeit):
+        label.draw(draw)
+    return downsample(image, (WIDTH, HEIGHT))
+
+
+def footer_labels(
+    game: TicTacToe, *, x_name: str, o_name: str, forfeit: str = ""
+) -> tuple[Label, Label]:
+    """The players line and the verdict, in supersampled pixels. Names too long for the width
+    are cut with an ellipsis; the verdict's other words always show whole."""
+    s = SUPERSAMPLE
     footer_top = (BAND + MARGIN + BOARD_SIDE) * s
-    players = f"{x_name} (X) vs {o_name} (O)"
-    shown, players_font = fit_text(players, FontFace.SANS, 18 * s, 12 * s, (WIDTH - 2 * MARGIN) * s)
-    draw_text(draw, (WIDTH * s / 2, footer_top + 18 * s), shown, players_font, Palette.MUTED, "mm")
+    room = (WIDTH - 2 * MARGIN) * s
+    players = (Span(x_name, name=True), Span(" (X) vs "), Span(o_name, name=True), Span(" (O)"))
+    players_line = fit_line(players, FontFace.SANS, 18 * s, 12 * s, room)
     verdict = forfeit or result_text(game, x_name, o_name)
     colour = MARK_COLOURS[game.outcome.winner] if game.outcome.winner else Palette.INK
-    shown, verdict_font = fit_text(
-        verdict, FontFace.SANS_BOLD, 22 * s, 14 * s, (WIDTH - 2 * MARGIN) * s
+    verdict_line = fit_line(
+        name_spans(verdict, (x_name, o_name)), FontFace.SANS_BOLD, 22 * s, 14 * s, room
     )
-    draw_text(draw, (WIDTH * s / 2, footer_top + 44 * s), shown, verdict_font, colour, "mm")
-    return downsample(image, (WIDTH, HEIGHT))
+    return (
+        Label(players_line, (WIDTH * s / 2, footer_top + 18 * s), "mm", Palette.MUTED),
+        Label(verdict_line, (WIDTH * s / 2, footer_top + 44 * s), "mm", colour),
+    )
 
 
 def _cell_name(index: int, size: int) -> str:

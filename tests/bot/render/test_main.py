@@ -28,6 +28,8 @@ EXPECTED = {
     "tictactoe-5x5.png",
     "dots.png",
     "dots-finished.png",
+    "dots-names.png",
+    "tictactoe-names.png",
     "triangle.png",
     "triangle-solved.png",
     "triangle-solution.gif",

@@ -1,19 +1,25 @@
 import pytest
+from PIL import ImageChops
 
 from bot.render.common import Palette
+from bot.render.text import Span
 from bot.render.tictactoe import (
     BAND,
     BOARD_SIDE,
     CROSS,
+    FOOTER,
     HEIGHT,
     MARGIN,
     NOUGHT,
+    SUPERSAMPLE,
     WIDTH,
+    footer_labels,
     render_tictactoe,
     tictactoe_image,
 )
 from engine.tictactoe import Rules, TicTacToe
 from tests.bot.render.conftest import open_checked
+from tests.bot.render.test_text import SAMPLE_NAMES
 
 
 def near(actual, expected, tolerance=10) -> bool:
@@ -98,3 +104,64 @@ def test_long_names_and_game_ids_still_fit():
     assert image.size == (WIDTH, HEIGHT)
     assert f"{name} as X against Bo as O" in rendered.alt_text
     assert f"{name} wins." in rendered.alt_text
+
+
+LONG_X, LONG_O = "Maximiliano Alessandro Fernández", "Wolfgang Amadeus Mozart-Salzburg"
+
+
+def footer_of(rendered):
+    return open_checked(rendered).crop((0, HEIGHT - FOOTER, WIDTH, HEIGHT))
+
+
+def changed(before, after) -> bool:
+    """Whether two pictures differ by more than their palettes' rounding."""
+    difference = ImageChops.difference(before, after).convert("L")
+    return difference.point(lambda value: 255 if value > 48 else 0).getbbox() is not None
+
+
+@pytest.mark.parametrize(
+    "name", [LONG_X, "W" * 32, "王小明 たなか ゆうき 김민준 이서연 박지훈 李小龍"]
+)
+def test_the_verdict_after_a_long_name_is_drawn_whole(name):
+    game = played(3, [0, 3, 1, 4, 2])
+    with_verdict = render_tictactoe(
+        game, game_id="1", x_name=name, o_name=LONG_O, forfeit=f"{name} wins"
+    )
+    name_only = render_tictactoe(game, game_id="1", x_name=name, o_name=LONG_O, forfeit=name)
+    assert changed(footer_of(with_verdict), footer_of(name_only))
+    _, verdict = footer_labels(game, x_name=name, o_name=LONG_O)
+    assert verdict.line.spans[-1] == Span(" wins")
+    box = verdict.box(span=len(verdict.line.spans) - 1)
+    assert box is not None
+    assert box[0] >= MARGIN * SUPERSAMPLE
+    assert box[2] <= (WIDTH - MARGIN) * SUPERSAMPLE
+
+
+@pytest.mark.parametrize("script", list(SAMPLE_NAMES))
+def test_names_in_every_script_are_drawn_not_boxed(script):
+    """Missing glyphs all draw as the same box: two different names would look alike."""
+    game = played(3, [0, 3, 1, 4, 2])
+    first, second = SAMPLE_NAMES[script]
+    pictures = [
+        footer_of(render_tictactoe(game, game_id="1", x_name=name, o_name="Bo"))
+        for name in (first, second)
+    ]
+    assert changed(*pictures), script
+
+
+@pytest.mark.parametrize("names", [(LONG_X, LONG_O), *SAMPLE_NAMES.values()])
+def test_players_and_verdict_stay_inside_the_picture(names):
+    game = played(3, [0, 3, 1, 4, 2])
+    x_name, o_name = names
+    for forfeit in ("", f"A {o_name} se le acabó el tiempo: gana {x_name}"):
+        players, verdict = footer_labels(game, x_name=x_name, o_name=o_name, forfeit=forfeit)
+        assert [span.text for span in players.line.spans[1::2]] == [" (X) vs ", " (O)"]
+        for label in (players, verdict):
+            box = label.box()
+            assert box is not None
+            assert box[0] >= 0
+            assert box[2] <= WIDTH * SUPERSAMPLE
+            assert box[3] <= HEIGHT * SUPERSAMPLE
+        assert players.box()[3] <= verdict.box()[1] + 4 * SUPERSAMPLE
+        if forfeit:
+            assert verdict.line.spans[2] == Span(" se le acabó el tiempo: gana ")
