@@ -280,9 +280,7 @@ class TableGameCog(commands.Cog):
     def release(self, game_id: int) -> None:
         """Forget a game that is over (called by its timer as it ends): finished games do not
         stay in memory for the life of the process."""
-        live = self.live.get(game_id)
-        if live is not None and not live.lock.locked():
-            del self.live[game_id]
+        self.live.pop(game_id, None)
 
     # -- deadlines -----------------------------------------------------------------------------
 

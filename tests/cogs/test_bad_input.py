@@ -1,0 +1,229 @@
+"""Bad input and other servers: long and odd text, stale command definitions, games of another
+server, churn in a lobby, impatient hosts, typed prize names and codes. Every refusal is a short,
+private answer that changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine.housie import decode_ticket_code
+from tests.cogs.helpers import button_id, run_calls
+from tests.conftest import SIGNING_KEY
+
+# As long as Discord lets a string option be, with what people paste: emoji, markdown, mentions.
+LONG = ("💥 **bold** `code` @everyone <@1> \n" * 300)[:6000]
+QUOTE_ROOM = 60  # the most of the input a reply may repeat (the quote plus its marks)
+
+
+def assert_short_private(reply, typed: str = LONG) -> None:
+    assert reply.ephemeral, reply.content
+    assert len(reply.content) <= 2000
+    # At most a short piece of what was typed comes back.
+    longest = max(
+        (len(piece) for piece in typed.split("\n") if piece and piece in reply.content), default=0
+    )
+    assert longest <= QUOTE_ROOM, reply.content
+    assert reply.content.count("💥") <= 3
+
+
+async def test_long_and_odd_text_in_every_text_option(emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    bingo = guild.add_channel("bingo")
+    host = guild.add_member("host")
+    rival = guild.add_member("rival")
+    bot = await start_bot()
+
+    assert_short_private(await (await host.slash("loteria start", prizes=LONG)).reply())
+    assert await bot.storage.live_games() == []
+    assert_short_private(await (await host.slash("housie check", code=LONG)).reply())
+
+    lobby = await (await host.slash("housie start", in_channel=bingo)).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    reply = await (await host.slash("housie claim", in_channel=bingo, prize=LONG)).reply()
+    assert_short_private(reply)
+    (game,) = await bot.storage.live_games("housie")
+    assert await bot.storage.claims(game.id) == []
+
+    # /dots move used to stay "thinking" forever on a long line.
+    await (await host.slash("dots play", opponent=rival)).reply()
+    dots_lobby = guild.default_channel.messages[-1]
+    await (await rival.click(dots_lobby, next(c for c in dots_lobby.custom_ids if ":accept:" in c))).reply()
+    moved = await host.slash("dots move", line=LONG)
+    assert_short_private(await moved.reply())
+
+    for command, option, extra in (
+        ("loteria start", "prizes", {}),
+        ("housie claim", "prize", {"in_channel": bingo}),
+        ("dots move", "line", {}),
+    ):
+        choices = await host.autocomplete(command, option, LONG, **extra)
+        assert len(choices) <= 25
+        for choice in choices:
+            assert len(choice["name"]) <= 100
+
+
+async def test_stale_command_definitions_are_checked_again(emulator, start_bot):
+    """Discord checks option ranges against the definitions it holds; an old definition (no
+    maximum) lets a value through that the bot must still refuse."""
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot()
+    for command in ("loteria", "housie", "tictactoe", "dots"):
+        for sub in emulator.command(command, guild)["options"]:
+            for option in sub.get("options", []):
+                option.pop("max_value", None)
+                option.pop("min_value", None)
+    cases = [
+        ("loteria start", {"interval": 1000}, "`interval` must be 5 to 120"),
+        ("loteria start", {"max_players": 5000}, "`max_players` must be 1 to 1000"),
+        ("housie start", {"tickets": 9}, "`tickets` must be 1 to 6"),
+        ("housie start", {"interval": 1}, "`interval` must be 5 to 120"),
+        ("tictactoe play", {"turn_time": 1}, "`turn_time` must be 15 to 900"),
+        ("dots play", {"rows": 40}, "`rows` must be"),
+    ]
+    for command, options, expected in cases:
+        reply = await (await host.slash(command, **options)).reply()
+        assert reply.ephemeral
+        assert expected in reply.content, (command, reply.content)
+    assert await bot.storage.live_games() == []
+
+
+async def test_games_of_another_server_are_none_of_its_business(emulator, start_bot):
+    home = emulator.add_guild("Home")
+    home.add_channel("general")
+    host = home.add_member("host")
+    away = emulator.add_guild("Away")
+    away.add_channel("general")
+    visitor = away.add_member("visitor")
+    bot = await start_bot(time_scale=100)
+    lobby = await (await host.slash("housie start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+    code = (await bot.storage.boards(game.id, host.id))[0].code
+    await (await host.slash("housie stop")).reply()
+    await home.default_channel.wait_for_message(lambda m: "is over" in m.content)
+
+    here = await (await host.slash("housie verify", game=game.id)).reply()
+    assert "verified" in here.content
+    there = await (await visitor.slash("housie verify", game=game.id)).reply()
+    assert there.ephemeral
+    assert f"There is no Housie game #{game.id}" in there.content
+    assert game.seed.hex() not in there.content
+    checked = await (await visitor.slash("housie check", code=code)).reply()
+    assert checked.ephemeral
+    assert "not a ticket code from a game in this server" in checked.content
+    assert "Genuine" not in checked.content
+    # A number that was never a game reads the same as another server's game.
+    unknown = await (await visitor.slash("housie verify", game=game.id + 50)).reply()
+    assert unknown.content.replace(str(game.id + 50), "N") == there.content.replace(
+        str(game.id), "N"
+    )
+
+
+async def test_codes_are_read_as_crockford_reads_them(emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot()
+    lobby = await (await host.slash("housie start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    (game,) = await bot.storage.live_games()
+    code = (await bot.storage.boards(game.id, host.id))[0].code
+    typed = " " + "-".join(code[i : i + 4] for i in range(0, len(code), 4)).lower() + " "
+    typed = typed.replace("0", "o").replace("1", "l")
+    assert decode_ticket_code(typed, SIGNING_KEY) == decode_ticket_code(code, SIGNING_KEY)
+    checked = await (await host.slash("housie check", code=typed)).reply()
+    assert "Genuine" in checked.content
+
+
+async def test_typed_prize_names_are_accepted(emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    players = [guild.add_member(f"p{i}") for i in range(3)]
+    bot = await start_bot(time_scale=100)
+    lobby = await (await players[0].slash("housie start")).reply()
+    for player in players:
+        await (await player.click(lobby, button_id(lobby, "join"))).reply()
+    await (await players[0].click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+    await run_calls(bot.get_cog("Housie"), game.id, 1)
+    # Judged (one number called: too early, so bogeys), not refused as unknown prizes.
+    for player, typed, name in (
+        (players[0], "full house", "Full House"),
+        (players[1], "Cartón-Lleno", "Full House"),
+        (players[2], "Early Five", "Early Five"),
+    ):
+        judged = await (await player.slash("housie claim", prize=typed)).reply()
+        assert f"claimed {name} but" in judged.content, judged.content
+
+
+async def test_seats_are_never_dealt_again_and_churn_has_an_end(emulator, start_bot):
+    seed = bytes(range(32))
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    leaver = guild.add_member("leaver")
+    newcomer = guild.add_member("newcomer")
+    bot = await start_bot(seed_source=lambda: seed)
+    lobby = await (await host.slash("loteria start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await leaver.click(lobby, button_id(lobby, "join"))).reply()
+    (game,) = await bot.storage.live_games()
+    left_with = (await bot.storage.boards(game.id, leaver.id))[0]
+    await (await leaver.click(lobby, button_id(lobby, "leave"))).reply()
+    await (await newcomer.click(lobby, button_id(lobby, "join"))).reply()
+    dealt = (await bot.storage.boards(game.id, newcomer.id))[0]
+    assert dealt.deal_index == 2
+    assert dealt.state != left_with.state
+
+    cog = bot.get_cog("Lotería")
+    cog.deal_limit = 5  # as if thousands of joins and leaves had gone before
+    for _ in range(2):
+        await (await leaver.click(lobby, button_id(lobby, "join"))).reply()
+        await (await leaver.click(lobby, button_id(lobby, "leave"))).reply()
+    refused = await (await leaver.click(lobby, button_id(lobby, "join"))).reply()
+    assert refused.ephemeral
+    assert "dealt all 5 boards it can" in refused.content
+    assert await bot.storage.get_player(game.id, leaver.id) is None
+
+
+async def test_three_quick_stops_announce_once_and_finished_games_leave_memory(
+    emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    lobby = await (await host.slash("loteria start")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+    await run_calls(cog, game.id, 2)
+    stops = await asyncio.gather(*(host.slash("loteria stop") for _ in range(3)))
+    replies = [await stop.reply() for stop in stops]
+    public = [r for r in replies if not r.ephemeral]
+    assert len(public) == 1
+    assert "stopped by" in public[0].content
+    assert all("already being stopped" in r.content or "no Lotería game" in r.content
+               for r in replies if r.ephemeral)
+    await channel.wait_for_message(lambda m: "is over" in m.content)
+    assert len([m for m in channel.messages if "is over" in m.content]) == 1
+    await emulator.wait_until(
+        lambda: game.id not in cog.live, 10, lambda: f"game {game.id} to leave memory"
+    )
+
+    # A table game too: played to the end, then forgotten.
+    ttt = bot.get_cog("Tic-tac-toe") or next(
+        c for c in bot.cogs.values() if getattr(c, "kind", "") == "tictactoe"
+    )
+    await (await host.slash("tictactoe play")).reply()
+    (table,) = await bot.storage.live_games("tictactoe")
+    await (await host.slash("tictactoe resign")).reply()
+    await emulator.wait_until(
+        lambda: table.id not in ttt.live, 10, lambda: f"game {table.id} to leave memory"
+    )
