@@ -58,9 +58,9 @@ LOBBY_EDIT_INTERVAL = 2.0
 # 1,000 members in 50 lobbies at 1.7x the rate-limit floor when every lobby edited every 2 s).
 LOBBY_EDITS_PER_SECOND = 2.0
 DM_CONCURRENCY = 8
-# Board pictures rendered at once for /tabla and /ticket views: a burst of views waits its turn
-# here instead of filling every worker thread.
-VIEW_CONCURRENCY = 2
+# Board views (/tabla, /ticket, /housie board) answered at once, after their acknowledgement: a
+# burst waits its turn here instead of flooding the event loop and the worker threads.
+VIEW_CONCURRENCY = 4
 FALSE_CLAIM_LIMIT = 2
 MIN_INTERVAL, MAX_INTERVAL = 5, 120
 MAX_PLAYERS_LIMIT = 1000
@@ -740,26 +740,29 @@ class CallingGameCog(commands.GroupCog):
         # a restart resuming them all) the database and the render can each take their turn
         # for longer than Discord's 3 s (bench/bench_load.py).
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.game_here(interaction)
-        player = await self.storage.get_player(game.id, interaction.user.id)
-        boards = await self.storage.boards(game.id, interaction.user.id)
-        if player is None or not boards:
-            raise self.refusal("not_playing", game=game.id)
-        seen = await self.seen_calls(game)
+        # A crowd of views is answered a few at a time: with all of them in flight at once, every
+        # turn of the event loop would run hundreds of their steps and the caller's timer would
+        # wait its turn behind them (bench/bench_call_pace.py).
         async with self.view_slots:
+            game = await self.game_here(interaction)
+            player = await self.storage.get_player(game.id, interaction.user.id)
+            boards = await self.storage.boards(game.id, interaction.user.id)
+            if player is None or not boards:
+                raise self.refusal("not_playing", game=game.id)
+            seen = await self.seen_calls(game)
             images = await asyncio.to_thread(self.render_boards, game, boards, seen)
-        locale = interaction.locale
-        await interaction.followup.send(
-            self.say(
-                "your_boards",
-                locale,
-                boards=self.board_phrase(len(images), locale),
-                game=game.id,
-                calls=len(seen),
-            ),
-            files=[attachment(image) for image in images],
-            ephemeral=True,
-        )
+            locale = interaction.locale
+            await interaction.followup.send(
+                self.say(
+                    "your_boards",
+                    locale,
+                    boards=self.board_phrase(len(images), locale),
+                    game=game.id,
+                    calls=len(seen),
+                ),
+                files=[attachment(image) for image in images],
+                ephemeral=True,
+            )
         if not player.delivered:
             await self.storage.set_delivery(game.id, player.user_id, Delivery.REPLY)
             self.touch_lobby(game.id)

@@ -360,15 +360,17 @@ class Housie(
     @app_commands.command(name="board", description=_("Show the caller's board of called numbers"))
     async def board_command(self, interaction: discord.Interaction[Any]) -> None:
         await defer_public(interaction)
-        game = await self.game_here(interaction)
-        called = await self.seen_calls(game)
-        async with self.view_slots:
+        async with self.view_slots:  # a burst of views must not hold up the caller
+            game = await self.game_here(interaction)
+            called = await self.seen_calls(game)
             image = await asyncio.to_thread(render.render_caller_board, called)
-        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-        await interaction.followup.send(
-            self.say("housie_board_now", self.channel_locale(game), game=game.id, count=len(called)),
-            file=attachment(image),
-        )
+            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+            await interaction.followup.send(
+                self.say(
+                    "housie_board_now", self.channel_locale(game), game=game.id, count=len(called)
+                ),
+                file=attachment(image),
+            )
 
     @app_commands.command(name="claim", description=_("Claim a prize"))
     @app_commands.describe(prize=_("The prize you completed"), ticket=_("Which of your tickets"))

@@ -227,3 +227,33 @@ async def test_three_quick_stops_announce_once_and_finished_games_leave_memory(
     await emulator.wait_until(
         lambda: table.id not in ttt.live, 10, lambda: f"game {table.id} to leave memory"
     )
+
+
+async def test_lobby_buttons_work_only_where_their_game_is(emulator, start_bot):
+    """A press that names a game of another channel (a crafted interaction: Discord only sends
+    presses from the message's own channel) is refused like a stale button, changing nothing."""
+    from emulator.interactions import InteractionType
+
+    guild = emulator.add_guild("Game Night")
+    general = guild.add_channel("general")
+    other = guild.add_channel("other")
+    host = guild.add_member("host")
+    bot = await start_bot()
+    lobby = await (await host.slash("loteria start")).reply()
+    (game,) = await bot.storage.live_games()
+    for action in ("join", "start", "cancel", "leave"):
+        custom_id = button_id(lobby, action)
+        crafted = await emulator.start_interaction(
+            InteractionType.MESSAGE_COMPONENT,
+            host.user,
+            other,
+            {"custom_id": custom_id, "component_type": 2},
+            source_message=lobby,
+            custom_id=custom_id,
+        )
+        reply = await crafted.reply()
+        assert reply.ephemeral
+        assert "another channel" in reply.content
+    assert await bot.storage.players(game.id) == []
+    assert (await bot.storage.get_game(game.id)).status.value == "lobby"
+    assert general.messages == [lobby]
