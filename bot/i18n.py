@@ -553,6 +553,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "## {titulo} #{game}\n<@{host}> reta a {challenged} a una partida de {titulo} "
         "({settings}).\n{players}; empieza {first}. Acepta <t:{deadline}:R>, o rechaza.",
     ),
+    "table_cannot_post": (
+        "I could not post in <#{channel}> (a permission was taken away, or the channel is gone), "
+        "so here is how {title} #{game} ended:",
+        "No pude publicar en <#{channel}> (me quitaron un permiso, o el canal ya no existe), así "
+        "que así terminó {titulo} #{game}:",
+    ),
     "table_accept": ("Accept", "Aceptar"),
     "table_decline": ("Decline", "Rechazar"),
     "table_resign_button": ("Resign", "Rendirse"),

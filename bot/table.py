@@ -958,6 +958,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 await channel.send(shown.content, view=shown.view, files=shown.files)
             else:
                 await channel.send(shown.content, view=shown.view)
+        except (discord.Forbidden, discord.NotFound):
+            # The channel shut the bot out (a permission taken, or deleted): the players still
+            # hear how their game ended.
+            log.warning("cannot post the end of %s game %s; telling its players", self.kind, game.id)
+            notice = self.say(
+                "table_cannot_post", self.channel_locale(game), game=game.id, channel=game.channel_id
+            )
+            for user_id in self.seats(game):
+                if user_id != BOT_SEAT_ID:
+                    await self.bot.tell(user_id, f"{notice}\n{shown.content}")
         except discord.HTTPException:
             log.warning("could not announce the end of %s game %s", self.kind, game.id)
 

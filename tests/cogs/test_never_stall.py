@@ -269,3 +269,23 @@ async def test_a_locked_database_slows_answers_but_never_fails_them(
         members[1].id,
         members[2].id,
     }
+
+
+async def test_a_table_game_that_cannot_post_its_end_tells_its_players(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    alice = guild.add_member("alice")
+    bob = guild.add_member("bob")
+    bot = await start_bot(time_scale=0.01)
+    challenge = await (await alice.slash("tictactoe play", opponent=bob, turn_time=15)).reply()
+    accept = next(c for c in challenge.custom_ids if ":accept:" in c)
+    await (await bob.click(challenge, accept)).reply()
+    guild.set_bot_denied(channel, Permission.SEND_MESSAGES)
+    # Nobody moves: the move clock runs out and the game ends; its result cannot be posted.
+    for member in (alice, bob):
+        told = await member.wait_for_dm(lambda m: "here is how" in m.content, timeout=10)
+        assert "ran out of time" in told.content
+    emulator.take_failures("missing_permissions")
+    assert await bot.storage.live_games() == []
