@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import re
 import statistics
 import subprocess
@@ -28,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_load import BotProcess, percentile  # noqa: E402
+from bench_load import BotProcess, percentile
 
-from emulator import Emulator, InteractionResult, Message  # noqa: E402
-from emulator.model import DISCORD_EPOCH_MS  # noqa: E402
+from emulator import Emulator, InteractionResult, Message
+from emulator.model import DISCORD_EPOCH_MS
 
 INTERVAL = 5  # seconds the host picks (the bot's minimum)
 CALL = re.compile(r"card (\d+) of 54")
@@ -61,33 +62,24 @@ def summary(values: Sequence[float]) -> str:
     )
 
 
-async def run(players: int, views: int, scale: float, busy: bool, validate: bool) -> int:
+async def run(players: int, views: int, scale: float, validate: bool) -> int:
     every = INTERVAL * scale
-    burner = (
-        subprocess.Popen([sys.executable, "-c", "while True: pass"])  # noqa: S603
-        if busy
-        else None
-    )
-    try:
-        async with Emulator(validate=validate, ack_timeout=3.0, strict=False) as emu:
-            guild = emu.add_guild("Pace")
-            channel = guild.add_channel("general")
-            members = [guild.add_member(f"m{i}") for i in range(players)]
-            with tempfile.TemporaryDirectory() as folder:
-                log = Path(folder) / "bot.log"
-                bot = BotProcess(emu, Path(folder) / "pace.sqlite3", scale, log)
-                bot.start()
-                try:
-                    await emu.wait_for_bot(timeout=60)
-                    return await measure(emu, channel, members, views, every, bot)
-                finally:
-                    await bot.stop()
-    finally:
-        if burner is not None:
-            burner.kill()
+    async with Emulator(validate=validate, ack_timeout=3.0, strict=False) as emu:
+        guild = emu.add_guild("Pace")
+        channel = guild.add_channel("general")
+        members = [guild.add_member(f"m{i}") for i in range(players)]
+        with tempfile.TemporaryDirectory() as folder:
+            log = Path(folder) / "bot.log"
+            bot = BotProcess(emu, Path(folder) / "pace.sqlite3", scale, log)
+            bot.start()
+            try:
+                await emu.wait_for_bot(timeout=60)
+                return await measure(emu, channel, members, views, every, bot)
+            finally:
+                await bot.stop()
 
 
-async def measure(emu, channel, members, views, every, bot) -> int:  # noqa: ANN001
+async def measure(emu, channel, members, views, every, bot) -> int:
     host = members[0]
     lobby = await (await host.slash("loteria start", prizes="full", interval=INTERVAL)).reply(
         timeout=30
@@ -105,9 +97,7 @@ async def measure(emu, channel, members, views, every, bot) -> int:  # noqa: ANN
 
     cpu_before = bot.cpu_seconds()
     burst_start = time.time()
-    sent: list[InteractionResult] = []
-    for member in members[:views]:
-        sent.append(await member.slash("loteria tabla"))
+    sent: list[InteractionResult] = [await m.slash("loteria tabla") for m in members[:views]]
     sending = time.time() - burst_start
     answers = await asyncio.gather(
         *(result.reply(timeout=180) for result in sent), return_exceptions=True
@@ -118,7 +108,7 @@ async def measure(emu, channel, members, views, every, bot) -> int:  # noqa: ANN
     cpu = bot.cpu_seconds() - cpu_before
 
     stamped = calls(channel.messages)
-    gaps = [(later[1] - earlier[1], later[1]) for earlier, later in zip(stamped, stamped[1:])]
+    gaps = [(later[1] - earlier[1], later[1]) for earlier, later in itertools.pairwise(stamped)]
     before = [gap for gap, at in gaps if at < burst_start]
     during = [gap for gap, at in gaps if burst_start <= at <= burst_end + every * 1.5]
     acks = [r.acknowledged_at - r.created_at for r in sent if r.acknowledged_at is not None]
@@ -148,7 +138,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--validate", action="store_true", help="check requests against the spec")
     options = parser.parse_args(argv)
     views = min(options.views, options.players)
-    return asyncio.run(run(options.players, views, options.scale, options.busy, options.validate))
+    # A shared host: one more process keeping a core busy for the whole run.
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if options.busy else None
+    try:
+        return asyncio.run(run(options.players, views, options.scale, options.validate))
+    finally:
+        if burner is not None:
+            burner.kill()
 
 
 if __name__ == "__main__":
