@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import importlib.util
 import json
 import logging
+import pkgutil
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,21 +21,25 @@ from bot import render
 from bot.config import Settings
 from bot.database_file import lock_database
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
+from bot.games import GameCog, GameKind
 from bot.i18n import GameNightTranslator
 from bot.storage import Storage
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
 
-# Loaded in this order by setup_hook; each cog registers its own persistent buttons.
-EXTENSIONS: tuple[str, ...] = (
-    "cogs.loteria",
-    "cogs.housie",
-    "cogs.tictactoe",
-    "cogs.dots",
-    "cogs.triangle",
-    "cogs.stats",
-)
+def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
+    """Every module of the ``cogs`` package, in name order: a new game is a new cog module, and
+    nothing else lists it (each cog registers its own persistent buttons when loaded). Found on
+    disk without importing the package: the bot's modules never import the cogs."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"the {package!r} package of game cogs is missing")
+    found = pkgutil.iter_modules(spec.submodule_search_locations)
+    return tuple(sorted(f"{package}.{module.name}" for module in found))
+
+
+EXTENSIONS: tuple[str, ...] = discover_extensions()
 
 
 # discord.py names the tasks that run slash commands and component callbacks so.
@@ -113,6 +119,13 @@ class GameNightBot(commands.Bot):
         log.info(
             "synced %d slash commands to %s", len(synced), guild.id if guild else "all servers"
         )
+
+    def games(self) -> list[GameKind]:
+        """The kinds of game this bot hosts: one per loaded game cog, in loading order."""
+        return [cog.game_kind() for cog in self.cogs.values() if isinstance(cog, GameCog)]
+
+    def game_kind(self, kind: str) -> GameKind | None:
+        return next((game for game in self.games() if game.kind == kind), None)
 
     async def tell(self, user_id: int, text: str) -> None:
         """Tell a member something they must know (their game stalled): by DM, or else

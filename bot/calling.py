@@ -25,13 +25,12 @@ from bot.attachments import attachment
 from bot.errors import (
     PUBLIC_PLACEHOLDER,
     UserError,
-    after_answer,
     answer,
     defer_public,
-    report_error,
     send_ephemeral,
 )
-from bot.i18n import LocaleLike, is_spanish, message
+from bot.games import GameCog, dispatch_component
+from bot.i18n import LocaleLike, message
 from bot.permissions import require_posting
 from bot.render import Rendered
 from bot.storage import (
@@ -42,7 +41,6 @@ from bot.storage import (
     GameRow,
     GameStatus,
     PlayerRow,
-    Storage,
     WinnerRow,
 )
 from engine.fairness import commitment, draw_order
@@ -66,7 +64,6 @@ MIN_INTERVAL, MAX_INTERVAL = 5, 120
 MAX_PLAYERS_LIMIT = 1000
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
-SHUTDOWN_GRACE = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +130,9 @@ class LiveGame:
     delivering: set[int] = field(default_factory=set)  # members whose boards are being sent
     redeal_task: asyncio.Task[None] | None = None
 
+    def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
+        return (self.task, self.lobby_task, self.redeal_task)
+
 
 def lobby_edit_interval(lobbies_refreshing: int) -> float:
     """Seconds between edits of one lobby while ``lobbies_refreshing`` lobbies are being kept up
@@ -183,52 +183,52 @@ class CallingButton(
         return cls(match["kind"], match["action"], int(match["game"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(CallingGameCog.cog_names[self.kind])
-        try:
-            if not isinstance(cog, CallingGameCog):
-                raise UserError("not_available")
+        async def handle(cog: CallingGameCog) -> None:
             if cog.answers_privately(self.action):
                 # Acknowledge before touching the database: in a rush of Join clicks the
                 # database queue, not the bot, decides how long an answer takes.
                 await interaction.response.defer(ephemeral=True, thinking=True)
             await cog.on_button(interaction, self.action, self.game_id)
-        except Exception as error:  # every error becomes a reply, never "interaction failed"
-            await report_error(interaction, error, context=f"game {self.game_id}")
-        await after_answer(interaction)
+
+        await dispatch_component(
+            interaction,
+            CallingGameCog,
+            lambda cog: cog.kind == self.kind,
+            handle,
+            context=f"game {self.game_id}",
+        )
 
 
-class CallingGameCog(commands.GroupCog):
+class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
     """Shared machinery; subclasses supply the rules, texts and images of their game.
 
     Each game is a command group (``/loteria``, ``/housie``); the host controls and ``verify``
     below are the same in both and are inherited by each group.
     """
 
-    kind: ClassVar[str]
-    title: ClassVar[str]
+    calling = True
+    start_subcommand = "start"
     total_calls: ClassVar[int]
     exhausted_reason: ClassVar[str]
     show_command: ClassVar[str]
     deal_limit: ClassVar[int]  # deal positions a game can hand out (the engine's limit)
-    cog_names: ClassVar[dict[str, str]] = {}
-    titles: ClassVar[dict[str, str]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if getattr(cls, "kind", None):
-            CallingGameCog.cog_names[cls.kind] = cls.__cog_name__
-            CallingGameCog.titles[cls.kind] = cls.title
 
     def __init__(self, bot: GameNightBot) -> None:
-        self.bot = bot
-        self.live: dict[int, LiveGame] = {}
+        super().__init__(bot)
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
         self.view_slots = asyncio.Semaphore(VIEW_CONCURRENCY)
-        self.closing = False
 
-    @property
-    def storage(self) -> Storage:
-        return self.bot.storage
+    def new_live(self, game_id: int) -> LiveGame:
+        return LiveGame(game_id)
+
+    def may_release(self, live: LiveGame) -> bool:
+        # A lobby edit still to make, or a claim being judged, still needs the game's companions.
+        return not live.lobby_dirty and not live.lock.locked()
+
+    def waits_at_shutdown(self, live: LiveGame, task: asyncio.Task[None]) -> bool:
+        # The caller finishes the call it is making (stored and announced); lobby edits and
+        # re-deliveries simply stop (they run again at the next start).
+        return task is live.task
 
     # -- rules supplied by each game -----------------------------------------------------------
 
@@ -298,28 +298,12 @@ class CallingGameCog(commands.GroupCog):
         raise NotImplementedError
 
     def board_word(self, count: int, locale: LocaleLike = None) -> str:
-        """What a board is called ("tabla", "ticket"), in the player's language."""
-        raise NotImplementedError
+        """What a board is called ("tabla", "tickets", "cartón"), in the player's language."""
+        return message(f"{self.kind}_board", locale, count=count)
 
     def board_phrase(self, count: int, locale: LocaleLike = None) -> str:
         """ "your tabla", "your 3 tickets", "tus 3 cartones"..."""
-        word = self.board_word(count, locale)
-        if is_spanish(locale):
-            return f"tu {word}" if count == 1 else f"tus {count} {word}"
-        return f"your {word}" if count == 1 else f"your {count} {word}"
-
-    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
-        """Message ``key`` of ``bot.i18n.MESSAGES`` in ``locale``, naming this game."""
-        return message(key, locale, title=self.title, kind=self.kind, **values)
-
-    def refusal(self, key: str, /, **values: Any) -> UserError:
-        """A refusal naming this game, shown in the language of whoever is refused."""
-        return UserError(key, title=self.title, kind=self.kind, **values)
-
-    @staticmethod
-    def channel_locale(game: GameRow) -> str:
-        """The server's language, for messages everyone in the channel reads."""
-        return str(game.options.get("guild_locale", ""))
+        return message("boards_phrase", locale, count=count, board=self.board_word(count, locale))
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -330,48 +314,6 @@ class CallingGameCog(commands.GroupCog):
                 self.ensure_timer(game.id)
             # Boards stored but never sent (the bot stopped while dealing) go out again.
             self.redeliver_later(game.id)
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    async def cog_unload(self) -> None:
-        """Let each caller finish the call it is making (stored and announced), then stop."""
-        self.closing = True
-        callers = [live.task for live in self.live.values() if live.task and not live.task.done()]
-        for live in self.live.values():
-            live.wake.set()
-            for task in (live.lobby_task, live.redeal_task):
-                if task is not None:
-                    task.cancel()
-        if callers:
-            _, pending = await asyncio.wait(callers, timeout=SHUTDOWN_GRACE)
-            for task in pending:
-                task.cancel()
-
-    def live_game(self, game_id: int) -> LiveGame:
-        live = self.live.get(game_id)
-        if live is None:
-            live = self.live[game_id] = LiveGame(game_id)
-        return live
-
-    def release(self, game_id: int) -> None:
-        """Forget a game that is over once its tasks are done: finished games do not stay in
-        memory for the life of the process."""
-        live = self.live.get(game_id)
-        if live is None:
-            return
-        current = asyncio.current_task()
-        tasks = (live.task, live.lobby_task, live.redeal_task)
-        if any(task is not None and task is not current and not task.done() for task in tasks):
-            return
-        if live.lobby_dirty or live.lock.locked():
-            return
-        del self.live[game_id]
-
-    async def release_if_over(self, game_id: int) -> None:
-        game = await self.storage.get_game(game_id)
-        if game is None or not game.status.is_live:
-            self.release(game_id)
 
     def ensure_timer(self, game_id: int) -> None:
         live = self.live_game(game_id)
@@ -459,12 +401,13 @@ class CallingGameCog(commands.GroupCog):
                 seed=seed,
                 options=options,
                 state=state,
-                alone_among=tuple(CallingGameCog.titles),  # one calling game per channel
+                # One calling game per channel.
+                alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
             )
         except ChannelBusyError as busy:
-            kind = busy.existing.kind
-            other = CallingGameCog.titles.get(kind, kind)
-            raise UserError("channel_busy", other=other, game=busy.existing.id) from None
+            other = self.bot.game_kind(busy.existing.kind)
+            title = other.title if other else busy.existing.kind
+            raise UserError("channel_busy", other=title, game=busy.existing.id) from None
         interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
         message = await interaction.followup.send(
             await self.lobby_text(game), view=self.lobby_view(game), wait=True
@@ -676,8 +619,9 @@ class CallingGameCog(commands.GroupCog):
         """DM ``images``: ``Delivery.DM`` when sent, ``UNDELIVERED`` when the member's DMs are
         closed, ``PENDING`` when Discord failed (after discord.py's own retries)."""
         text = self.say(
-            "dm_boards" if len(images) == 1 else "dm_boards_many",
+            "dm_boards",
             locale,
+            count=len(images),
             boards=self.board_phrase(len(images), locale),
             game=game.id,
             channel=game.channel_id,
@@ -883,41 +827,24 @@ class CallingGameCog(commands.GroupCog):
         A failed announcement (Discord down, a 5xx) is retried before the next draw: the draw is
         already stored, and its nonce keeps a retry from posting twice. A refusal that retrying
         cannot mend (403: the bot may not post; 404: the channel is gone) stalls the game
-        instead, and the host is told.
+        instead, and the host is told (see :meth:`GameCog.keep_running`).
         """
-        await self.bot.wait_until_ready()
         live = self.live_game(game_id)
-        failures = 0
-        while not self.closing:
-            try:
-                await self.announce_unannounced(game_id)
-                delay = await self.seconds_to_next_call(game_id)
-                if delay is None:
-                    break
-                live.wake.clear()
-                if self.is_closing():
-                    return
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.wake.wait(), timeout=delay)
-                    continue  # woken by pause, resume, speed, a win or shutdown: look again
-                if not await self.call_next(game_id):
-                    break
-                failures = 0
-            except asyncio.CancelledError:
-                raise
-            except (discord.Forbidden, discord.NotFound) as error:
-                await self.cannot_post(game_id, error)
-                break
-            except Exception as error:
-                failures += 1
-                if isinstance(error, discord.DiscordServerError | OSError):
-                    # Discord (or the network) is having a bad moment: the call is stored and
-                    # will be announced on the retry; no traceback needed.
-                    log.warning("%s game %s: %s; retrying", self.kind, game_id, error)
-                else:
-                    log.exception("the caller of %s game %s failed; retrying", self.kind, game_id)
-                await asyncio.sleep(min(60.0, 2.0**failures) * self.bot.time_scale)
-        await self.release_if_over(game_id)
+
+        async def next_call() -> bool:
+            await self.announce_unannounced(game_id)
+            delay = await self.seconds_to_next_call(game_id)
+            if delay is None:
+                return False
+            live.wake.clear()
+            if self.is_closing():
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(live.wake.wait(), timeout=delay)
+                return True  # woken by pause, resume, speed, a win or shutdown: look again
+            return await self.call_next(game_id)
+
+        await self.keep_running(game_id, next_call)
 
     async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
         """The channel refused a call for good: pause the game (or end it, if the channel is

@@ -12,12 +12,10 @@ import discord
 from discord import app_commands
 
 from bot.i18n import MESSAGES, message
-from engine.errors import GameError
+from engine.errors import GameError, quoted
 
 log = logging.getLogger(__name__)
 
-GAME_KINDS = ("loteria", "housie", "tictactoe", "dots", "triangle")
-APOLOGY = "Sorry, something went wrong on my side. The game is safe; please try again."
 # Discord refuses message content over 2,000 characters; a reply is cut to fit, never lost.
 MESSAGE_LIMIT = 2000
 # Set in ``Interaction.extras`` while a public "thinking..." placeholder waits for its answer.
@@ -27,19 +25,20 @@ PUBLIC_PLACEHOLDER = "public_placeholder"
 class UserError(Exception):
     """A refusal meant for the user who asked: not a player, not the host, wrong channel...
 
-    Raised with a message key of ``bot.i18n.MESSAGES`` and its values (shown in the user's
-    language), or with plain text.
+    Raised with a message key of ``bot.i18n.MESSAGES`` and its values, shown in the language of
+    whoever is refused. A key that does not exist is a bug, caught here rather than shown
+    (tests/bot/test_i18n.py checks every key the code uses).
     """
 
-    def __init__(self, key_or_text: str, /, **values: Any) -> None:
-        super().__init__(key_or_text)
-        self.key = key_or_text
+    def __init__(self, key: str, /, **values: Any) -> None:
+        if key not in MESSAGES:
+            raise KeyError(f"no message {key!r} in bot.i18n.MESSAGES")
+        super().__init__(key)
+        self.key = key
         self.values = values
 
     def text(self, locale: discord.Locale | str | None = None) -> str:
-        if self.key in MESSAGES:
-            return message(self.key, locale, **self.values)
-        return self.key
+        return message(self.key, locale, **self.values)
 
     def __str__(self) -> str:
         return self.text()
@@ -63,15 +62,15 @@ def friendly_message(
     if isinstance(error, GameError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for that."
+        return message("need_manage_server", locale)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command only works in a server channel."
+        return message("server_only", locale)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return message("slow_down", locale, seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid value here."
+        return message("not_a_valid_value", locale, value=quoted(error.value))
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return message("not_here", locale)
     return None
 
 
@@ -144,7 +143,7 @@ async def report_error(
             interaction.channel_id,
             exc_info=original,
         )
-        text = APOLOGY
+        text = message("apology", interaction.locale)
     try:
         await send_ephemeral(interaction, text)
     except discord.HTTPException:
@@ -176,10 +175,12 @@ class GameNightTree(app_commands.CommandTree[Any]):
         if named is not None:
             return f"game {named}"
         storage = getattr(self.client, "storage", None)
-        if storage is None or interaction.channel_id is None:
+        games = getattr(self.client, "games", None)
+        if storage is None or games is None or interaction.channel_id is None:
             return ""
         try:
-            game = await storage.live_game_in_channel(interaction.channel_id, GAME_KINDS)
+            kinds = [game.kind for game in games()]
+            game = await storage.live_game_in_channel(interaction.channel_id, kinds)
         except Exception:  # the log line matters more than its context
             return ""
         return f"game {game.id}" if game else ""

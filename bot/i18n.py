@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
 LocaleLike = discord.Locale | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plural:
+    """A message whose words depend on a count (``count=`` when formatting): the one place
+    where "1 peg" and "2 pegs" are told apart. English and Spanish both use "one" for 1 and
+    "other" for every other count, 0 included."""
+
+    one: str
+    other: str
+
+    def pick(self, count: int) -> str:
+        return self.one if count == 1 else self.other
+
+
+Text = str | Plural
 
 SPANISH_LOCALES = frozenset({discord.Locale.spain_spanish, discord.Locale.latin_american_spanish})
 
@@ -152,7 +169,7 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
 OPTION_TRANSLATIONS: dict[str, str] = {"start": "hoyo_inicial"}
 
 # Player-facing messages: key -> (English, Spanish). Formatted with str.format(**values).
-MESSAGES: dict[str, tuple[str, str]] = {
+MESSAGES: dict[str, tuple[Text, Text]] = {
     "call_line": (
         "🎴 **{spanish}** ({english}) · card {seq} of {total}{playing}",
         "🎴 **{spanish}** · carta {seq} de {total}{playing}",
@@ -227,6 +244,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Este juego no está disponible ahora.",
     ),
     "server_only": ("Use this in a server channel.", "Usa esto en un canal de un servidor."),
+    "apology": (
+        "Sorry, something went wrong on my side. The game is safe; please try again.",
+        "Perdón, algo falló de mi lado. La partida está a salvo; inténtalo de nuevo.",
+    ),
+    "need_manage_server": (
+        "You need the Manage Server permission for that.",
+        "Necesitas el permiso Gestionar servidor para eso.",
+    ),
+    "slow_down": (
+        "Slow down: try again in {seconds} s.",
+        "Más despacio: inténtalo de nuevo en {seconds} s.",
+    ),
+    "not_a_valid_value": (
+        "{value} is not a valid value here.",
+        "{value} no es un valor válido aquí.",
+    ),
+    "not_here": ("You can't use this command here.", "No puedes usar este comando aquí."),
+    "stats_none": (
+        "No wins recorded in this server yet. Start a game with {commands}!",
+        "Todavía no hay victorias en este servidor. ¡Empieza una partida con {commands}!",
+    ),
+    "stats_header": ("## Leaderboard", "## Clasificación"),
+    "stats_line": (
+        Plural("{place}. <@{user}>: {count} win", "{place}. <@{user}>: {count} wins"),
+        Plural("{place}. <@{user}>: {count} victoria", "{place}. <@{user}>: {count} victorias"),
+    ),
+    "or": (" or ", " o "),
     "no_game_here": (
         "There is no {title} game in this channel. Start one with `/{kind} start`.",
         "No hay una partida de {title} en este canal. Empieza una con `/{kind} start`.",
@@ -288,13 +332,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Esta partida está llena ({count} jugadores).",
     ),
     "dm_boards": (
-        "Here is {boards} for {title} #{game} in <#{channel}>. Good luck!",
+        Plural(
+            "Here is {boards} for {title} #{game} in <#{channel}>. Good luck!",
+            "Here are {boards} for {title} #{game} in <#{channel}>. Good luck!",
+        ),
         "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
     ),
-    "dm_boards_many": (
-        "Here are {boards} for {title} #{game} in <#{channel}>. Good luck!",
-        "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
+    "boards_phrase": (
+        Plural("your {board}", "your {count} {board}"),
+        Plural("tu {board}", "tus {count} {board}"),
     ),
+    "loteria_board": (Plural("tabla", "tablas"), Plural("tabla", "tablas")),
+    "housie_board": (Plural("ticket", "tickets"), Plural("cartón", "cartones")),
     "joined_dm_failed": (
         "You're in {title} #{game}! Discord would not deliver my DM just now, so here is "
         "{boards}. See it any time with `/{kind} {show}`.",
@@ -661,15 +710,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ttt_resign_hint": ("`/{kind} resign` to resign.", "`/{kind} resign` para rendirse."),
     "ttt_result": (
-        "🏁 {title} #{game}: **{verdict}** after {moves} moves.",
-        "🏁 {titulo} #{game}: **{verdict}** tras {moves} jugadas.",
+        Plural(
+            "🏁 {title} #{game}: **{verdict}** after {count} move.",
+            "🏁 {title} #{game}: **{verdict}** after {count} moves.",
+        ),
+        Plural(
+            "🏁 {titulo} #{game}: **{verdict}** tras {count} jugada.",
+            "🏁 {titulo} #{game}: **{verdict}** tras {count} jugadas.",
+        ),
     ),
-    "ttt_result_one": (
-        "🏁 {title} #{game}: **{verdict}** after {moves} move.",
-        "🏁 {titulo} #{game}: **{verdict}** tras {moves} jugada.",
+    "dots_gain": (
+        Plural(" (+{count} box)", " (+{count} boxes)"),
+        Plural(" (+{count} caja)", " (+{count} cajas)"),
     ),
-    "dots_gain": (" (+{boxes} box)", " (+{boxes} caja)"),
-    "dots_gains": (" (+{boxes} boxes)", " (+{boxes} cajas)"),
     "dots_settings": ("{rows}x{columns} boxes", "{rows}x{columns} cajas"),
     "dots_red": ("red", "rojo"),
     "dots_blue": ("blue", "azul"),
@@ -692,12 +745,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You are not in a {title} game. Start one with `/dots play`.",
         "No estás en una partida de {titulo}. Empieza una con `/dots play`.",
     ),
-    "tri_peg": ("{count} peg", "{count} clavija"),
-    "tri_pegs": ("{count} pegs", "{count} clavijas"),
-    "tri_hint": ("{count} hint", "{count} pista"),
-    "tri_hints": ("{count} hints", "{count} pistas"),
-    "tri_jump": ("{count} jump", "{count} salto"),
-    "tri_jumps": ("{count} jumps", "{count} saltos"),
+    "tri_pegs": (
+        Plural("{count} peg", "{count} pegs"),
+        Plural("{count} clavija", "{count} clavijas"),
+    ),
+    "tri_hints": (
+        Plural("{count} hint", "{count} hints"),
+        Plural("{count} pista", "{count} pistas"),
+    ),
+    "tri_jumps": (
+        Plural("{count} jump", "{count} jumps"),
+        Plural("{count} salto", "{count} saltos"),
+    ),
     "tri_jump_text": ("{origin} over {over} to {target}", "{origin} sobre {over} hasta {target}"),
     "tri_solution": (
         "## Tricky Triangle solution, hole {hole} empty\n{jumps}, {ending}:\n{steps}",
@@ -711,8 +770,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Every hole has a peg. **Press the hole to leave empty** to begin.",
         "Todos los hoyos tienen clavija. **Pulsa el hoyo que quieres dejar vacío** para empezar.",
     ),
-    "tri_left": ("{pegs} left.", "Quedan {pegs}."),
-    "tri_left_one": ("{pegs} left.", "Queda {pegs}."),
+    "tri_left": ("{pegs} left.", Plural("Queda {pegs}.", "Quedan {pegs}.")),
     "tri_last_jump": (" Last jump: {jump}.", " Último salto: {jump}."),
     "tri_or": (" or ", " o "),
     "tri_picked": (
@@ -788,9 +846,13 @@ def is_spanish(locale: LocaleLike) -> bool:
 
 
 def message(key: str, locale: LocaleLike = None, /, **values: Any) -> str:
-    """The message ``key`` in the player's language (Spanish for Spanish locales)."""
+    """The message ``key`` in the player's language (Spanish for Spanish locales); a
+    :class:`Plural` message picks its form by ``values["count"]``."""
     english, spanish = MESSAGES[key]
-    return (spanish if is_spanish(locale) else english).format(**values)
+    text = spanish if is_spanish(locale) else english
+    if isinstance(text, Plural):
+        text = text.pick(int(values["count"]))
+    return text.format(**values)
 
 
 class GameNightTranslator(app_commands.Translator):

@@ -26,20 +26,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
-from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.errors import (
     PUBLIC_PLACEHOLDER,
     UserError,
-    after_answer,
     check_range,
     defer_public,
-    report_error,
 )
+from bot.games import GameCog, dispatch_component
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.permissions import require_posting
-from bot.storage import GameRow, GameStatus, Storage
+from bot.storage import GameRow, GameStatus
 from engine.errors import quoted
 from engine.fairness import SeededRandom
 
@@ -159,14 +157,13 @@ async def dispatch(
     values: Sequence[str],
 ) -> None:
     """Hand a component press to its game's cog; every error becomes a reply to the presser."""
-    cog = interaction.client.get_cog(TableGameCog.cog_names.get(prefix, ""))
-    try:
-        if not isinstance(cog, TableGameCog):
-            raise UserError("not_available")
-        await cog.on_component(interaction, action, game_id, arg, values)
-    except Exception as error:  # never "This interaction failed"
-        await report_error(interaction, error, context=f"{prefix} game {game_id}")
-    await after_answer(interaction)
+    await dispatch_component(
+        interaction,
+        TableGameCog,
+        lambda cog: cog.prefix == prefix,
+        lambda cog: cog.on_component(interaction, action, game_id, arg, values),
+        context=f"{prefix} game {game_id}",
+    )
 
 
 @dataclass
@@ -178,6 +175,9 @@ class LiveTable:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     timer: asyncio.Task[None] | None = None
 
+    def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
+        return (self.timer,)
+
 
 @dataclass(frozen=True, slots=True)
 class Shown:
@@ -188,47 +188,19 @@ class Shown:
     files: list[discord.File] | None = None  # None: keep the message's attachments
 
 
-class TableGameCog(commands.Cog):
+class TableGameCog(GameCog[LiveTable]):
     """Components, locks, deadlines and the one-game-of-each-kind rule."""
 
-    kind: ClassVar[str]  # the games table's kind, also the key of /stats
     prefix: ClassVar[str]  # the custom-id prefix
-    title: ClassVar[str]
-    title_es: ClassVar[str]  # the game's name in Spanish messages
-    cog_names: ClassVar[dict[str, str]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if getattr(cls, "prefix", None):
-            TableGameCog.cog_names[cls.prefix] = cls.__cog_name__
+    start_subcommand = "play"
 
     def __init__(self, bot: GameNightBot) -> None:
-        self.bot = bot
-        self.live: dict[int, LiveTable] = {}
-        self.closing = False
+        super().__init__(bot)
         # Checking that a member is free and seating them must not interleave.
         self.seating = asyncio.Lock()
 
-    @property
-    def storage(self) -> Storage:
-        return self.bot.storage
-
-    # -- language ------------------------------------------------------------------------------
-
-    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
-        """Message ``key`` of ``bot.i18n.MESSAGES`` in ``locale``, naming this game."""
-        return message(
-            key, locale, title=self.title, titulo=self.title_es, kind=self.kind, **values
-        )
-
-    def refusal(self, key: str, /, **values: Any) -> UserError:
-        """A refusal naming this game, shown in the language of whoever is refused."""
-        return UserError(key, title=self.title, titulo=self.title_es, kind=self.kind, **values)
-
-    @staticmethod
-    def channel_locale(game: GameRow) -> str:
-        """The server's language, for messages everyone in the channel reads."""
-        return str(game.options.get("guild_locale", ""))
+    def new_live(self, game_id: int) -> LiveTable:
+        return LiveTable(game_id)
 
     # -- hooks ---------------------------------------------------------------------------------
 
@@ -257,31 +229,6 @@ class TableGameCog(commands.Cog):
     async def resume(self, game: GameRow) -> None:
         """Bring a live game back after a restart, before its timer is armed."""
 
-    async def cog_unload(self) -> None:
-        self.closing = True
-        timers = [live.timer for live in self.live.values() if live.timer and not live.timer.done()]
-        for live in self.live.values():
-            live.wake.set()
-        if timers:
-            _, pending = await asyncio.wait(timers, timeout=SHUTDOWN_GRACE)
-            for task in pending:
-                task.cancel()
-
-    def is_closing(self) -> bool:
-        # A method, not the attribute: mypy would narrow ``closing`` across awaits.
-        return self.closing
-
-    def live_game(self, game_id: int) -> LiveTable:
-        live = self.live.get(game_id)
-        if live is None:
-            live = self.live[game_id] = LiveTable(game_id)
-        return live
-
-    def release(self, game_id: int) -> None:
-        """Forget a game that is over (called by its timer as it ends): finished games do not
-        stay in memory for the life of the process."""
-        self.live.pop(game_id, None)
-
     # -- deadlines -----------------------------------------------------------------------------
 
     def deadline_after(self, seconds: float) -> float:
@@ -299,39 +246,32 @@ class TableGameCog(commands.Cog):
             live.wake.set()
 
     async def _timer(self, game_id: int) -> None:
-        await self.bot.wait_until_ready()
         live = self.live_game(game_id)
-        failures = 0
-        while not self.closing:
-            try:
-                game = await self.storage.get_game(game_id)
-                if game is None or not game.status.is_live:
-                    self.release(game_id)
-                    return
-                deadline = game.options.get("deadline")
-                if deadline is None:
-                    return
-                delay = float(deadline) - time.time()
-                if delay > 0:
-                    live.wake.clear()
-                    if self.is_closing():
-                        return  # shutdown set the event just before it was cleared
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(live.wake.wait(), timeout=delay)
-                    continue  # woken by a move or shutdown, or the time is up: look again
-                async with live.lock:
-                    fresh = await self.storage.get_game(game_id)
-                    if fresh is None or not fresh.status.is_live:
-                        return
-                    if float(fresh.options.get("deadline", 0)) <= time.time():
-                        await self.on_deadline(fresh)
-                failures = 0
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                failures += 1
-                log.exception("the timer of %s game %s failed; retrying", self.kind, game_id)
-                await asyncio.sleep(min(60.0, 2.0**failures) * self.bot.time_scale)
+
+        async def watch() -> bool:
+            game = await self.storage.get_game(game_id)
+            if game is None or not game.status.is_live:
+                return False
+            deadline = game.options.get("deadline")
+            if deadline is None:
+                return False
+            delay = float(deadline) - time.time()
+            if delay > 0:
+                live.wake.clear()
+                if self.is_closing():
+                    return False  # shutdown set the event just before it was cleared
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(live.wake.wait(), timeout=delay)
+                return True  # woken by a move or shutdown, or the time is up: look again
+            async with live.lock:
+                fresh = await self.storage.get_game(game_id)
+                if fresh is None or not fresh.status.is_live:
+                    return False
+                if float(fresh.options.get("deadline", 0)) <= time.time():
+                    await self.on_deadline(fresh)
+            return True
+
+        await self.keep_running(game_id, watch)
 
     # -- looking things up ---------------------------------------------------------------------
 

@@ -73,8 +73,6 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
 
     group = app_commands.Group(name="dots", description=_("Play Dots and Boxes"), guild_only=True)
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
 
     # -- engine hooks --------------------------------------------------------------------------
 
@@ -116,7 +114,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
 
     @staticmethod
     def _said(seat: int, line: Line, boxes: int, locale: LocaleLike) -> str:
-        gain = message("dots_gains" if boxes > 1 else "dots_gain", locale, boxes=boxes)
+        gain = message("dots_gain", locale, count=boxes)
         return f"{SQUARES[seat]} {line.id}{gain if boxes else ''}"
 
     def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:

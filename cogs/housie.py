@@ -57,6 +57,7 @@ class Housie(
 ):
     kind = "housie"
     title = "Housie"
+    title_es = "Tómbola"
     total_calls = TOTAL_NUMBERS
     exhausted_reason = "reason_numbers_out"
     show_command = "ticket"
@@ -210,11 +211,6 @@ class Housie(
             interval=game.options.get("interval"),
             most=game.options.get("max_tickets"),
         )
-
-    def board_word(self, count: int, locale: LocaleLike = None) -> str:
-        if is_spanish(locale):
-            return "cartón" if count == 1 else "cartones"
-        return "ticket" if count == 1 else "tickets"
 
     def answers_privately(self, action: str) -> bool:
         return (

@@ -80,6 +80,7 @@ class Loteria(
 ):
     kind = "loteria"
     title = "Lotería"
+    title_es = "Lotería"
     total_calls = DECK_SIZE
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
@@ -213,9 +214,6 @@ class Loteria(
             deck=self.say(f"deck_{state.deck_name}", locale),
             most=game.options.get("max_players"),
         )
-
-    def board_word(self, count: int, locale: LocaleLike = None) -> str:
-        return "tabla" if count == 1 else "tablas"
 
     # -- commands ------------------------------------------------------------------------------
 

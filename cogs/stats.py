@@ -10,17 +10,11 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.i18n import message
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
 
-GAME_TITLES = {
-    "loteria": "Lotería",
-    "housie": "Housie",
-    "tictactoe": "Tic-tac-toe",
-    "dots": "Dots and Boxes",
-    "triangle": "Tricky Triangle",
-}
 # Each game's top players are ranked within that game, so a busy game cannot hide another's.
 LEADERS_PER_GAME = 5
 
@@ -33,21 +27,23 @@ class Stats(commands.Cog):
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None:
-            raise UserError("Use /stats in a server.")
+            raise UserError("server_only")
+        locale = interaction.guild_locale
+        games = self.bot.games()
         rows = await self.bot.storage.leaderboard(interaction.guild_id, per_kind=LEADERS_PER_GAME)
         if not rows:
+            commands_list = message("or", locale).join(f"`{game.start}`" for game in games)
             await interaction.response.send_message(
-                "No wins recorded in this server yet. Start a game with `/loteria start`, "
-                "`/housie start`, `/tictactoe play`, `/dots play` or `/triangle play`!"
+                message("stats_none", locale, commands=commands_list)
             )
             return
-        lines = ["## Leaderboard"]
-        for kind, title in GAME_TITLES.items():
-            best = [row for row in rows if row.kind == kind]
+        lines = [message("stats_header", locale)]
+        for game in games:
+            best = [row for row in rows if row.kind == game.kind]
             if best:
-                lines.append(f"**{title}**")
+                lines.append(f"**{game.name(locale)}**")
                 lines += [
-                    f"{place}. <@{row.user_id}>: {row.wins} win{'s' if row.wins != 1 else ''}"
+                    message("stats_line", locale, place=place, user=row.user_id, count=row.wins)
                     for place, row in enumerate(best, start=1)
                 ]
         await interaction.response.send_message(

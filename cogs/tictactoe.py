@@ -55,8 +55,6 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         name="tictactoe", description=_("Play tic-tac-toe on buttons"), guild_only=True
     )
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
 
     # -- engine hooks --------------------------------------------------------------------------
 
@@ -186,11 +184,11 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         view.add_item(self.rematch_button(game))
         moves = engine.move_count
         content = self.say(
-            "ttt_result" if moves != 1 else "ttt_result_one",
+            "ttt_result",
             locale,
             game=game.id,
             verdict=self.verdict(game, locale=locale),
-            moves=moves,
+            count=moves,
         )
         return Shown(content, view, [attachment(picture)])
 

@@ -45,11 +45,6 @@ PICK_STATE = ""  # the stored state while the player picks the starting hole
 REASON_KEYS = frozenset({"tri_given_up", "tri_left_idle"})  # why a puzzle was put away
 
 
-def plural(count: int, word: str, locale: LocaleLike = None) -> str:
-    """``count`` pegs, hints or jumps (``word`` is the singular English key)."""
-    return message(f"tri_{word}" if count == 1 else f"tri_{word}s", locale, count=count)
-
-
 def jump_text(jump: Jump, locale: LocaleLike = None) -> str:
     return message("tri_jump_text", locale, origin=jump.origin, over=jump.over, target=jump.target)
 
@@ -85,13 +80,13 @@ def solution_text(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = N
     ending = (
         message("tri_one_left_in", locale, hole=pegs[0])
         if len(pegs) == 1
-        else message("tri_left_at_best", locale, pegs=plural(len(pegs), "peg", locale))
+        else message("tri_left_at_best", locale, pegs=message("tri_pegs", locale, count=len(pegs)))
     )
     return message(
         "tri_solution",
         locale,
         hole=empty_hole,
-        jumps=plural(len(jumps), "jump", locale),
+        jumps=message("tri_jumps", locale, count=len(jumps)),
         ending=ending,
         steps=steps,
     )
@@ -108,8 +103,6 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         name="triangle", description=_("The Tricky Triangle peg puzzle"), guild_only=True
     )
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
 
     # -- reading a game ------------------------------------------------------------------------
 
@@ -178,9 +171,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         left = puzzle.pegs_left
         lines = [
             message(
-                "tri_left_one" if left == 1 else "tri_left",
+                "tri_left",
                 locale,
-                pegs=plural(left, "peg", locale),
+                pegs=message("tri_pegs", locale, count=left),
+                count=left,
             )
         ]
         history = puzzle.history
@@ -223,9 +217,9 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         locale = self.channel_locale(game)
         if puzzle is None:
             return message("tri_put_away_early", locale)
-        pegs = plural(puzzle.pegs_left, "peg", locale)
+        pegs = message("tri_pegs", locale, count=puzzle.pegs_left)
         hints = int(game.options.get("hints", 0))
-        hint_note = message("tri_with_hints", locale, hints=plural(hints, "hint", locale))
+        hint_note = message("tri_with_hints", locale, hints=message("tri_hints", locale, count=hints))
         if game.status is GameStatus.FINISHED:
             said = remark(puzzle.pegs_left, locale)
             if plain:
@@ -411,7 +405,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 origin=best.origin,
                 target=best.target,
                 over=best.over,
-                pegs=plural(reachable, "peg", locale),
+                pegs=message("tri_pegs", locale, count=reachable),
             ),
             ephemeral=True,
         )

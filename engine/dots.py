@@ -51,12 +51,23 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from engine.errors import GameError, quoted
 
-if TYPE_CHECKING:
-    from engine.dots_solution import SolvedBoard
+
+class Solution(Protocol):
+    """A solved board size (:class:`engine.dots_solution.SolvedBoard` is one): for a position,
+    each free line's exact value for the side to move."""
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def columns(self) -> int: ...
+
+    def line_values(self, drawn: int) -> dict[int, int]: ...
+
 
 MIN_SIDE: Final = 2
 MAX_SIDE: Final = 5
@@ -644,7 +655,7 @@ class Level(enum.Enum):
 
 
 def choose_line(
-    game: DotsGame, level: Level, rng: random.Random, solution: SolvedBoard | None = None
+    game: DotsGame, level: Level, rng: random.Random, solution: Solution | None = None
 ) -> Line:
     """The AI's line for the side to move; ``rng`` breaks ties.
 
@@ -683,7 +694,7 @@ def _greedy_line(board: _Board, drawn: int, rng: random.Random) -> int:
     return rng.choice(_smallest_gifts(board, drawn, gifts))
 
 
-def _hard_line(board: _Board, drawn: int, rng: random.Random, solution: SolvedBoard | None) -> int:
+def _hard_line(board: _Board, drawn: int, rng: random.Random, solution: Solution | None) -> int:
     free = board.full & ~drawn
     captures, safe, gifts = _classify(board, drawn)
     best: set[int] = set()

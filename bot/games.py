@@ -1,0 +1,228 @@
+"""What every game cog shares, once: the storage, words in the players' languages, the in-memory
+companions of live games, shutdown, the retry loop around Discord, and the dispatch of button
+presses to their cog. Both families build on it: the calling games (``bot.calling``) and the
+table games (``bot.table``).
+
+The game kinds the bot knows are not listed anywhere: they are the loaded :class:`GameCog`\\ s
+(``GameNightBot.games()``), each naming its ``kind`` and titles, so adding a game touches its
+engine, its renderer, its cog and its tests, and nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+import discord
+from discord.ext import commands
+
+from bot.errors import UserError, after_answer, report_error
+from bot.i18n import LocaleLike, is_spanish, message
+from bot.storage import GameRow, Storage
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+log = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives each game's tasks to finish what they do
+RETRY_CEILING = 60.0  # the longest wait between two tries of a failing game task
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """One kind of game the bot hosts, as its cog declares it."""
+
+    kind: str  # the games table's kind; also the key of /stats
+    title: str  # its name in English messages
+    title_es: str  # its name in Spanish messages
+    calling: bool  # a calling game (Lotería, Housie): one per channel at a time
+    start: str  # the command that starts one, e.g. "/loteria start"
+
+    def name(self, locale: LocaleLike) -> str:
+        return self.title_es if is_spanish(locale) else self.title
+
+
+class LiveEntry(Protocol):
+    """The in-memory companion of a live game: its lock, a wake-up event and its tasks."""
+
+    game_id: int
+    lock: asyncio.Lock
+    wake: asyncio.Event
+
+    def tasks(self) -> Iterable[asyncio.Task[None] | None]: ...
+
+
+LiveT = TypeVar("LiveT", bound=LiveEntry)
+
+
+class GameCog(commands.Cog, Generic[LiveT]):
+    """The machinery every game cog shares; subclasses declare ``kind``, ``title``, ``title_es``
+    and ``calling``, and build their live entries with :meth:`new_live`."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    title_es: ClassVar[str]
+    calling: ClassVar[bool] = False
+    start_subcommand: ClassVar[str]  # the subcommand of /<kind> that starts a game
+
+    def __init__(self, bot: GameNightBot) -> None:
+        self.bot = bot
+        self.live: dict[int, LiveT] = {}
+        self.closing = False
+
+    @classmethod
+    def game_kind(cls) -> GameKind:
+        start = f"/{cls.kind} {cls.start_subcommand}"
+        return GameKind(cls.kind, cls.title, cls.title_es, cls.calling, start)
+
+    @property
+    def storage(self) -> Storage:
+        return self.bot.storage
+
+    # -- language ------------------------------------------------------------------------------
+
+    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
+        """Message ``key`` of ``bot.i18n.MESSAGES`` in ``locale``, naming this game."""
+        return message(key, locale, **self.title_values(), **values)
+
+    def refusal(self, key: str, /, **values: Any) -> UserError:
+        """A refusal naming this game, shown in the language of whoever is refused."""
+        return UserError(key, **self.title_values(), **values)
+
+    def title_values(self) -> dict[str, str]:
+        # English templates name the game {title}; Spanish ones may use {titulo}.
+        return {"title": self.title, "titulo": self.title_es, "kind": self.kind}
+
+    @staticmethod
+    def channel_locale(game: GameRow) -> str:
+        """The server's language, for messages everyone in the channel reads."""
+        return str(game.options.get("guild_locale", ""))
+
+    # -- live games ----------------------------------------------------------------------------
+
+    def new_live(self, game_id: int) -> LiveT:
+        """A fresh in-memory companion for game ``game_id``."""
+        raise NotImplementedError
+
+    def live_game(self, game_id: int) -> LiveT:
+        live = self.live.get(game_id)
+        if live is None:
+            live = self.live[game_id] = self.new_live(game_id)
+        return live
+
+    def release(self, game_id: int) -> None:
+        """Forget a game that is over once its tasks are done (the one asking excepted):
+        finished games do not stay in memory for the life of the process."""
+        live = self.live.get(game_id)
+        if live is None:
+            return
+        current = asyncio.current_task()
+        if any(t is not None and t is not current and not t.done() for t in live.tasks()):
+            return
+        if not self.may_release(live):
+            return
+        del self.live[game_id]
+
+    def may_release(self, live: LiveT) -> bool:
+        """Whether nothing else still needs ``live`` (its tasks done); games may add conditions."""
+        return True
+
+    async def release_if_over(self, game_id: int) -> None:
+        game = await self.storage.get_game(game_id)
+        if game is None or not game.status.is_live:
+            self.release(game_id)
+
+    def is_closing(self) -> bool:
+        # A method, not the attribute: mypy would narrow ``closing`` across awaits.
+        return self.closing
+
+    async def cog_unload(self) -> None:
+        """Let each game's tasks finish what they are doing (a call stored and announced, a
+        deadline handled), then stop them."""
+        self.closing = True
+        waiting = [
+            task
+            for live in self.live.values()
+            for task in live.tasks()
+            if task is not None and not task.done() and self.waits_at_shutdown(live, task)
+        ]
+        for live in self.live.values():
+            live.wake.set()
+            for task in live.tasks():
+                if task is not None and not self.waits_at_shutdown(live, task):
+                    task.cancel()
+        if waiting:
+            _, pending = await asyncio.wait(waiting, timeout=SHUTDOWN_GRACE)
+            for task in pending:
+                task.cancel()
+
+    def waits_at_shutdown(self, live: LiveT, task: asyncio.Task[None]) -> bool:
+        """Whether a stopping bot lets ``task`` finish (else it is cancelled at once)."""
+        return True
+
+    # -- the game's own task -------------------------------------------------------------------
+
+    async def keep_running(self, game_id: int, step: Callable[[], Awaitable[bool]]) -> None:
+        """Run ``step`` until it returns False or the bot stops: the loop behind every game's
+        timer. Discord having a bad moment (5xx, the network) is a warning and a retry with
+        backoff; a refusal no retry can mend (403: the bot may not post; 404: the channel is
+        gone) is handed to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
+        await self.bot.wait_until_ready()
+        failures = 0
+        while not self.closing:
+            try:
+                if not await step():
+                    break
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except (discord.Forbidden, discord.NotFound) as error:
+                await self.cannot_post(game_id, error)
+                break
+            except Exception as error:
+                failures += 1
+                if isinstance(error, discord.DiscordServerError | OSError):
+                    log.warning("%s game %s: %s; retrying", self.kind, game_id, error)
+                else:
+                    log.exception("%s game %s failed; retrying", self.kind, game_id)
+                await asyncio.sleep(min(RETRY_CEILING, 2.0**failures) * self.bot.time_scale)
+        await self.release_if_over(game_id)
+
+    async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
+        """The game's channel refused the bot for good (see :meth:`keep_running`)."""
+        log.warning("%s game %s cannot post in its channel: %s", self.kind, game_id, error)
+
+
+CogT = TypeVar("CogT", bound=GameCog[Any])
+
+
+async def dispatch_component(
+    interaction: discord.Interaction[Any],
+    cog_type: type[CogT],
+    find: Callable[[CogT], bool],
+    handle: Callable[[CogT], Awaitable[None]],
+    *,
+    context: str,
+) -> None:
+    """Hand a button or select press to the loaded cog of ``cog_type`` that ``find`` accepts;
+    every error becomes a private reply to the presser (never "This interaction failed"), and
+    notices waiting for the member follow the answer."""
+    cog = next(
+        (
+            loaded
+            for loaded in interaction.client.cogs.values()
+            if isinstance(loaded, cog_type) and find(loaded)
+        ),
+        None,
+    )
+    try:
+        if cog is None:
+            raise UserError("not_available")
+        await handle(cog)
+    except Exception as error:
+        await report_error(interaction, error, context=context)
+    await after_answer(interaction)
