@@ -64,6 +64,7 @@ MIN_INTERVAL, MAX_INTERVAL = 5, 120
 MAX_PLAYERS_LIMIT = 1000
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
+RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,9 +267,13 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         """The player's boards as images, ``called`` (the calls the channel has seen) marked."""
         raise NotImplementedError
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered | None]:
-        """The channel announcement for call number ``seq`` (text and image)."""
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
+        """The channel announcement for call number ``seq`` (text and pictures)."""
         raise NotImplementedError
+
+    def riddle(self, game: GameRow, value: int, seq: int) -> str | None:
+        """What to post before the call itself is revealed (None: nothing; the default)."""
+        return None
 
     def eligible_boards(
         self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str
@@ -924,17 +929,31 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         await self.announced_count(game_id)  # know what was seen before this one is
         loop = asyncio.get_running_loop()
         # The caller's own thread: a burst of board views must not queue the call behind them.
-        content, image = await loop.run_in_executor(
+        content, images = await loop.run_in_executor(
             self.bot.caller_executor, self.render_call, game, value, seq
         )
         view = discord.ui.View(timeout=None)
         view.add_item(self.claim_button(game))
         channel = self.bot.get_partial_messageable(game.channel_id)
-        files = [attachment(image)] if image else []
-        message = await channel.send(content, files=files, view=view, nonce=f"g{game_id}c{seq}")
+        files = [attachment(image) for image in images]
+        nonce = f"g{game_id}c{seq}"
+        riddle = self.riddle(game, value, seq)
+        if riddle is None:
+            message = await channel.send(content, files=files, view=view, nonce=nonce)
+        else:
+            # The riddle first (the nonce keeps a retry after a crash to this one post), then
+            # the call revealed in the same message: only then has the channel seen it.
+            posted = await channel.send(riddle, nonce=nonce)
+            await asyncio.sleep(self.riddle_pause(game))
+            message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
         live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
+
+    def riddle_pause(self, game: GameRow) -> float:
+        """Seconds between a riddle and its answer: a few, and well within the interval."""
+        interval = float(game.options.get("interval", MIN_INTERVAL))
+        return min(RIDDLE_PAUSE, interval / 2) * self.bot.time_scale
 
     def claim_button(self, game: GameRow) -> CallingButton:
         label = message("button_claim", self.channel_locale(game))
@@ -1161,6 +1180,12 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             return
         live = self.live_game(game.id)
         live.wake.set()
+        # A call stored just before the end is posted before the summary, which counts it
+        # (its nonce keeps the caller, mid-post, from posting it twice).
+        try:
+            await self.announce_unannounced(game.id)
+        except (discord.HTTPException, OSError):
+            log.warning("game %s ended with a call that could not be posted", game.id)
         winners = await self.storage.winners(game.id)
         announced = await self.announced_count(game.id)
         locale = self.channel_locale(game)

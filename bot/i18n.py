@@ -149,6 +149,19 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Classic deck or family deck": "Baraja clásica o familiar",
     "Most players who can join": "Máximo de jugadores",
     "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
+    "verses": "versos",
+    "calls": "cantos",
+    "The cantor's verse with each card, or first as a riddle": (
+        "El verso del cantor con cada carta, o antes como adivinanza"
+    ),
+    "On": "Sí",
+    "Off": "No",
+    "Riddle: the verse first, the card after": "Adivinanza: primero el verso, luego la carta",
+    "Call the numbers plainly, or with their traditional names": (
+        "Cantar los números sin más, o con sus nombres tradicionales"
+    ),
+    "Classic: with their names": "Clásico: con sus nombres",
+    "Plain: the numbers only": "Sencillo: solo los números",
     "A win must include the last number called": (
         "Para ganar hay que incluir el último número cantado"
     ),
@@ -182,6 +195,18 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "housie_call": (
         "🔢 **{value}** · number {seq} of {total}",
         "🔢 **{value}** · número {seq} de {total}",
+    ),
+    "riddle_line": (
+        "🎴 Card {seq} of {total}: guess it from the cantor's verse…",
+        "🎴 Carta {seq} de {total}: adivínala por el verso del cantor…",
+    ),
+    "loteria_bad_verses": (
+        "Choose verses on, off or riddle.",
+        "Elige versos sí, no o adivinanza.",
+    ),
+    "housie_bad_calls": (
+        "Choose classic or plain calls.",
+        "Elige cantos clásicos o sencillos.",
     ),
     "housie_board_after": ("The board after {seq} numbers:", "El tablero tras {seq} números:"),
     "housie_bogey": (

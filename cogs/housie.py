@@ -21,6 +21,7 @@ from bot.calling import (
     Verdict,
 )
 from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
+from bot.housie_calls import nickname
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import housie as render
@@ -45,6 +46,7 @@ SPANISH_PRIZE_NAMES = {
     Prize.THIRD_HOUSE: "Tercer cartón lleno",
 }
 BOARD_EVERY = 10
+CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"
 MAX_TICKETS = 6
 
 
@@ -114,13 +116,21 @@ class Housie(
             for board in boards
         ]
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered | None]:
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)
+        classic = str(game.options.get("calls", CALLS_PLAIN)) == CALLS_CLASSIC
+        name = nickname(value, locale) if classic else None
         text = self.say("housie_call", locale, value=value, seq=seq, total=TOTAL_NUMBERS)
-        if seq % BOARD_EVERY:
-            return text, None
-        board = render.render_caller_board(self.called(game)[:seq])
-        return f"{text}\n{self.say('housie_board_after', locale, seq=seq)}", board
+        if name:
+            text += f" · *{name}*"
+        earlier = self.called(game)[: seq - 1]
+        pictures = [
+            render.render_housie_call(value, recent=earlier, call_number=seq, nickname=name)
+        ]
+        if seq % BOARD_EVERY == 0:
+            pictures.append(render.render_caller_board(self.called(game)[:seq]))
+            text += "\n" + self.say("housie_board_after", locale, seq=seq)
+        return text, pictures
 
     def eligible_boards(
         self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str
@@ -294,6 +304,13 @@ class Housie(
         extra_houses=_("Also play 2nd and 3rd Full House"),
         max_players=_("Most players who can join"),
         slept_rule=_("A win must include the last number called"),
+        calls=_("Call the numbers plainly, or with their traditional names"),
+    )
+    @app_commands.choices(
+        calls=[
+            app_commands.Choice(name=_("Classic: with their names"), value=CALLS_CLASSIC),
+            app_commands.Choice(name=_("Plain: the numbers only"), value=CALLS_PLAIN),
+        ]
     )
     async def start(
         self,
@@ -306,7 +323,10 @@ class Housie(
         extra_houses: bool = False,
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
         slept_rule: bool = False,
+        calls: str = CALLS_CLASSIC,
     ) -> None:
+        if calls not in {CALLS_CLASSIC, CALLS_PLAIN}:
+            raise UserError("housie_bad_calls")
         check_range("tickets", tickets, 1, MAX_TICKETS)
         check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
         check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
@@ -334,6 +354,7 @@ class Housie(
                 "max_players": max_players,
                 "max_tickets": tickets,
                 "require_last": slept_rule,
+                "calls": calls,
             },
         )
 

@@ -18,6 +18,7 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
+from bot.cantor import Verse, verse_of_card
 from bot.errors import UserError, check_range
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
@@ -49,6 +50,23 @@ PRIZE_PLANS = (
     "corners, centre, full",
     "line, square, corners, full",
 )
+
+
+VERSES_ON, VERSES_OFF, VERSES_RIDDLE = "on", "off", "riddle"
+VERSE_MODES = (VERSES_ON, VERSES_OFF, VERSES_RIDDLE)
+
+
+def verses_mode(game: GameRow) -> str:
+    # Games started before verses existed have no such option: they are called plainly.
+    return str(game.options.get("verses", VERSES_OFF))
+
+
+def quote_verse(sung: Verse, locale: LocaleLike) -> str:
+    """The verse as a Discord quote: in Spanish, and in English servers its rendering too."""
+    lines = [f"> *{line}*" for line in sung.lines("es")]
+    if not is_spanish(locale):
+        lines += [f"> {line}" for line in sung.lines("en")]
+    return "\n".join(lines)
 
 
 def parse_prizes(text: str) -> tuple[Pattern, ...]:
@@ -132,15 +150,21 @@ class Loteria(
             for board in boards
         ]
 
-    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, Rendered]:
+    def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         state = self.engine_game(game)
         card = state.deck.card(value)
         # The stored state is at or past this call (a call is stored before it is announced).
         earlier = state.called[: seq - 1]
-        image = render.render_call(
-            card, state.deck, recent=earlier[-5:], call_number=seq, total=DECK_SIZE
-        )
         locale = self.channel_locale(game)
+        sung = verse_of_card(card) if verses_mode(game) != VERSES_OFF else None
+        image = render.render_call(
+            card,
+            state.deck,
+            recent=earlier[-5:],
+            call_number=seq,
+            total=DECK_SIZE,
+            verse=sung.text(locale) if sung else None,
+        )
         prize = state.current_prize
         playing = (
             self.say("playing_for", locale, prize=self.prize_name(prize.value, locale))
@@ -156,7 +180,18 @@ class Loteria(
             total=DECK_SIZE,
             playing=playing,
         )
-        return text, image
+        if sung is not None:
+            text += "\n" + quote_verse(sung, locale)
+        return text, [image]
+
+    def riddle(self, game: GameRow, value: int, seq: int) -> str | None:
+        """In riddle mode the verse comes alone first; the card follows a few seconds later."""
+        if verses_mode(game) != VERSES_RIDDLE:
+            return None
+        card = self.engine_game(game).deck.card(value)
+        locale = self.channel_locale(game)
+        header = self.say("riddle_line", locale, seq=seq, total=DECK_SIZE)
+        return f"{header}\n{quote_verse(verse_of_card(card), locale)}"
 
     def claim_button(self, game: GameRow) -> CallingButton:
         return CallingButton.make(
@@ -224,12 +259,18 @@ class Loteria(
         deck=_("Classic deck or family deck"),
         max_players=_("Most players who can join"),
         slept_rule=_("A win must include the last card called"),
+        verses=_("The cantor's verse with each card, or first as a riddle"),
     )
     @app_commands.choices(
         deck=[
             app_commands.Choice(name=_("Classic"), value="classic"),
             app_commands.Choice(name=_("Family"), value="family"),
-        ]
+        ],
+        verses=[
+            app_commands.Choice(name=_("On"), value=VERSES_ON),
+            app_commands.Choice(name=_("Off"), value=VERSES_OFF),
+            app_commands.Choice(name=_("Riddle: the verse first, the card after"), value=VERSES_RIDDLE),
+        ],
     )
     async def start(
         self,
@@ -239,9 +280,12 @@ class Loteria(
         deck: str = "classic",
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
         slept_rule: bool = False,
+        verses: str = VERSES_ON,
     ) -> None:
         if deck not in DECKS:
             raise UserError("loteria_bad_deck")
+        if verses not in VERSE_MODES:
+            raise UserError("loteria_bad_verses")
         check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
         check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
         plan = parse_prizes(prizes)
@@ -255,6 +299,7 @@ class Loteria(
                 "interval": interval,
                 "max_players": max_players,
                 "require_last": slept_rule,
+                "verses": verses,
             },
         )
 

@@ -55,6 +55,8 @@ async def test_a_stopped_bot_resumes_its_game(emulator: Emulator, start_bot):
     claim = await (await players[1].click(first_call, button_id(first_call, "claim"))).reply()
     assert "False claim" in claim.content or "wins" in claim.content
     await (await host.slash("loteria stop")).reply()
+    # Every call drawn before the end is posted before the summary.
+    await channel.wait_for_message(lambda m: "is over" in m.content)
 
     (game,) = [g for g in [await bot.storage.get_game(1)] if g]
     calls = announced(channel, r"card (\d+) of 54")
