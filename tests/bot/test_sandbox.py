@@ -15,21 +15,16 @@ import time
 from pathlib import Path
 
 from bot.__main__ import main as bot_main
-from bot.sandbox import (
-    DEFAULT_IMAGES,
+from bot.sandbox import Intent, SimulatedPlayer, main
+from bot.sandbox._cli import parse_options
+from bot.sandbox._orchestration import DEFAULT_IMAGES, SandboxOptions
+from bot.sandbox._players import (
     MAX_PLAYERS,
     NAMES,
-    Intent,
-    SandboxOptions,
-    SimulatedPlayer,
-    Style,
-    format_content,
     housie_numbers_missing,
     loteria_cards_missing,
-    main,
-    parse_options,
-    wants_colour,
 )
+from bot.sandbox._transcript import Style, format_content, wants_colour
 from bot.storage import BoardRow, GameRow, GameStatus
 from engine.housie import Prize, tickets_at
 from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim, tabla_for_seat
