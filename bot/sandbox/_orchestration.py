@@ -1,7 +1,8 @@
-"""One sandbox run: the emulator (requests validated against Discord's OpenAPI description when
-jsonschema is installed, and saying so either way), the real bot on a throw-away SQLite file,
-and the simulated members seated in a server and driven through a whole game: lobby, join,
-start, a claim on every call they see a reason to, stop if a time limit is up, verify, summary.
+"""One sandbox run: the emulator, the real bot on a throw-away SQLite file, and the simulated
+members seated in a server and driven through a whole game: lobby, join, start, claims as the
+calls come, a stop if the time limit is up, verify, summary. The run says first whether requests
+are validated against Discord's OpenAPI description (it needs jsonschema, the ``emulator`` extra,
+and the description's file) and, if not, why.
 
 Also what a run is asked for (:class:`SandboxOptions`), how it logs, and its folder of images.
 """
