@@ -1,27 +1,24 @@
-"""``python -m bot sandbox``: a whole game night offline, in one process, with no Discord account.
+"""One sandbox run: the emulator, the real bot on a throw-away SQLite file, and the simulated
+members seated in a server and driven through a whole game: lobby, join, start, claims as the
+calls come, a stop if the time limit is up, verify, summary. The run says first whether requests
+are validated against Discord's OpenAPI description (it needs jsonschema, the ``emulator`` extra,
+and the description's file) and, if not, why.
 
-The local Discord emulator (:mod:`emulator`) and the real bot (every cog, a throw-away SQLite
-file) run together on loopback. Simulated members join the lobby, get their boards, watch the
-calls and claim: honest players claim the prizes their boards complete, one or two bluffers
-sometimes claim a prize they are one short of. The channel, the DMs and the private replies are
-printed as they happen, and every image the bot sends is saved to a folder.
+Also what a run is asked for (:class:`SandboxOptions`), how it logs, and its folder of images.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import re
 import secrets
 import sys
 import tempfile
-import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,71 +26,37 @@ from typing import Any, TextIO
 from bot.app import GameNightBot
 from bot.calling import FALSE_CLAIM_LIMIT, MIN_INTERVAL
 from bot.config import Settings
-from bot.storage import BoardRow, GameRow, Storage
+from bot.sandbox._players import NAMES, REACTION_SECONDS, Intent, SimulatedPlayer
+from bot.sandbox._transcript import Style, Transcript
+from bot.storage import GameRow, Storage
 from emulator import (
-    Attachment,
     Channel,
     DriverError,
     Emulator,
     Guild,
     InteractionFailedError,
     InteractionResult,
-    Member,
     Message,
     run_bot,
 )
 from emulator.spec import default_spec_path, validation_unavailable
-from engine.housie import HousieGame, Prize, Ticket, check_prize
-from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim
+from engine.housie import Prize
 
 GAMES = ("loteria", "housie")
 TITLES = {"loteria": "Lotería", "housie": "Housie"}
 DEFAULT_PLAYERS = 6
-MAX_PLAYERS = 24  # one name each below
 DEFAULT_SPEED = 10.0
 DEFAULT_IMAGES = Path("sandbox-images")
-NAMES = (
-    "Ana",
-    "Bashir",
-    "Chen",
-    "Dolores",
-    "Emeka",
-    "Freya",
-    "Gopal",
-    "Hana",
-    "Ignacio",
-    "Jun",
-    "Kofi",
-    "Lucia",
-    "Mateo",
-    "Nadia",
-    "Oskar",
-    "Priya",
-    "Quinn",
-    "Rosa",
-    "Sione",
-    "Tomas",
-    "Uma",
-    "Vikram",
-    "Wen",
-    "Ximena",
-)
 LOTERIA_PRIZES = "line, corners, full"
 HOUSIE_MAX_TICKETS = 2
-# A bluffer one card short of the prize being played claims it anyway this often.
-BLUFF_CHANCE = 0.35
-# Seconds a person takes to notice a win, on the game's clock (scaled like the bot's timers).
-REACTION_SECONDS = (0.8, 2.5)
 REPLY_TIMEOUT = 15.0
 SUMMARY_TIMEOUT = 10.0
-EXIT_INTERRUPTED = 130
-
-
-# -- options -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class SandboxOptions:
+    """What a run is asked for (the command line fills it in)."""
+
     game: str = "loteria"
     players: int = DEFAULT_PLAYERS
     speed: float = DEFAULT_SPEED
@@ -109,375 +72,6 @@ class SandboxOptions:
     def time_scale(self) -> float:
         """What the bot multiplies its timers by."""
         return 1.0 / self.speed
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
-    return value
-
-
-def _player_count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"{text!r}: choose 1 to {MAX_PLAYERS} players")
-    return int(text)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot sandbox",
-        description=(
-            "Play a whole game night offline: a local Discord emulator, the real bot and a few "
-            "simulated members who join, play and claim (some falsely). The channel is printed "
-            "as it happens and every image the bot sends is saved. No Discord account needed."
-        ),
-        epilog=(
-            "Example: python -m bot sandbox --game housie --players 4 --speed 20. "
-            "Press Ctrl-C to stop at any time."
-        ),
-    )
-    parser.add_argument(
-        "--game", choices=GAMES, default="loteria", help="the game to play (default: loteria)"
-    )
-    parser.add_argument(
-        "--players",
-        type=_player_count,
-        default=DEFAULT_PLAYERS,
-        metavar="N",
-        help=f"simulated members, the host included, 1 to {MAX_PLAYERS} (default: "
-        f"{DEFAULT_PLAYERS})",
-    )
-    parser.add_argument(
-        "--speed",
-        type=_positive_float,
-        default=DEFAULT_SPEED,
-        metavar="X",
-        help=f"run the game's clock X times faster than real time; the host picks one call "
-        f"every {MIN_INTERVAL} s, so X=10 makes it one call every "
-        f"{MIN_INTERVAL / DEFAULT_SPEED:g} s (default: {DEFAULT_SPEED:g})",
-    )
-    parser.add_argument(
-        "--images",
-        type=Path,
-        default=DEFAULT_IMAGES,
-        metavar="DIR",
-        help="save every image the bot sends under DIR, in a new folder per run "
-        f"(default: ./{DEFAULT_IMAGES}/)",
-    )
-    parser.add_argument(
-        "--seconds",
-        type=_positive_float,
-        default=None,
-        metavar="LIMIT",
-        help="stop the game (as the host would) if it is still on LIMIT seconds after it starts",
-    )
-    parser.add_argument(
-        "--verbose", action="store_true", help="also log what the bot and discord.py do"
-    )
-    return parser
-
-
-def parse_options(argv: Sequence[str]) -> SandboxOptions:
-    """Options from the command line; argparse exits (status 2) on bad ones."""
-    parsed = build_parser().parse_args(list(argv))
-    return SandboxOptions(
-        game=parsed.game,
-        players=parsed.players,
-        speed=parsed.speed,
-        images=parsed.images,
-        seconds=parsed.seconds,
-        verbose=parsed.verbose,
-    )
-
-
-# -- terminal output ---------------------------------------------------------------------------
-
-
-def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
-    """ANSI colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
-    env = os.environ if environ is None else environ
-    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
-class Style:
-    """ANSI styling that becomes plain text when colour is off.
-
-    Each style ends with its own "off" code rather than a full reset, so styles can nest.
-    """
-
-    _CODES: Mapping[str, tuple[str, str]] = {
-        "bold": ("1", "22"),
-        "dim": ("2", "22"),
-        "red": ("31", "39"),
-        "green": ("32", "39"),
-        "yellow": ("33", "39"),
-        "blue": ("34", "39"),
-        "magenta": ("35", "39"),
-        "cyan": ("36", "39"),
-    }
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def __call__(self, text: str, *names: str) -> str:
-        if not self.enabled or not names:
-            return text
-        on = ";".join(self._CODES[name][0] for name in names)
-        off = ";".join(dict.fromkeys(self._CODES[name][1] for name in names))
-        return f"\x1b[{on}m{text}\x1b[{off}m"
-
-
-_MENTION = re.compile(r"<@!?(\d+)>")
-_CHANNEL = re.compile(r"<#(\d+)>")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_CODE = re.compile(r"`([^`\n]+)`")
-_HEADING = re.compile(r"^#{1,3} +")
-
-
-def format_content(
-    text: str, style: Style, users: Mapping[int, str], channels: Mapping[int, str]
-) -> list[str]:
-    """Discord markdown as terminal lines: mentions by name, bold, code and headings styled."""
-
-    def user(match: re.Match[str]) -> str:
-        return style("@" + users.get(int(match[1]), match[1]), "cyan")
-
-    def channel(match: re.Match[str]) -> str:
-        return style("#" + channels.get(int(match[1]), match[1]), "cyan")
-
-    lines = []
-    for raw in text.splitlines() or [""]:
-        heading = _HEADING.match(raw)
-        line = raw[heading.end() :] if heading else raw
-        line = _MENTION.sub(user, line)
-        line = _CHANNEL.sub(channel, line)
-        line = _BOLD.sub(lambda m: style(m[1], "bold"), line)
-        line = _CODE.sub(lambda m: style(m[1], "yellow"), line)
-        lines.append(style(line, "bold") if heading else line)
-    return lines
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
-
-
-class Transcript:
-    """Prints what members see as it happens and saves every image the bot sends."""
-
-    def __init__(self, emu: Emulator, out: TextIO, style: Style, images: Path) -> None:
-        self.emu = emu
-        self.out = out
-        self.style = style
-        self.images = images
-        self.saved: list[Path] = []
-        self._shown: dict[int, str] = {}
-        self._saved_ids: set[int] = set()
-        self._started = time.monotonic()
-
-    # Writing
-
-    def _write(self, lines: Sequence[str]) -> None:
-        encoding = getattr(self.out, "encoding", None) or "utf-8"
-        for line in lines:
-            # A terminal that cannot show an emoji gets a "?" rather than a crash.
-            safe = line.encode(encoding, "replace").decode(encoding, "replace")
-            self.out.write(safe + "\n")
-        self.out.flush()
-
-    def _stamp(self) -> str:
-        return self.style(f"{time.monotonic() - self._started:6.1f}s", "dim")
-
-    def note(self, text: str, *styles: str) -> None:
-        """A line from the sandbox itself (not something seen in Discord)."""
-        self._write([f"{self._stamp()} {self.style(text, *styles)}"])
-
-    def action(self, who: str, what: str, aside: str = "") -> None:
-        """Something a simulated member does (after what they have seen so far)."""
-        self.flush()
-        extra = f" {self.style(aside, 'dim')}" if aside else ""
-        self._write([f"{self._stamp()} {self.style('▶ ' + who, 'green', 'bold')} {what}{extra}"])
-
-    # Following the emulator
-
-    def news(self) -> list[Message]:
-        """Messages not shown yet or edited since, oldest first (loading placeholders wait)."""
-        fresh = [
-            message
-            for channel in list(self.emu.channels.values())
-            for message in channel.all_messages
-            if not message.deleted
-            and not message.loading
-            and self._shown.get(message.id) != message.content
-        ]
-        return sorted(fresh, key=lambda message: message.id)
-
-    def flush(self) -> None:
-        for message in self.news():
-            self.show(message)
-
-    async def follow(self) -> None:
-        """Print news until cancelled."""
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await self.emu.wait_until(self.news, 3600, lambda: "news")
-            self.flush()
-
-    def _where(self, message: Message) -> tuple[str, str, str]:
-        """How to show where a message is, its colour, and a slug for image names."""
-        channel = message.channel
-        if channel.is_dm and channel.recipient is not None:
-            name = channel.recipient.name
-            return f"DM to {name}", "magenta", f"dm-{slug(name)}"
-        if message.ephemeral_for is not None:
-            viewer = self.emu.get_user(message.ephemeral_for)
-            name = viewer.name if viewer else str(message.ephemeral_for)
-            return f"#{channel.name}, only {name} sees", "dim", f"only-{slug(name)}"
-        return f"#{channel.name}", "blue", slug(channel.name)
-
-    def show(self, message: Message) -> None:
-        users = {user_id: user.name for user_id, user in self.emu.users.items()}
-        channels = {channel_id: channel.name for channel_id, channel in self.emu.channels.items()}
-        where, colour, place = self._where(message)
-        previous = self._shown.get(message.id)
-        self._shown[message.id] = message.content
-        lines = format_content(message.content, self.style, users, channels)
-        label = f"[{where}] {message.author.name}:"
-        if previous is not None:
-            # An edit (the lobby's player count, say): show only the lines that changed.
-            old = set(format_content(previous, self.style, users, channels))
-            lines = [line for line in lines if line not in old] or ["(edited)"]
-            label = f"[{where}] {message.author.name} (edited):"
-        files = [self._save(message, place, attachment) for attachment in message.attachments]
-        files = [name for name in files if name]
-        if files:
-            lines[-1] += " " + self.style("🖼 " + ", ".join(files), "dim")
-        first_colour = self._tone(message.content, colour)
-        indent = " " * 8
-        head = f"{self._stamp()} {self.style(label, colour)} {self.style(lines[0], *first_colour)}"
-        self._write([head, *(indent + self.style(line, *first_colour) for line in lines[1:])])
-
-    @staticmethod
-    def _tone(content: str, colour: str) -> tuple[str, ...]:
-        if content.startswith("🎉"):
-            return ("green",)
-        if content.startswith("❌"):
-            return ("red",)
-        return ("dim",) if colour == "dim" else ()
-
-    def _save(self, message: Message, place: str, attachment: Attachment) -> str:
-        if attachment.id in self._saved_ids:
-            return ""
-        self._saved_ids.add(attachment.id)
-        name = f"{len(self.saved) + 1:04d}-{place}-{slug(Path(attachment.filename).stem)}"
-        path = self.images / (name + (Path(attachment.filename).suffix or ".png"))
-        path.write_bytes(attachment.data)
-        self.saved.append(path)
-        return path.name
-
-
-# -- simulated members ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Intent:
-    """A claim a member is about to make: ``prize`` code, which board, and whether it's a bluff."""
-
-    prize: str
-    board_number: int | None
-    bluff: bool
-
-
-def loteria_cards_missing(tabla: Tabla, called: Sequence[int], pattern: Pattern) -> int:
-    """The fewest uncalled cards between ``tabla`` and ``pattern``."""
-    seen = set(called)
-    return min(
-        sum(
-            1
-            for cell, number in enumerate(tabla.numbers)
-            if mask >> cell & 1 and number not in seen
-        )
-        for mask in pattern.masks
-    )
-
-
-def housie_numbers_missing(ticket: Ticket, called: Sequence[int], prize: Prize) -> int:
-    """How many more of the ticket's numbers must be called for ``prize``."""
-    needed = ticket.prize_numbers(prize)
-    hits = len(needed & set(called))
-    if prize is Prize.EARLY_FIVE:
-        return max(0, 5 - hits)
-    return len(needed) - hits
-
-
-@dataclass
-class SimulatedPlayer:
-    """A member at the table. Honest players claim what they completed; a bluffer also claims,
-    now and then, a prize they are one short of (up to ``bluffs_left`` times, once per prize)."""
-
-    member: Member
-    rng: random.Random
-    bluffs_left: int = 0
-    claims_by_button: bool = False
-    claimed: set[str] = field(default_factory=set)
-    bluffed: set[str] = field(default_factory=set)
-    busy: bool = False
-
-    @property
-    def name(self) -> str:
-        return self.member.name
-
-    @property
-    def bluffer(self) -> bool:
-        return self.bluffs_left > 0
-
-    def _maybe_bluff(self, prize: str, board_number: int | None, missing: int) -> Intent | None:
-        if (
-            self.bluffs_left > 0
-            and prize not in self.bluffed
-            and missing == 1
-            and self.rng.random() < BLUFF_CHANCE
-        ):
-            return Intent(prize, board_number, bluff=True)
-        return None
-
-    def decide_loteria(self, game: GameRow, boards: Sequence[BoardRow]) -> Intent | None:
-        state = LoteriaGame.from_state(game.state)
-        pattern = state.current_prize
-        if pattern is None or not boards or pattern.value in self.claimed:
-            return None
-        tabla = Tabla.from_state(boards[0].state)
-        if check_claim(tabla, state.called, pattern, deck=state.deck).valid:
-            return Intent(pattern.value, None, bluff=False)
-        return self._maybe_bluff(
-            pattern.value, None, loteria_cards_missing(tabla, state.called, pattern)
-        )
-
-    def decide_housie(self, game: GameRow, boards: Sequence[BoardRow]) -> Intent | None:
-        state = HousieGame.from_state(game.state)
-        live = [board for board in boards if not board.out]
-        open_prizes = [p for p in state.claimable_prizes if p.value not in self.claimed]
-        tickets = [(board.board_index + 1, Ticket.from_state(board.state)) for board in live]
-        for prize in open_prizes:
-            for number, ticket in tickets:
-                if check_prize(ticket, state.called, prize).valid:
-                    return Intent(prize.value, number, bluff=False)
-        for prize in open_prizes:
-            for number, ticket in tickets:
-                missing = housie_numbers_missing(ticket, state.called, prize)
-                intent = self._maybe_bluff(prize.value, number, missing)
-                if intent is not None:
-                    return intent
-        return None
-
-
-# -- the sandbox ---------------------------------------------------------------------------------
 
 
 class SandboxError(Exception):
@@ -877,23 +471,3 @@ class Sandbox:
 async def run_sandbox(options: SandboxOptions, out: TextIO, style: Style) -> int:
     with sandbox_logging(options.verbose):
         return await Sandbox(options, out, style).run()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot sandbox [options]``: 0 once the game is over, 1 if something went wrong,
-    2 for bad options, 130 after Ctrl-C."""
-    try:
-        options = parse_options(sys.argv[1:] if argv is None else argv)
-    except SystemExit as exit_request:  # --help, or bad options (argparse printed why)
-        code = exit_request.code
-        return code if isinstance(code, int) else 0 if code is None else 2
-    out = sys.stdout
-    style = Style(wants_colour(out))
-    try:
-        return asyncio.run(run_sandbox(options, out, style))
-    except KeyboardInterrupt:
-        print("\nStopped (Ctrl-C). The emulator and the bot are closed.", file=out)
-        return EXIT_INTERRUPTED
-    except SandboxError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1

@@ -1,0 +1,130 @@
+"""The command line of ``python -m bot sandbox``: its options (argparse, which exits with status
+2 on bad ones) and :func:`main`, which runs the sandbox and turns how it ended into an exit code:
+0 once the game is over, 1 if something went wrong, 2 for bad options, 130 after Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.calling import MIN_INTERVAL
+from bot.sandbox._orchestration import (
+    DEFAULT_IMAGES,
+    DEFAULT_PLAYERS,
+    DEFAULT_SPEED,
+    GAMES,
+    SandboxError,
+    SandboxOptions,
+    run_sandbox,
+)
+from bot.sandbox._players import MAX_PLAYERS
+from bot.sandbox._transcript import Style, wants_colour
+
+EXIT_INTERRUPTED = 130
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+    return value
+
+
+def _player_count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"{text!r}: choose 1 to {MAX_PLAYERS} players")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot sandbox",
+        description=(
+            "Play a whole game night offline: a local Discord emulator, the real bot and a few "
+            "simulated members who join, play and claim (some falsely). The channel is printed "
+            "as it happens and every image the bot sends is saved. No Discord account needed."
+        ),
+        epilog=(
+            "Example: python -m bot sandbox --game housie --players 4 --speed 20. "
+            "Press Ctrl-C to stop at any time."
+        ),
+    )
+    parser.add_argument(
+        "--game", choices=GAMES, default="loteria", help="the game to play (default: loteria)"
+    )
+    parser.add_argument(
+        "--players",
+        type=_player_count,
+        default=DEFAULT_PLAYERS,
+        metavar="N",
+        help=f"simulated members, the host included, 1 to {MAX_PLAYERS} (default: "
+        f"{DEFAULT_PLAYERS})",
+    )
+    parser.add_argument(
+        "--speed",
+        type=_positive_float,
+        default=DEFAULT_SPEED,
+        metavar="X",
+        help=f"run the game's clock X times faster than real time; the host picks one call "
+        f"every {MIN_INTERVAL} s, so X=10 makes it one call every "
+        f"{MIN_INTERVAL / DEFAULT_SPEED:g} s (default: {DEFAULT_SPEED:g})",
+    )
+    parser.add_argument(
+        "--images",
+        type=Path,
+        default=DEFAULT_IMAGES,
+        metavar="DIR",
+        help="save every image the bot sends under DIR, in a new folder per run "
+        f"(default: ./{DEFAULT_IMAGES}/)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=_positive_float,
+        default=None,
+        metavar="LIMIT",
+        help="stop the game (as the host would) if it is still on LIMIT seconds after it starts",
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="also log what the bot and discord.py do"
+    )
+    return parser
+
+
+def parse_options(argv: Sequence[str]) -> SandboxOptions:
+    """Options from the command line; argparse exits (status 2) on bad ones."""
+    parsed = build_parser().parse_args(list(argv))
+    return SandboxOptions(
+        game=parsed.game,
+        players=parsed.players,
+        speed=parsed.speed,
+        images=parsed.images,
+        seconds=parsed.seconds,
+        verbose=parsed.verbose,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot sandbox [options]``: 0 once the game is over, 1 if something went wrong,
+    2 for bad options, 130 after Ctrl-C."""
+    try:
+        options = parse_options(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exit_request:  # --help, or bad options (argparse printed why)
+        code = exit_request.code
+        return code if isinstance(code, int) else 0 if code is None else 2
+    out = sys.stdout
+    style = Style(wants_colour(out))
+    try:
+        return asyncio.run(run_sandbox(options, out, style))
+    except KeyboardInterrupt:
+        print("\nStopped (Ctrl-C). The emulator and the bot are closed.", file=out)
+        return EXIT_INTERRUPTED
+    except SandboxError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1

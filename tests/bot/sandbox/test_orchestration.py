@@ -1,0 +1,88 @@
+"""Whole games run for real, offline: the emulator, the bot and the simulated members, with and
+without Discord's OpenAPI description and jsonschema to validate requests."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.sandbox import main
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_a_whole_loteria_game_offline(tmp_path, capsys):
+    code = main(["--players", "4", "--speed", "100", "--images", str(tmp_path)])
+    out = capsys.readouterr().out
+
+    assert code == 0, out
+    assert "validation on" in out
+    assert out.count("presses Join") == 4
+    assert "[DM to Bashir]" in out
+    assert "only Chen sees" in out  # Chen's DMs are closed: the tabla comes in a private reply
+    assert "card 1 of 54" in out
+    assert re.search(r"🎉 .+ wins on call \d+", out)
+    assert re.search(r"Seed: [0-9a-f]{64}", out)
+    assert "verified" in out
+    assert "\x1b[" not in out  # not a terminal: no colour codes
+
+    images = sorted(tmp_path.rglob("*.png"))
+    assert images
+    assert all(path.read_bytes().startswith(PNG_MAGIC) for path in images)
+    names = " ".join(path.name for path in images)
+    assert "-dm-bashir-tabla" in names
+    assert "-only-chen-tabla" in names
+    assert "-game-night-call-1-" in names
+    assert f"{len(images)} images saved" in out
+
+
+def test_housie_without_the_spec_stops_at_the_time_limit(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DISCORD_OPENAPI_SPEC", str(tmp_path / "no-such-spec.json"))
+    code = main(
+        [
+            "--game=housie",
+            "--players=3",
+            "--speed=100",
+            "--seconds=1",
+            f"--images={tmp_path / 'images'}",
+        ]
+    )
+    out = capsys.readouterr().out
+
+    assert code == 0, out
+    assert "not validated" in out
+    assert re.search(r"asks for [12] tickets?", out)
+    assert "number 1 of 90" in out
+    assert "s are up: the host stops the game" in out
+    assert "uses /housie stop" in out
+    assert re.search(r"Seed: [0-9a-f]{64}", out)
+    tickets = list((tmp_path / "images").rglob("*-ticket-*.png"))
+    assert tickets
+    assert all(path.read_bytes().startswith(PNG_MAGIC) for path in tickets)
+
+
+def test_without_jsonschema_it_plays_and_says_how_to_validate(tmp_path):
+    # `pip install -e .` has no jsonschema (it is in the emulator extra): hide the installed one.
+    script = (
+        "import sys; sys.modules['jsonschema'] = None\n"
+        "from bot.sandbox import main\n"
+        "sys.exit(main(['--game=housie', '--players=2', '--speed=100', '--seconds=1', "
+        f"'--images={tmp_path}']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Requests are not validated (jsonschema is not installed" in result.stdout
+    assert "pip install 'gamenight[emulator]'" in result.stdout
+    assert "number 1 of 90" in result.stdout
+    assert "Traceback" not in result.stderr
