@@ -29,6 +29,7 @@ from engine.housie import (
     generate_strip,
     generate_ticket,
     layout_count,
+    sampling,
     strip_count,
     strip_ticket_type_odds,
     ticket_count,
@@ -243,7 +244,7 @@ def independent_strip_weights():
 def test_strip_count_and_type_odds_match_an_independent_count():
     by_first = independent_strip_weights()
     total = sum(by_first.values())
-    assert housie._strip_tables().sampler.total == total
+    assert sampling._strip_tables().sampler.total == total
     numerator = math.factorial(9) * math.factorial(10) ** 7 * math.factorial(11) * total
     assert numerator % 96**6 == 0
     assert strip_count() == numerator // 96**6
@@ -272,7 +273,7 @@ def brute_force_matrices(column_sums, rows, row_total):
 def test_count_matrix_sampler_is_exact_on_small_instances(column_sums, rows, row_total, weights):
     # Every index maps to a valid matrix, and each matrix gets exactly prod(weights[type]) of
     # them: the sampler is exactly proportional to the weights (uniform up to them).
-    sampler = housie._CountMatrixSampler(column_sums, rows, row_total, weights)
+    sampler = sampling._CountMatrixSampler(column_sums, rows, row_total, weights)
     hits = Counter()
     for index in range(sampler.total):
         matrix = []
@@ -323,7 +324,7 @@ def test_strip_ticket_types_follow_the_exact_odds():
 
 def test_the_chi_square_check_catches_the_usual_bias():
     # Count matrices drawn evenly (weights all 1), as simple generators do: far off the odds.
-    biased = housie._CountMatrixSampler((3, 4, 4, 4, 4, 4, 4, 4, 5), 6, 6, (1, 1, 1, 1))
+    biased = sampling._CountMatrixSampler((3, 4, 4, 4, 4, 4, 4, 4, 5), 6, 6, (1, 1, 1, 1))
     rng = random.Random(5)
     samples = 4_000
     observed = Counter(biased.sample(rng.randrange(biased.total))[0][0] for _ in range(samples))
@@ -350,19 +351,19 @@ def test_thousands_of_strips_are_valid(seed):
 @settings(SLOW, max_examples=150)
 @given(st.data())
 def test_every_strip_index_gives_a_valid_strip(data):
-    tables = housie._strip_tables()
+    tables = sampling._strip_tables()
     matrix_index = data.draw(st.integers(0, tables.sampler.total - 1))
     plan = tables.sampler.sample(matrix_index)
     fill_limit = tables.completions[tuple(a for a, _ in plan)]
     fill_index = data.draw(st.integers(0, fill_limit - 1))
-    strip = housie._strip_from_indexes(matrix_index, fill_index)
+    strip = sampling._strip_from_indexes(matrix_index, fill_index)
     assert_valid_strip(strip)
     assert [t.full_columns for t in strip] == [a for a, _ in plan]
 
 
 def test_distinct_fill_indexes_give_distinct_strips():
-    plan = housie._strip_tables().sampler.sample(12345)
-    strips = {housie._fill_strip(plan, index) for index in range(300)}
+    plan = sampling._strip_tables().sampler.sample(12345)
+    strips = {sampling._fill_strip(plan, index) for index in range(300)}
     assert len(strips) == 300
 
 
