@@ -13,7 +13,8 @@ in the order they build on each other:
 ``codes``
     Signed ticket codes (``encode_ticket_code``, ``decode_ticket_code``).
 ``game``
-    A called game (``HousieGame``) and dealing its tickets from the seed (``tickets_at``).
+    A called game (``HousieGame``) and dealing its tickets from the seed (``tickets_at``, and
+    ``TicketDealer`` for a live game).
 """
 
 from engine.housie.codes import (
@@ -28,6 +29,7 @@ from engine.housie.codes import (
 from engine.housie.game import (
     MAX_TICKETS,
     HousieGame,
+    TicketDealer,
     deal_strips,
     ticket_for_seat,
     tickets_at,
@@ -84,6 +86,7 @@ __all__ = [
     "PrizeCheck",
     "Ticket",
     "TicketCodeError",
+    "TicketDealer",
     "TicketError",
     "TicketRule",
     "check_prize",

@@ -6,7 +6,8 @@ tickets were dealt. Tickets come from ``SeededRandom(seed, DEAL_LABEL)``: strip 
 ... from one stream; deal position ``k`` (0-based, handed out in joining order) is ticket
 ``k % 6`` of strip ``k // 6``, so the first six players hold every number once between them.
 ``tickets_at(seed, k, n) == flattened deal_strips(seed, ...)[k:k + n]``, whether dealt all at
-once or one player at a time.
+once or one player at a time. Both replay the stream from the start; a live game deals with a
+``TicketDealer``, which goes on from where it stopped.
 """
 
 from __future__ import annotations
@@ -71,6 +72,56 @@ def tickets_at(seed: bytes, first_index: int, count: int = 1) -> list[Ticket]:
 def ticket_for_seat(seed: bytes, seat: int) -> Ticket:
     """The ticket at deal position ``seat`` (0-based)."""
     return tickets_at(seed, seat)[0]
+
+
+class TicketDealer:
+    """Hands out a game's tickets in deal order, strip by strip, each for the same small cost
+    however many came before: no replay while the game lives.
+
+    ``TicketDealer(seed)`` starts at position 0. ``deal(count)`` returns the tickets at positions
+    ``position .. position + count - 1`` (position ``k`` is ticket ``k % 6`` of strip ``k // 6``;
+    a strip is drawn when its first ticket is dealt) and moves on: the same tickets as
+    ``tickets_at(seed, position, count)`` (the reference, kept for verification), with the same
+    errors. After a restart, ``resume(seed, position)`` rebuilds a dealer by replaying the
+    stream: the only replay, for a worker thread, not the event loop. One caller at a time (it
+    holds no lock).
+    """
+
+    __slots__ = ("_position", "_stream", "_strip")
+
+    def __init__(self, seed: bytes) -> None:
+        self._stream = SeededRandom(seed, DEAL_LABEL)
+        self._strip: tuple[Ticket, ...] = ()  # the strip holding the last ticket dealt
+        self._position = 0
+
+    @classmethod
+    def resume(cls, seed: bytes, position: int) -> TicketDealer:
+        """A dealer that has handed out ``position`` tickets (0..``MAX_TICKETS``), by replay."""
+        if type(position) is not int or not 0 <= position <= MAX_TICKETS:
+            raise GameError(f"deal position {position!r} is outside 0..{MAX_TICKETS}")
+        dealer = cls(seed)
+        begun = -(-position // TICKETS_PER_STRIP)  # the strips holding positions before it
+        for _ in range(begun):
+            dealer._strip = generate_strip(dealer._stream)
+        dealer._position = position
+        return dealer
+
+    @property
+    def position(self) -> int:
+        """How many tickets were handed out: the deal position of the next one."""
+        return self._position
+
+    def deal(self, count: int = 1) -> list[Ticket]:
+        """The next ``count`` tickets, in deal order."""
+        _check_deal(self._position, count)
+        tickets = []
+        for position in range(self._position, self._position + count):
+            offset = position % TICKETS_PER_STRIP
+            if offset == 0:
+                self._strip = generate_strip(self._stream)
+            tickets.append(self._strip[offset])
+        self._position += count
+        return tickets
 
 
 # ---------------------------------------------------------------------------------------- game

@@ -15,11 +15,13 @@ from engine.fairness import DEAL_LABEL, SeededRandom, commitment, draw_order
 from engine.housie import (
     CODE_ALPHABET,
     DEFAULT_PRIZES,
+    MAX_TICKETS,
     Calls,
     HousieGame,
     Prize,
     Ticket,
     TicketCodeError,
+    TicketDealer,
     TicketError,
     TicketRule,
     check_prize,
@@ -772,3 +774,63 @@ def test_deal_limits():
     assert tickets_at(SEED, 3, 0) == []
     with pytest.raises(GameError):
         HousieGame(SEED).ticket(0)
+
+
+# The dealer a live game deals with: tickets_at's stream, strip by strip, without replay.
+
+SEEDS = st.binary(min_size=32, max_size=32)
+
+
+@settings(SLOW, max_examples=40)
+@given(SEEDS, st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=15))
+def test_any_split_of_a_dealers_deals_is_one_tickets_at(seed: bytes, counts: list[int]):
+    dealer = TicketDealer(seed)
+    dealt = []
+    for count in counts:
+        assert dealer.position == len(dealt)
+        dealt += dealer.deal(count)
+    assert dealer.position == sum(counts)
+    assert dealt == tickets_at(seed, 0, sum(counts))
+    for first in range(0, len(dealt) - 5, 6):  # each six in a row from 0 is a whole strip
+        assert_valid_strip(dealt[first : first + 6])
+
+
+@settings(SLOW, max_examples=40)
+@given(SEEDS, st.integers(min_value=0, max_value=200), st.integers(min_value=0, max_value=13))
+def test_a_dealer_resumed_anywhere_goes_on_as_the_straight_deal(seed, position, count):
+    straight = TicketDealer(seed)
+    straight.deal(position)
+    resumed = TicketDealer.resume(seed, position)
+    assert resumed.position == straight.position == position
+    assert resumed.deal(count) == straight.deal(count) == tickets_at(seed, position, count)
+    assert resumed.position == position + count
+
+
+@settings(SLOW, max_examples=8)
+@given(st.integers(min_value=MAX_TICKETS - 13, max_value=MAX_TICKETS), st.integers(1, 24))
+def test_a_dealer_stops_at_the_ticket_limit_as_tickets_at_does(position, count):
+    dealer = TicketDealer.resume(SEED, position)
+    if position + count <= MAX_TICKETS:
+        assert dealer.deal(count) == tickets_at(SEED, position, count)
+        return
+    with pytest.raises(GameError) as refused:
+        dealer.deal(count)
+    with pytest.raises(GameError) as reference:
+        tickets_at(SEED, position, count)
+    assert str(refused.value) == str(reference.value)
+    assert dealer.position == position  # a refused deal hands out nothing
+
+
+@pytest.mark.parametrize("position", [-1, MAX_TICKETS + 1, "3", True, 2.0])
+def test_a_dealer_resumes_only_at_a_deal_position(position):
+    with pytest.raises(GameError, match="deal position"):
+        TicketDealer.resume(SEED, position)
+
+
+@pytest.mark.parametrize("count", [-1, "2", MAX_TICKETS + 1, 1.0])
+def test_a_dealer_refuses_counts_as_tickets_at_does(count):
+    dealer = TicketDealer(SEED)
+    with pytest.raises(GameError, match="cannot deal"):
+        dealer.deal(count)
+    assert dealer.position == 0
+    assert dealer.deal(1) == [ticket_for_seat(SEED, 0)]
