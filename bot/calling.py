@@ -237,6 +237,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         """Boards ``(state, code)`` at deal positions ``first_deal_index, ...``."""
         raise NotImplementedError
 
+    def forget_dealer(self, game_id: int) -> None:
+        """The game has left the lobby: drop whatever ``deal`` keeps for it."""
+
     def next_call(self, game: GameRow) -> tuple[str, int]:
         """The game's state after the next call, and the value called."""
         raise NotImplementedError
@@ -729,6 +732,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             started = await self.storage.update_game(
                 game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
             )
+            self.forget_dealer(game.id)
         if not started:
             raise self.refusal("already_started", game=game.id)
         await send_ephemeral(interaction, self.say("starting", interaction.locale, game=game.id))
@@ -741,6 +745,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             cancelled = await self.storage.update_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
+            self.forget_dealer(game.id)
         if not cancelled:
             raise UserError("only_lobby_cancel")
         await send_ephemeral(interaction, self.say("cancelled", interaction.locale, game=game.id))
@@ -1176,6 +1181,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
 
     async def _finish_locked(self, game: GameRow, *, reason: str) -> None:
         ended = await self.storage.update_game(game.id, status=GameStatus.FINISHED)
+        self.forget_dealer(game.id)
         if not ended:
             return
         live = self.live_game(game.id)

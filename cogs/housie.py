@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,7 @@ from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS
-from engine.housie import HousieGame, Prize, Ticket, check_prize
+from engine.housie import HousieGame, Prize, Ticket, TicketDealer, check_prize
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -65,6 +66,12 @@ class Housie(
     show_command = "ticket"
     deal_limit = DEAL_POSITIONS
 
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+        # Each lobby's dealer, so that a join deals its seats without replaying the earlier ones.
+        self.dealers: dict[int, TicketDealer] = {}
+        self.dealers_lock = threading.Lock()  # deal() may run in a worker thread
+
     # -- rules ---------------------------------------------------------------------------------
 
     @staticmethod
@@ -73,12 +80,25 @@ class Housie(
 
     def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
         assert game.seed is not None
-        tickets = housie.tickets_at(game.seed, first_deal_index, count)
+        # The dealer is this call's alone until it is put back.
+        with self.dealers_lock:
+            dealer = self.dealers.pop(game.id, None)
+        if dealer is None or dealer.position != first_deal_index:
+            # The lobby's first join, or the first after a restart: rebuilt by replay.
+            dealer = TicketDealer.resume(game.seed, first_deal_index)
+        tickets = dealer.deal(count)
+        with self.dealers_lock:
+            self.dealers[game.id] = dealer
         key = self.bot.settings.signing_key
         return [
             (ticket.to_state(), housie.encode_ticket_code(ticket, game.id, key))
             for ticket in tickets
         ]
+
+    def forget_dealer(self, game_id: int) -> None:
+        # Never while this game deals: both happen under the game's lock.
+        with self.dealers_lock:
+            self.dealers.pop(game_id, None)
 
     def next_call(self, game: GameRow) -> tuple[str, int]:
         after, number = self.engine_game(game).draw()

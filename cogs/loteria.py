@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,7 @@ from engine.loteria import (
     LoteriaGame,
     Pattern,
     Tabla,
+    TablaDealer,
     check_claim,
     tablas_at,
 )
@@ -104,6 +106,12 @@ class Loteria(
     show_command = "tabla"
     deal_limit = MAX_TABLAS
 
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+        # Each lobby's dealer, so that a join deals its seat without replaying the earlier ones.
+        self.dealers: dict[int, TablaDealer] = {}
+        self.dealers_lock = threading.Lock()  # deal() may run in a worker thread
+
     # -- rules ---------------------------------------------------------------------------------
 
     @staticmethod
@@ -112,7 +120,21 @@ class Loteria(
 
     def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
         assert game.seed is not None
-        return [(tabla.to_state(), "") for tabla in tablas_at(game.seed, first_deal_index, count)]
+        # The dealer is this call's alone until it is put back.
+        with self.dealers_lock:
+            dealer = self.dealers.pop(game.id, None)
+        if dealer is None or dealer.position != first_deal_index:
+            # The lobby's first join, or the first after a restart: rebuilt by replay.
+            dealer = TablaDealer.resume(game.seed, first_deal_index)
+        tablas = dealer.deal(count)
+        with self.dealers_lock:
+            self.dealers[game.id] = dealer
+        return [(tabla.to_state(), "") for tabla in tablas]
+
+    def forget_dealer(self, game_id: int) -> None:
+        # Never while this game deals: both happen under the game's lock.
+        with self.dealers_lock:
+            self.dealers.pop(game_id, None)
 
     def next_call(self, game: GameRow) -> tuple[str, int]:
         after, card = self.engine_game(game).draw()

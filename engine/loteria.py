@@ -17,6 +17,8 @@ whose SET of cards was already dealt in this game is dropped and drawn again. A 
 from ``SeededRandom(seed, DEAL_LABEL)``, so deal position ``k`` (0-based, handed out in joining
 order) always holds the ``k``-th tabla of that stream, whether dealt all at once or one by one:
 ``tablas_at(seed, k, n) == deal_for_game(seed, k + n)[k:]``; ``tabla_for_seat(seed, k)`` is one.
+Both replay the stream from the start; a live game deals with a ``TablaDealer``, which goes on
+from where it stopped.
 """
 
 from __future__ import annotations
@@ -313,6 +315,14 @@ def _check_count(count: int, what: str) -> None:
         raise GameError(f"cannot deal {count!r} {what}: the limit is 1..{MAX_TABLAS}")
 
 
+def _check_deal(first_index: int, count: int) -> None:
+    if type(first_index) is not int or first_index < 0:
+        raise GameError(f"deal position {first_index!r} is negative or not a number")
+    _check_count(count, "tablas")
+    if first_index + count > MAX_TABLAS:
+        raise GameError(f"deal positions past {MAX_TABLAS - 1} are beyond the table limit")
+
+
 def deal_tablas(count: int, rng: random.Random) -> list[Tabla]:
     """``count`` tablas, no two with the same set of 16 cards."""
     _check_count(count, "tablas")
@@ -333,11 +343,7 @@ def tablas_at(seed: bytes, first_index: int, count: int = 1) -> list[Tabla]:
     It replays the stream from the start, about 6 us per earlier tabla, so nothing but the seed
     and the positions needs storing.
     """
-    if type(first_index) is not int or first_index < 0:
-        raise GameError(f"deal position {first_index!r} is negative or not a number")
-    _check_count(count, "tablas")
-    if first_index + count > MAX_TABLAS:
-        raise GameError(f"deal positions past {MAX_TABLAS - 1} are beyond the table limit")
+    _check_deal(first_index, count)
     stream = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
     for _ in range(first_index):
         next(stream)
@@ -349,6 +355,48 @@ def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
     if type(seat) is not int or not 0 <= seat < MAX_TABLAS:
         raise GameError(f"seat {seat!r} is outside 0..{MAX_TABLAS - 1}")
     return tablas_at(seed, seat)[0]
+
+
+class TablaDealer:
+    """Hands out a game's tablas in deal order, each for the same small cost however many came
+    before: no replay while the game lives.
+
+    ``TablaDealer(seed)`` starts at position 0. ``deal(count)`` returns the tablas at positions
+    ``position .. position + count - 1`` and moves on: the same tablas as
+    ``tablas_at(seed, position, count)`` (the reference, kept for verification), with the same
+    errors. It remembers the card sets dealt so far, which the uniqueness rule needs. After a
+    restart, ``resume(seed, position)`` rebuilds a dealer by replaying the stream: the only
+    replay, for a worker thread, not the event loop. One caller at a time (it holds no lock).
+    """
+
+    __slots__ = ("_position", "_tablas")
+
+    def __init__(self, seed: bytes) -> None:
+        self._tablas = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
+        self._position = 0
+
+    @classmethod
+    def resume(cls, seed: bytes, position: int) -> TablaDealer:
+        """A dealer that has handed out ``position`` tablas (0..``MAX_TABLAS``), by replay."""
+        if type(position) is not int or not 0 <= position <= MAX_TABLAS:
+            raise GameError(f"deal position {position!r} is outside 0..{MAX_TABLAS}")
+        dealer = cls(seed)
+        for _ in range(position):
+            next(dealer._tablas)
+        dealer._position = position
+        return dealer
+
+    @property
+    def position(self) -> int:
+        """How many tablas were handed out: the deal position of the next one."""
+        return self._position
+
+    def deal(self, count: int = 1) -> list[Tabla]:
+        """The next ``count`` tablas, in deal order."""
+        _check_deal(self._position, count)
+        tablas = [next(self._tablas) for _ in range(count)]
+        self._position += count
+        return tablas
 
 
 # ------------------------------------------------------------------------------------- patterns

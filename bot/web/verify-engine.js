@@ -1,6 +1,6 @@
 /* Game Night: recompute a Lotería or Housie game from its revealed seed.
  *
- * A port of engine/fairness.py, engine/loteria.py and engine/housie.py, written from the
+ * A port of engine/fairness.py, engine/loteria.py and engine/housie/, written from the
  * README's "Fair draws" section: the HMAC-SHA256 stream, the draw order, tabla and strip
  * dealing, and when each board completes each prize. No network, no dependencies; the page's
  * tests compare every function here with the Python engine.
@@ -409,9 +409,9 @@ const GamenightEngine = (() => {
   }
 
   /**
-   * The count-matrix sampler (engine/housie.py's _CountMatrixSampler): matrices with entries
-   * 0..2, `rows` rows summing to `rowTotal`, the given column sums, drawn with probability
-   * proportional to the product of typeWeights[number of 2s] over the rows.
+   * The count-matrix sampler (_CountMatrixSampler in engine/housie/sampling.py): matrices
+   * with entries 0..2, `rows` rows summing to `rowTotal`, the given column sums, drawn with
+   * probability proportional to the product of typeWeights[number of 2s] over the rows.
    */
   function buildSampler(columnSums, rows, rowTotal, typeWeights) {
     const states = new Map();

@@ -217,3 +217,37 @@ async def test_centre_and_square_prizes(emulator: Emulator, start_bot):
         result = await (await who.slash("loteria claim", pattern=pattern.value)).reply()
         assert "wins on call" in result.content, result.content
     assert [w.prize for w in await bot.storage.winners(game.id)] == ["centre", "square"]
+
+
+async def test_a_lobby_keeps_its_dealer_until_it_closes(emulator: Emulator, start_bot):
+    # Each join deals on from the lobby's dealer; cancelling or stopping the lobby drops it.
+    guild = emulator.add_guild("Game Night")
+    channels = [guild.add_channel(name) for name in ("cancelled", "stopped")]
+    host, guest = guild.add_member("host"), guild.add_member("guest")
+    bot = await start_bot()
+    cog = bot.get_cog("Lotería")
+    lobbies = []
+    for channel in channels:
+        lobby = await (await host.slash("loteria start", in_channel=channel)).reply()
+        for member in (host, guest):
+            await (await member.click(lobby, button_id(lobby, "join"))).reply()
+        lobbies.append(lobby)
+    cancelled, stopped = sorted(game.id for game in await bot.storage.live_games("loteria"))
+    assert cog.dealers[cancelled].position == cog.dealers[stopped].position == 2
+    for game_id in (cancelled, stopped):
+        seed = (await bot.storage.get_game(game_id)).seed
+        boards = [(await bot.storage.boards(game_id, m.id))[0] for m in (host, guest)]
+        assert [Tabla.from_state(b.state) for b in boards] == tablas_at(seed, 0, 2)
+
+    await (await host.click(lobbies[0], button_id(lobbies[0], "cancel"))).reply()
+    assert set(cog.dealers) == {stopped}
+    stop = await (await host.slash("loteria stop", in_channel=channels[1])).reply()
+    assert "stopped" in stop.content
+    # The game ends just after the answer, revealing its seed: by then its dealer is gone too.
+    revealed = (await bot.storage.get_game(stopped)).seed.hex()
+    await emulator.wait_until(
+        lambda: any(revealed in m.content for m in channels[1].messages) or None,
+        10,
+        lambda: "the stopped game's end",
+    )
+    assert cog.dealers == {}

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from emulator import Emulator
 from engine.fairness import draw_order
+from engine.housie import TicketDealer, tickets_at
 from tests.cogs.helpers import button_id
 from tests.conftest import SIGNING_KEY
 
@@ -188,3 +189,47 @@ async def test_stopping_the_bot_finishes_answers_already_under_way(
     await bot.stop_for_test()
     reply = await showing.reply()
     assert reply.attachments
+
+
+async def test_a_lobby_deals_on_from_its_dealer_across_a_restart(
+    emulator: Emulator, start_bot, monkeypatch
+):
+    # Joins deal from the lobby's dealer: rebuilt (by replay) only at the first join after a
+    # restart, at the next deal position; a leaver's positions are never dealt again.
+    seed = bytes(range(7, 39))
+    resumed_at: list[int] = []
+    resume = TicketDealer.resume.__func__
+
+    def counted(cls, seed: bytes, position: int) -> TicketDealer:
+        resumed_at.append(position)
+        return resume(cls, seed, position)
+
+    monkeypatch.setattr(TicketDealer, "resume", classmethod(counted))
+    guild = emulator.add_guild("Tambola Club")
+    guild.add_channel("housie")
+    host = guild.add_member("host")
+    players = [host, *(guild.add_member(f"p{i}") for i in range(4))]
+    bot = await start_bot(seed_source=lambda: seed)
+    lobby = await (await host.slash("housie start", tickets=4)).reply()
+    for member in players[:3]:
+        await (await member.slash("housie join", tickets=4)).reply()
+    await (await players[1].click(lobby, button_id(lobby, "leave"))).reply()
+    (game,) = await bot.storage.live_games("housie")
+    assert bot.get_cog("Housie").dealers[game.id].position == 12
+    assert resumed_at == [0]  # the first join starts the dealer; no replay after it
+
+    await bot.stop_for_test()
+    bot = await start_bot(seed_source=lambda: seed)
+    cog = bot.get_cog("Housie")
+    assert cog.dealers == {}
+    for member in players[3:]:
+        await (await member.slash("housie join", tickets=4)).reply()
+    assert resumed_at == [0, 12]
+    assert cog.dealers[game.id].position == 20
+    dealt = tickets_at(seed, 0, 20)
+    boards = [board for p in players for board in await bot.storage.boards(game.id, p.id)]
+    assert sorted(board.deal_index for board in boards) == [*range(4), *range(8, 20)]
+    assert all(board.state == dealt[board.deal_index].to_state() for board in boards)
+
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    assert game.id not in cog.dealers  # a started game deals no more

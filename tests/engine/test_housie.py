@@ -15,11 +15,13 @@ from engine.fairness import DEAL_LABEL, SeededRandom, commitment, draw_order
 from engine.housie import (
     CODE_ALPHABET,
     DEFAULT_PRIZES,
+    MAX_TICKETS,
     Calls,
     HousieGame,
     Prize,
     Ticket,
     TicketCodeError,
+    TicketDealer,
     TicketError,
     TicketRule,
     check_prize,
@@ -29,6 +31,7 @@ from engine.housie import (
     generate_strip,
     generate_ticket,
     layout_count,
+    sampling,
     strip_count,
     strip_ticket_type_odds,
     ticket_count,
@@ -243,7 +246,7 @@ def independent_strip_weights():
 def test_strip_count_and_type_odds_match_an_independent_count():
     by_first = independent_strip_weights()
     total = sum(by_first.values())
-    assert housie._strip_tables().sampler.total == total
+    assert sampling._strip_tables().sampler.total == total
     numerator = math.factorial(9) * math.factorial(10) ** 7 * math.factorial(11) * total
     assert numerator % 96**6 == 0
     assert strip_count() == numerator // 96**6
@@ -272,7 +275,7 @@ def brute_force_matrices(column_sums, rows, row_total):
 def test_count_matrix_sampler_is_exact_on_small_instances(column_sums, rows, row_total, weights):
     # Every index maps to a valid matrix, and each matrix gets exactly prod(weights[type]) of
     # them: the sampler is exactly proportional to the weights (uniform up to them).
-    sampler = housie._CountMatrixSampler(column_sums, rows, row_total, weights)
+    sampler = sampling._CountMatrixSampler(column_sums, rows, row_total, weights)
     hits = Counter()
     for index in range(sampler.total):
         matrix = []
@@ -323,7 +326,7 @@ def test_strip_ticket_types_follow_the_exact_odds():
 
 def test_the_chi_square_check_catches_the_usual_bias():
     # Count matrices drawn evenly (weights all 1), as simple generators do: far off the odds.
-    biased = housie._CountMatrixSampler((3, 4, 4, 4, 4, 4, 4, 4, 5), 6, 6, (1, 1, 1, 1))
+    biased = sampling._CountMatrixSampler((3, 4, 4, 4, 4, 4, 4, 4, 5), 6, 6, (1, 1, 1, 1))
     rng = random.Random(5)
     samples = 4_000
     observed = Counter(biased.sample(rng.randrange(biased.total))[0][0] for _ in range(samples))
@@ -350,19 +353,19 @@ def test_thousands_of_strips_are_valid(seed):
 @settings(SLOW, max_examples=150)
 @given(st.data())
 def test_every_strip_index_gives_a_valid_strip(data):
-    tables = housie._strip_tables()
+    tables = sampling._strip_tables()
     matrix_index = data.draw(st.integers(0, tables.sampler.total - 1))
     plan = tables.sampler.sample(matrix_index)
     fill_limit = tables.completions[tuple(a for a, _ in plan)]
     fill_index = data.draw(st.integers(0, fill_limit - 1))
-    strip = housie._strip_from_indexes(matrix_index, fill_index)
+    strip = sampling._strip_from_indexes(matrix_index, fill_index)
     assert_valid_strip(strip)
     assert [t.full_columns for t in strip] == [a for a, _ in plan]
 
 
 def test_distinct_fill_indexes_give_distinct_strips():
-    plan = housie._strip_tables().sampler.sample(12345)
-    strips = {housie._fill_strip(plan, index) for index in range(300)}
+    plan = sampling._strip_tables().sampler.sample(12345)
+    strips = {sampling._fill_strip(plan, index) for index in range(300)}
     assert len(strips) == 300
 
 
@@ -771,3 +774,63 @@ def test_deal_limits():
     assert tickets_at(SEED, 3, 0) == []
     with pytest.raises(GameError):
         HousieGame(SEED).ticket(0)
+
+
+# The dealer a live game deals with: tickets_at's stream, strip by strip, without replay.
+
+SEEDS = st.binary(min_size=32, max_size=32)
+
+
+@settings(SLOW, max_examples=40)
+@given(SEEDS, st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=15))
+def test_any_split_of_a_dealers_deals_is_one_tickets_at(seed: bytes, counts: list[int]):
+    dealer = TicketDealer(seed)
+    dealt = []
+    for count in counts:
+        assert dealer.position == len(dealt)
+        dealt += dealer.deal(count)
+    assert dealer.position == sum(counts)
+    assert dealt == tickets_at(seed, 0, sum(counts))
+    for first in range(0, len(dealt) - 5, 6):  # each six in a row from 0 is a whole strip
+        assert_valid_strip(dealt[first : first + 6])
+
+
+@settings(SLOW, max_examples=40)
+@given(SEEDS, st.integers(min_value=0, max_value=200), st.integers(min_value=0, max_value=13))
+def test_a_dealer_resumed_anywhere_goes_on_as_the_straight_deal(seed, position, count):
+    straight = TicketDealer(seed)
+    straight.deal(position)
+    resumed = TicketDealer.resume(seed, position)
+    assert resumed.position == straight.position == position
+    assert resumed.deal(count) == straight.deal(count) == tickets_at(seed, position, count)
+    assert resumed.position == position + count
+
+
+@settings(SLOW, max_examples=8)
+@given(st.integers(min_value=MAX_TICKETS - 13, max_value=MAX_TICKETS), st.integers(1, 24))
+def test_a_dealer_stops_at_the_ticket_limit_as_tickets_at_does(position, count):
+    dealer = TicketDealer.resume(SEED, position)
+    if position + count <= MAX_TICKETS:
+        assert dealer.deal(count) == tickets_at(SEED, position, count)
+        return
+    with pytest.raises(GameError) as refused:
+        dealer.deal(count)
+    with pytest.raises(GameError) as reference:
+        tickets_at(SEED, position, count)
+    assert str(refused.value) == str(reference.value)
+    assert dealer.position == position  # a refused deal hands out nothing
+
+
+@pytest.mark.parametrize("position", [-1, MAX_TICKETS + 1, "3", True, 2.0])
+def test_a_dealer_resumes_only_at_a_deal_position(position):
+    with pytest.raises(GameError, match="deal position"):
+        TicketDealer.resume(SEED, position)
+
+
+@pytest.mark.parametrize("count", [-1, "2", MAX_TICKETS + 1, 1.0])
+def test_a_dealer_refuses_counts_as_tickets_at_does(count):
+    dealer = TicketDealer(SEED)
+    with pytest.raises(GameError, match="cannot deal"):
+        dealer.deal(count)
+    assert dealer.position == 0
+    assert dealer.deal(1) == [ticket_for_seat(SEED, 0)]

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import loteria
 from engine.errors import GameError
 from engine.fairness import DEAL_LABEL, SeededRandom, commitment, draw_order
 from engine.loteria import (
@@ -20,6 +21,7 @@ from engine.loteria import (
     LoteriaGame,
     Pattern,
     Tabla,
+    TablaDealer,
     check_claim,
     deal_for_game,
     deal_tablas,
@@ -390,6 +392,87 @@ def test_different_seeds_deal_different_tablas():
 def test_tabla_for_seat_limits(seat):
     with pytest.raises(GameError, match="seat"):
         tabla_for_seat(SEED, seat)
+
+
+# The dealer a live game deals with: tablas_at's stream, handed out without replay.
+
+SEEDS = st.binary(min_size=32, max_size=32)
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, st.lists(st.integers(min_value=1, max_value=6), min_size=1, max_size=15))
+def test_any_split_of_a_dealers_deals_is_one_tablas_at(seed: bytes, counts: list[int]):
+    dealer = TablaDealer(seed)
+    dealt = []
+    for count in counts:
+        assert dealer.position == len(dealt)
+        dealt += dealer.deal(count)
+    assert dealer.position == sum(counts)
+    assert dealt == tablas_at(seed, 0, sum(counts))
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, st.integers(min_value=0, max_value=400), st.integers(min_value=1, max_value=6))
+def test_a_dealer_resumed_anywhere_goes_on_as_the_straight_deal(seed, position, count):
+    straight = TablaDealer(seed)
+    if position:
+        straight.deal(position)
+    resumed = TablaDealer.resume(seed, position)
+    assert resumed.position == straight.position == position
+    assert resumed.deal(count) == straight.deal(count) == tablas_at(seed, position, count)
+    assert resumed.position == position + count
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(min_value=MAX_TABLAS - 12, max_value=MAX_TABLAS), st.integers(1, 24))
+def test_a_dealer_stops_at_the_table_limit_as_tablas_at_does(position, count):
+    dealer = TablaDealer.resume(SEED, position)
+    if position + count <= MAX_TABLAS:
+        assert dealer.deal(count) == tablas_at(SEED, position, count)
+        return
+    with pytest.raises(GameError) as refused:
+        dealer.deal(count)
+    with pytest.raises(GameError) as reference:
+        tablas_at(SEED, position, count)
+    assert str(refused.value) == str(reference.value)
+    assert dealer.position == position  # a refused deal hands out nothing
+
+
+@pytest.mark.parametrize("position", [-1, MAX_TABLAS + 1, "3", True, 2.0])
+def test_a_dealer_resumes_only_at_a_deal_position(position):
+    with pytest.raises(GameError, match="deal position"):
+        TablaDealer.resume(SEED, position)
+
+
+@pytest.mark.parametrize("count", [0, -1, "2", MAX_TABLAS + 1])
+def test_a_dealer_refuses_counts_as_tablas_at_does(count):
+    dealer = TablaDealer(SEED)
+    with pytest.raises(GameError, match="cannot deal"):
+        dealer.deal(count)
+    assert dealer.position == 0
+    assert dealer.deal(1) == tablas_at(SEED, 0)
+
+
+class RepeatingStream(SeededRandom):
+    """The deal stream, but its first two tablas hold the same cards (1..16, then 2, 1, 3..16)."""
+
+    def __init__(self, seed: bytes, label: bytes) -> None:
+        super().__init__(seed, label)
+        self.script = [0, 1]
+
+    def randbelow(self, n: int) -> int:
+        return self.script.pop(0) if self.script else super().randbelow(n)
+
+
+def test_a_dealer_keeps_card_sets_unique_across_deals_and_resumes(monkeypatch):
+    monkeypatch.setattr(loteria, "SeededRandom", RepeatingStream)
+    dealer = TablaDealer(SEED)
+    (first,) = dealer.deal(1)
+    (second,) = dealer.deal(1)  # the repeated card set is drawn again, in a later deal() call
+    assert first.numbers == tuple(range(1, 17))
+    assert set(second.numbers) != set(first.numbers)
+    assert [first, second] == tablas_at(SEED, 0, 2)
+    assert TablaDealer.resume(SEED, 1).deal(1) == [second]
 
 
 # ------------------------------------------------------------------------------------- patterns

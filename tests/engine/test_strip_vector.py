@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from engine import housie
 from engine.fairness import DEAL_LABEL, SeededRandom
-from engine.housie import COLUMN_SIZE, layout_count, tickets_at
+from engine.housie import COLUMN_SIZE, layout_count, sampling, tickets_at
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 VECTOR_SEED = bytes(range(32))
@@ -47,7 +46,7 @@ def test_the_tables_are_as_documented():
     assert (
         tuple(96 * LAYOUT_COUNTS[a] // (6**a * 2 ** (6 - 2 * a)) for a in range(4)) == TYPE_WEIGHTS
     )
-    sampler = housie._strip_tables().sampler
+    sampler = sampling._strip_tables().sampler
     assert len(sampler._states) == STATES
     assert sum(len(state.decisions) for state in sampler._states.values()) == DECISIONS
     assert sampler.total == W
@@ -55,7 +54,7 @@ def test_the_tables_are_as_documented():
 
 
 def test_the_first_strip_of_the_vector_seed_step_by_step():
-    tables = housie._strip_tables()
+    tables = sampling._strip_tables()
     stream = SeededRandom(VECTOR_SEED, DEAL_LABEL)
     matrix_index = stream.randbelow(tables.sampler.total)
     assert matrix_index == MATRIX_INDEX
@@ -68,7 +67,7 @@ def test_the_first_strip_of_the_vector_seed_step_by_step():
     assert tables.completions[TYPES] == FILL_BOUND
     fill_index = stream.randbelow(FILL_BOUND)
     assert fill_index == FILL_INDEX
-    assert tuple(t.to_state() for t in housie._fill_strip(plan, fill_index)) == TICKETS
+    assert tuple(t.to_state() for t in sampling._fill_strip(plan, fill_index)) == TICKETS
     dealt = tickets_at(VECTOR_SEED, 0, 7)
     assert tuple(t.to_state() for t in dealt[:6]) == TICKETS
     assert dealt[6].to_state() == POSITION_6

@@ -1,0 +1,297 @@
+"""Housie prizes: what each one is, and how a claim on a ticket is judged.
+
+Early Five (any 5 numbers), Top/Middle/Bottom Line, Four Corners (the first and last NUMBER of
+the top and bottom rows, not the corner cells), Full House, and optional second and third full
+houses (``SECOND_HOUSE``, ``THIRD_HOUSE``: they check exactly like ``FULL_HOUSE`` and can only be
+won in that order; a ticket that won a house should not win another, which the cog that knows
+the players enforces). ``check_prize`` works on bit masks: bit ``n`` stands for number ``n``;
+pass a ``Calls`` (the game's ``called``) to skip rebuilding the called mask.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.errors import GameError, quoted
+from engine.housie.tickets import (
+    HIGHEST_NUMBER,
+    NUMBERS_PER_ROW,
+    NUMBERS_PER_TICKET,
+    Ticket,
+    _numbers_in,
+)
+
+_NUMBER_BIT: dict[int, int] = {n: 1 << n for n in range(1, HIGHEST_NUMBER + 1)}
+
+
+class Prize(enum.Enum):
+    """A prize; the value is its code in game state text."""
+
+    EARLY_FIVE = "E5"
+    TOP_LINE = "TL"
+    MIDDLE_LINE = "ML"
+    BOTTOM_LINE = "BL"
+    FOUR_CORNERS = "FC"
+    FULL_HOUSE = "FH"
+    SECOND_HOUSE = "H2"  # the second ticket to fill: checks as a full house
+    THIRD_HOUSE = "H3"  # the third ticket to fill: checks as a full house
+
+    @property
+    def display_name(self) -> str:
+        return _PRIZE_NAMES[self]
+
+    @property
+    def is_house(self) -> bool:
+        """Full House or a later full house."""
+        return self in _HOUSES
+
+    @property
+    def needs(self) -> Prize | None:
+        """The prize that must be won first (only for the second and third full houses)."""
+        return _PREREQUISITE.get(self)
+
+    @property
+    def minimum_calls(self) -> int:
+        """The fewest calls with which a ticket can complete it."""
+        return _MINIMUM_CALLS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Prize:
+        """The prize named by its code ("TL"), member name ("top_line") or display name."""
+        wanted = text.strip().casefold().replace(" ", "_").replace("-", "_")
+        for prize in cls:
+            if wanted in (prize.value.casefold(), prize.name.casefold(), _key(prize.display_name)):
+                return prize
+        choices = ", ".join(f"{p.value} ({p.display_name})" for p in cls)
+        raise GameError(f"unknown prize {quoted(text)}; choose one of {choices}")
+
+
+def _key(name: str) -> str:
+    return name.casefold().replace(" ", "_")
+
+
+_PRIZE_NAMES: dict[Prize, str] = {
+    Prize.EARLY_FIVE: "Early Five",
+    Prize.TOP_LINE: "Top Line",
+    Prize.MIDDLE_LINE: "Middle Line",
+    Prize.BOTTOM_LINE: "Bottom Line",
+    Prize.FOUR_CORNERS: "Four Corners",
+    Prize.FULL_HOUSE: "Full House",
+    Prize.SECOND_HOUSE: "Second Full House",
+    Prize.THIRD_HOUSE: "Third Full House",
+}
+_HOUSES = frozenset({Prize.FULL_HOUSE, Prize.SECOND_HOUSE, Prize.THIRD_HOUSE})
+_PREREQUISITE: dict[Prize, Prize] = {
+    Prize.SECOND_HOUSE: Prize.FULL_HOUSE,
+    Prize.THIRD_HOUSE: Prize.SECOND_HOUSE,
+}
+_MINIMUM_CALLS: dict[Prize, int] = {
+    Prize.EARLY_FIVE: 5,
+    Prize.TOP_LINE: NUMBERS_PER_ROW,
+    Prize.MIDDLE_LINE: NUMBERS_PER_ROW,
+    Prize.BOTTOM_LINE: NUMBERS_PER_ROW,
+    Prize.FOUR_CORNERS: 4,
+    Prize.FULL_HOUSE: NUMBERS_PER_TICKET,
+    Prize.SECOND_HOUSE: NUMBERS_PER_TICKET,
+    Prize.THIRD_HOUSE: NUMBERS_PER_TICKET,
+}
+DEFAULT_PRIZES: tuple[Prize, ...] = (
+    Prize.EARLY_FIVE,
+    Prize.TOP_LINE,
+    Prize.MIDDLE_LINE,
+    Prize.BOTTOM_LINE,
+    Prize.FOUR_CORNERS,
+    Prize.FULL_HOUSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeCheck:
+    """The verdict on a claim: ``numbers`` make the prize (empty when invalid)."""
+
+    valid: bool
+    numbers: frozenset[int]
+    reason: str
+
+
+def _mask_of(numbers: Iterable[int]) -> int:
+    bits = 0
+    for number in numbers:
+        bits |= 1 << number
+    return bits
+
+
+def _masks_on(ticket: Ticket) -> dict[Prize, int]:
+    """Per prize, the mask of the numbers that make it on ``ticket`` (cached by the ticket)."""
+    top, middle, bottom = ([n for n in row if n] for row in ticket.rows)
+    full = ticket.mask
+    return {
+        Prize.EARLY_FIVE: full,
+        Prize.TOP_LINE: _mask_of(top),
+        Prize.MIDDLE_LINE: _mask_of(middle),
+        Prize.BOTTOM_LINE: _mask_of(bottom),
+        Prize.FOUR_CORNERS: _mask_of((top[0], top[-1], bottom[0], bottom[-1])),
+        Prize.FULL_HOUSE: full,
+        Prize.SECOND_HOUSE: full,
+        Prize.THIRD_HOUSE: full,
+    }
+
+
+def _wins_on(ticket: Ticket) -> dict[Prize, PrizeCheck]:
+    """The valid result for each fixed-set prize on ``ticket`` (cached by the ticket)."""
+    return {
+        prize: PrizeCheck(True, _numbers_in(mask), f"{prize.display_name} complete")
+        for prize, mask in ticket._prize_masks.items()
+        if prize is not Prize.EARLY_FIVE
+    }
+
+
+def _mask_of_calls(called: Sequence[int]) -> int:
+    """The 91-bit mask of ``called``; rejects numbers outside 1..90 and repeats."""
+    try:
+        # Summing distinct powers of two is an OR; a repeat carries and loses a bit (checked).
+        mask = sum(map(_NUMBER_BIT.__getitem__, called))
+    except (KeyError, TypeError):
+        bad = [n for n in called if type(n) is not int or n not in _NUMBER_BIT]
+        raise GameError(
+            f"called numbers {bad!r} are not Housie numbers 1..{HIGHEST_NUMBER}"
+        ) from None
+    if not all(type(n) is int for n in called):  # 1.0 and True would pass the lookup
+        bad = [n for n in called if type(n) is not int]
+        raise GameError(f"called numbers {bad!r} are not Housie numbers 1..{HIGHEST_NUMBER}")
+    if mask.bit_count() != len(called):
+        seen: set[int] = set()
+        for number in called:
+            if number in seen:
+                raise GameError(f"number {number} is called twice")
+            seen.add(number)
+    return mask
+
+
+class Calls(tuple[int, ...]):
+    """Numbers called so far, in call order, with ``mask`` (bit ``n`` for number ``n``).
+
+    Validated once (1..90, no repeats), so ``check_prize`` can skip rebuilding the mask.
+    """
+
+    mask: int
+
+    def __new__(cls, numbers: Iterable[int] = ()) -> Calls:
+        calls = super().__new__(cls, numbers)
+        calls.mask = _mask_of_calls(calls)
+        return calls
+
+    @property
+    def last(self) -> int | None:
+        return self[-1] if self else None
+
+    @functools.cached_property
+    def prefix_masks(self) -> tuple[int, ...]:
+        """``prefix_masks[i]`` is the mask of the first ``i`` calls."""
+        return (0, *itertools.accumulate(_NUMBER_BIT[n] for n in self))
+
+
+_NO_NUMBERS: frozenset[int] = frozenset()
+_NOTHING_CALLED = PrizeCheck(False, _NO_NUMBERS, "no numbers have been called yet")
+_EARLY_FIVE_SHORT = tuple(
+    PrizeCheck(False, _NO_NUMBERS, f"Early Five needs 5 of the ticket's numbers called; {n} are")
+    for n in range(5)
+)
+_LISTED_MISSING = 5  # a bogey reason names at most this many missing numbers
+
+
+def check_prize(
+    ticket: Ticket,
+    called: Sequence[int],
+    prize: Prize,
+    *,
+    require_last: bool = False,
+) -> PrizeCheck:
+    """Whether ``ticket`` wins ``prize`` with the numbers ``called`` so far (in call order).
+
+    ``require_last`` is the "you slept on it" rule: the prize must include the last number
+    called, i.e. it was completed by the last call. For Early Five the prize numbers are the
+    first five of the ticket's numbers to be called; under the rule the last call must be the
+    fifth.
+    """
+    called_mask = called.mask if type(called) is Calls else _mask_of_calls(called)
+    if not called_mask:
+        return _NOTHING_CALLED
+    needed = ticket._prize_masks[prize]
+    last = called[-1]
+    if prize is Prize.EARLY_FIVE:
+        hits = called_mask & needed
+        count = hits.bit_count()
+        if count < 5:
+            return _EARLY_FIVE_SHORT[count]
+        if count > 5:  # keep the first five in call order
+            hits = _first_five(called, needed)
+        if require_last and not hits >> last & 1:
+            return PrizeCheck(False, _NO_NUMBERS, _slept(prize, last, needed))
+        return PrizeCheck(True, _numbers_in(hits), _complete(prize, last if require_last else None))
+    missing = needed & ~called_mask
+    if missing:
+        return PrizeCheck(
+            False,
+            _NO_NUMBERS,
+            f"{prize.display_name} is not complete: {_listed(missing)} not called yet",
+        )
+    if not require_last:
+        return ticket._wins[prize]
+    if not needed >> last & 1:
+        return PrizeCheck(False, _NO_NUMBERS, _slept(prize, last, needed))
+    return PrizeCheck(True, ticket._wins[prize].numbers, _complete(prize, last))
+
+
+def _first_five(called: Sequence[int], needed: int) -> int:
+    """The mask of the first five numbers of ``needed`` in call order (at least five called)."""
+    if type(called) is Calls:
+        # Binary search for the shortest prefix of the calls holding five of them.
+        prefixes = called.prefix_masks
+        low, high = 5, len(called)
+        while low < high:
+            middle = (low + high) // 2
+            if (prefixes[middle] & needed).bit_count() >= 5:
+                high = middle
+            else:
+                low = middle + 1
+        return prefixes[low] & needed
+    hits = found = 0
+    for number in called:
+        if needed >> number & 1:
+            hits |= 1 << number
+            found += 1
+            if found == 5:
+                break
+    return hits
+
+
+def _listed(mask: int) -> str:
+    """The numbers in ``mask``, increasing, at most ``_LISTED_MISSING`` of them by name."""
+    names: list[str] = []
+    while mask and len(names) < _LISTED_MISSING:
+        low = mask & -mask
+        names.append(str(low.bit_length() - 1))
+        mask ^= low
+    if mask:
+        return f"{', '.join(names)} and {mask.bit_count()} more"
+    return ", ".join(names)
+
+
+def _complete(prize: Prize, last: int | None) -> str:
+    if last is None:
+        return f"{prize.display_name} complete"
+    return f"{prize.display_name} completed by the last number called, {last}"
+
+
+def _slept(prize: Prize, last: int, needed: int) -> str:
+    if prize is Prize.EARLY_FIVE and not needed >> last & 1:
+        return f"the last number called ({last}) is not on this ticket"
+    return (
+        f"{prize.display_name} was complete before the last number called ({last}); "
+        "it had to be claimed then"
+    )
