@@ -257,11 +257,10 @@ async def test_check_config_while_the_bot_runs_says_so(emulator: Emulator, start
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, err.decode()
     assert f"in use by a running Game Night (pid {os.getpid()})" in out.decode()
-    assert (await bot.storage.live_games("loteria")), "the running bot was left alone"
+    assert await bot.storage.live_games("loteria"), "the running bot was left alone"
     # Still one process per database: check-config took no lasting lock.
     with (
         pytest.raises(UnusableDatabaseError, match="another Game Night process"),
         lock_database(database),
     ):
         pass
-
