@@ -19,6 +19,7 @@ from bot.config import ConfigError, Settings, database_path, setting_values
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2  # also bad settings and an unusable database
+DEFAULT_ENV_FILE = Path(".env")
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
 
 def run(options: argparse.Namespace) -> int:
     try:
-        settings = Settings.load()
+        settings = Settings.load(env_file=options.env_file)
     except ConfigError as error:
         return fail(str(error))
 
@@ -104,7 +105,7 @@ def invite(options: argparse.Namespace) -> int:
 
     client_id: int | None = options.client_id
     if client_id is None:
-        token = setting_values().get("DISCORD_TOKEN", "").strip()
+        token = setting_values(env_file=options.env_file).get("DISCORD_TOKEN", "").strip()
         if not token:
             return fail(
                 "no client id: pass --client-id with the Application ID (Developer Portal > your "
@@ -143,7 +144,7 @@ def backup_arguments(parser: argparse.ArgumentParser) -> None:
 def backup(options: argparse.Namespace) -> int:
     from bot.backup import BackupError, backup_database
 
-    source: Path = options.database or database_path(setting_values())
+    source: Path = options.database or database_path(setting_values(env_file=options.env_file))
     try:
         report = backup_database(source, options.file, force=options.force)
     except BackupError as error:
@@ -162,13 +163,13 @@ def check_config(options: argparse.Namespace) -> int:
     from bot.config_check import inspect_database, summary
     from bot.database_file import UnusableDatabaseError
 
-    env_file = Path(".env")
+    settings_file = options.env_file
     try:
-        settings = Settings.load(env_file=env_file)
+        settings = Settings.load(env_file=settings_file)
         database = inspect_database(settings.database_path)
     except (ConfigError, UnusableDatabaseError) as error:
         return fail(str(error))
-    for line in summary(settings, database, env_file if env_file.is_file() else None):
+    for line in summary(settings, database, settings_file if settings_file.is_file() else None):
         print(line)
     return 0
 
@@ -221,6 +222,14 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         epilog=f"'{prog} COMMAND --help' explains each command. Settings: see .env.example.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        default=DEFAULT_ENV_FILE,
+        metavar="PATH",
+        help="read settings from this file (default: .env in the current folder, if there); "
+        "environment variables still win",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS:
         sub = commands.add_parser(
@@ -231,24 +240,25 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         )
         if command.add_arguments is not None:
             command.add_arguments(sub)
-        if command.run is not None:
-            sub.set_defaults(run=command.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "gamenight") -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    own = {command.name: command.run_own for command in COMMANDS if command.run_own is not None}
-    if args and args[0] in own:
-        return own[args[0]](args[1:])
     parser = build_parser(prog)
     try:
-        options = parser.parse_args(args)
+        options, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+        command = next((c for c in COMMANDS if c.name == options.command), COMMANDS[0])
+        if command.run_own is not None:
+            return command.run_own(rest)
+        if rest:
+            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+        if options.env_file != DEFAULT_ENV_FILE and not options.env_file.is_file():
+            return fail(f"--env-file {options.env_file} is not a file")
     except SystemExit as exit_request:  # --help, --version, or bad arguments (argparse said why)
         code = exit_request.code
         return code if isinstance(code, int) else 0 if code is None else EXIT_USAGE
-    chosen: Callable[[argparse.Namespace], int] = getattr(options, "run", run)
-    return chosen(options)
+    assert command.run is not None
+    return command.run(options)
 
 
 def _version() -> str:

@@ -264,3 +264,21 @@ async def test_check_config_while_the_bot_runs_says_so(emulator: Emulator, start
         lock_database(database),
     ):
         pass
+
+
+def test_settings_can_come_from_another_file(tmp_path: Path):
+    settings = tmp_path / "etc" / "gamenight.env"
+    settings.parent.mkdir()
+    database = tmp_path / "bot.sqlite3"
+    settings.write_text(
+        f"DISCORD_TOKEN={TOKEN}\nGAMENIGHT_SIGNING_KEY={SIGNING_KEY.hex()}\n"
+        f"GAMENIGHT_DATABASE={database}\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    result = run(["--env-file", str(settings), "check-config"], tmp_path, env)
+    assert result.returncode == 0, result.stderr
+    assert f"read from the environment and {settings}" in result.stdout
+    assert f"GAMENIGHT_DATABASE      {database}: not created yet" in result.stdout
+    missing = run(["--env-file", str(tmp_path / "nothing.env"), "check-config"], tmp_path, env)
+    assert missing.returncode == 2
+    assert missing.stderr == f"error: --env-file {tmp_path / 'nothing.env'} is not a file\n"
