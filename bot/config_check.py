@@ -44,9 +44,13 @@ def inspect_database(path: Path) -> DatabaseState:
     _require_writable(path, path)
     _require_writable(path, path.parent)
     in_use_by = _lock_holder(lock_path)
+    # Read-only: nothing is written to the database, and pending migrations wait for the bot.
+    # Without -wal and -shm files no one is writing it (a WAL writer keeps them), and a read-only
+    # connection would leave new ones behind: read the file as it is instead.
+    in_wal_use = any(path.with_name(path.name + end).exists() for end in ("-wal", "-shm"))
+    mode = "mode=ro" if in_wal_use else "immutable=1"
     try:
-        # Read-only: nothing is written to the database, and pending migrations wait for the bot.
-        reader = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        reader = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
     except sqlite3.Error as error:
         raise unusable_because_of(path, error) from error
     with closing(reader):

@@ -140,6 +140,7 @@ def test_check_config_summarises_without_secrets_or_discord(tmp_path: Path):
     for secret in (TOKEN, TOKEN.split(".", 1)[1], SIGNING_KEY.hex(), "s3cr3t"):
         assert secret not in out
     assert database.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [database.name]  # no -wal, -shm or .lock
 
 
 def test_check_config_hides_a_password_in_a_proxy_url(tmp_path: Path):
