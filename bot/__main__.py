@@ -1,48 +1,16 @@
-"""``python -m bot``: run the bot with settings from the environment or ``.env``."""
+"""``python -m bot``: the ``gamenight`` command (``bot.cli``); without a sub-command it runs the
+bot with settings from the environment or ``.env``."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import sys
+from collections.abc import Sequence
 
-from bot.config import ConfigError, Settings
+from bot.cli import main as cli_main
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["sandbox"]:
-        from bot.sandbox import main as sandbox_main
-
-        return sandbox_main(args[1:])
-    if args:
-        print(
-            f"error: unknown argument {args[0]!r}; usage: python -m bot [sandbox]", file=sys.stderr
-        )
-        return 2
-    try:
-        settings = Settings.load()
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-
-    from bot.app import run_bot
-    from bot.database_file import UnusableDatabaseError
-    from bot.endpoints import apply_endpoints
-
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
-    )
-    apply_endpoints(settings.api_base_url, settings.gateway_url)
-    try:
-        asyncio.run(run_bot(settings))
-    except UnusableDatabaseError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place
-        return 0
-    return 0
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli_main(argv, prog="python -m bot")
 
 
 if __name__ == "__main__":

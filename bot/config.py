@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -31,6 +32,20 @@ def read_env_file(path: Path) -> dict[str, str]:
     return {key: value for key, value in values.items() if value is not None}
 
 
+def setting_values(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+) -> dict[str, str]:
+    """The raw settings: ``.env`` (if any) overridden by the environment."""
+    values = read_env_file(env_file) if env_file is not None else {}
+    values.update(os.environ if environ is None else environ)
+    return values
+
+
+def database_path(values: Mapping[str, str]) -> Path:
+    """``GAMENIGHT_DATABASE``, the one setting the commands that only touch the database need."""
+    return Path(values.get("GAMENIGHT_DATABASE", "").strip() or "gamenight.sqlite3")
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str = field(repr=False)
@@ -44,11 +59,10 @@ class Settings:
 
     @classmethod
     def load(
-        cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")
+        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
     ) -> Settings:
         """Environment variables win over ``.env``; raises ``ConfigError`` naming the setting."""
-        values = read_env_file(env_file) if env_file is not None else {}
-        values.update(os.environ if environ is None else environ)
+        values = setting_values(environ, env_file)
 
         token = values.get("DISCORD_TOKEN", "").strip()
         if not token:
@@ -100,7 +114,7 @@ class Settings:
 
         return cls(
             token=token,
-            database_path=Path(values.get("GAMENIGHT_DATABASE", "").strip() or "gamenight.sqlite3"),
+            database_path=database_path(values),
             signing_key=signing_key,
             dev_guild_id=dev_guild_id,
             api_base_url=_url_setting(values, "DISCORD_API_BASE_URL", ("http", "https")),

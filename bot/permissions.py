@@ -1,5 +1,5 @@
-"""The channel permissions the bot uses, listed once: the checks before a game opens read them
-(and so will the invite link).
+"""The channel permissions the bot uses, listed once: the checks before a game opens read them,
+and so does the invite link (``gamenight invite``).
 
 Answers to interactions need no channel permission, so a lobby would open in a channel where the
 bot cannot post its calls; the check uses the permissions Discord sends with each interaction
@@ -20,6 +20,12 @@ CHANNEL_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages", "attach
 # In a thread, Discord checks Send Messages in Threads instead of Send Messages.
 THREAD_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages_in_threads", "attach_files")
 
+# What the invite link asks for: everything the checks require, wherever a game is played, and
+# nothing else. The bot needs no other permission: it edits only its own messages, reads no
+# messages or history, sends no embeds, reactions or custom emoji, and answers interactions
+# (which need none). DMs need no server permission.
+INVITE_PERMISSIONS: tuple[str, ...] = tuple(dict.fromkeys(CHANNEL_PERMISSIONS + THREAD_PERMISSIONS))
+
 PERMISSION_NAMES: dict[str, tuple[str, str]] = {
     "view_channel": ("View Channel", "Ver canal"),
     "send_messages": ("Send Messages", "Enviar mensajes"),
@@ -31,6 +37,11 @@ PERMISSION_NAMES: dict[str, tuple[str, str]] = {
 def needed_in(channel: object) -> tuple[str, ...]:
     """The permissions the games need in ``channel`` (a thread needs its own send permission)."""
     return THREAD_PERMISSIONS if isinstance(channel, discord.Thread) else CHANNEL_PERMISSIONS
+
+
+def invite_permissions() -> discord.Permissions:
+    """:data:`INVITE_PERMISSIONS` as Discord's bit set, for the OAuth2 invite link."""
+    return discord.Permissions(**dict.fromkeys(INVITE_PERMISSIONS, True))
 
 
 def missing_permissions(granted: discord.Permissions, channel: object = None) -> list[str]:

@@ -1,0 +1,268 @@
+"""The ``gamenight`` command, also ``python -m bot``: the bot and the tools to run it.
+
+Every sub-command is one :class:`Command` in :data:`COMMANDS`; adding one is adding an entry.
+Without a sub-command the bot runs, as ``python -m bot`` always has. Exit codes: 0 done, 1 the
+command failed, 2 bad arguments, settings or database (one line on stderr says which and how to
+fix it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from bot.config import ConfigError, Settings, database_path, setting_values
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2  # also bad settings and an unusable database
+DEFAULT_ENV_FILE = Path(".env")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    summary: str  # its line in ``gamenight --help``
+    description: str = ""  # the top of its own ``--help`` (default: the summary)
+    run: Callable[[argparse.Namespace], int] | None = None
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
+    # Or, for a command with a parser of its own: it gets the rest of the command line as it is.
+    run_own: Callable[[list[str]], int] | None = None
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+# -- run -----------------------------------------------------------------------------------------
+
+
+def run(options: argparse.Namespace) -> int:
+    try:
+        settings = Settings.load(env_file=options.env_file)
+    except ConfigError as error:
+        return fail(str(error))
+
+    import asyncio
+    import logging
+
+    from bot.app import run_bot
+    from bot.database_file import UnusableDatabaseError
+    from bot.endpoints import apply_endpoints
+
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    )
+    apply_endpoints(settings.api_base_url, settings.gateway_url)
+    try:
+        asyncio.run(run_bot(settings))
+    except UnusableDatabaseError as error:
+        return fail(str(error))
+    except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place
+        return 0
+    return 0
+
+
+# -- sandbox -------------------------------------------------------------------------------------
+
+
+def sandbox(argv: list[str]) -> int:
+    from bot.sandbox import main as sandbox_main
+
+    return sandbox_main(argv)
+
+
+# -- invite --------------------------------------------------------------------------------------
+
+
+def snowflake(text: str) -> int:
+    if not text.isdigit() or not 1 <= len(text) <= 20:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (digits only)")
+    return int(text)
+
+
+def invite_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--client-id",
+        type=snowflake,
+        metavar="ID",
+        help="the Application ID (Developer Portal > your application > General Information); "
+        "default: read from DISCORD_TOKEN, whose first part is the bot's id",
+    )
+    parser.add_argument(
+        "--guild-id", type=snowflake, metavar="ID", help="pre-select this server in Discord's page"
+    )
+
+
+def invite(options: argparse.Namespace) -> int:
+    from bot.invite import SCOPES, NoClientIdError, client_id_from_token, invite_url
+    from bot.permissions import INVITE_PERMISSIONS, PERMISSION_NAMES, invite_permissions
+
+    client_id: int | None = options.client_id
+    if client_id is None:
+        token = setting_values(env_file=options.env_file).get("DISCORD_TOKEN", "").strip()
+        if not token:
+            return fail(
+                "no client id: pass --client-id with the Application ID (Developer Portal > your "
+                "application > General Information), or set DISCORD_TOKEN to read it from the token"
+            )
+        try:
+            client_id = client_id_from_token(token)
+        except NoClientIdError as error:
+            return fail(str(error))
+    print(invite_url(client_id, guild_id=options.guild_id), flush=True)
+    # The URL alone on stdout (to paste or pipe); what it asks for on stderr.
+    names = ", ".join(PERMISSION_NAMES[name][0] for name in INVITE_PERMISSIONS)
+    print(
+        f"Open it in a browser, pick a server you manage and authorise. It adds application "
+        f"{client_id} with the scopes {' and '.join(SCOPES)}, and asks for exactly the "
+        f"permissions the games use: {names} (permissions={invite_permissions().value}).",
+        file=sys.stderr,
+    )
+    return 0
+
+
+# -- backup --------------------------------------------------------------------------------------
+
+
+def backup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, metavar="FILE", help="where to write the copy")
+    parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    parser.add_argument(
+        "--database",
+        type=Path,
+        metavar="PATH",
+        help="the database to copy (default: GAMENIGHT_DATABASE from the environment or .env)",
+    )
+
+
+def backup(options: argparse.Namespace) -> int:
+    from bot.backup import BackupError, backup_database
+
+    source: Path = options.database or database_path(setting_values(env_file=options.env_file))
+    try:
+        report = backup_database(source, options.file, force=options.force)
+    except BackupError as error:
+        return fail(str(error), EXIT_FAILED)
+    print(
+        f"Backed up {report.source} to {report.target} ({report.size:,} bytes, schema version "
+        f"{report.schema_version}, integrity check ok)."
+    )
+    return 0
+
+
+# -- check-config --------------------------------------------------------------------------------
+
+
+def check_config(options: argparse.Namespace) -> int:
+    from bot.config_check import inspect_database, summary
+    from bot.database_file import UnusableDatabaseError
+
+    settings_file = options.env_file
+    try:
+        settings = Settings.load(env_file=settings_file)
+        database = inspect_database(settings.database_path)
+    except (ConfigError, UnusableDatabaseError) as error:
+        return fail(str(error))
+    for line in summary(settings, database, settings_file if settings_file.is_file() else None):
+        print(line)
+    return 0
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "run",
+        "run the bot (the default)",
+        "Run the bot on Discord with the settings from the environment and ./.env; SIGTERM or "
+        "Ctrl-C stops it cleanly.",
+        run,
+    ),
+    Command(
+        "sandbox",
+        "play a whole game offline: a local Discord, the real bot, simulated members",
+        run_own=sandbox,
+    ),
+    Command(
+        "invite",
+        "print the link that adds the bot to a server",
+        "Print the OAuth2 link that adds the bot, with its slash commands, to a server, asking "
+        "for exactly the permissions the games use.",
+        invite,
+        invite_arguments,
+    ),
+    Command(
+        "backup",
+        "copy the database safely, even while the bot runs",
+        "Write a consistent copy of the SQLite database to FILE while the bot keeps running "
+        "(SQLite's online backup; the copy is integrity-checked before it gets its name).",
+        backup,
+        backup_arguments,
+    ),
+    Command(
+        "check-config",
+        "check the settings and the database without connecting to Discord",
+        "Check the settings and the database as the bot would at start, without connecting to "
+        "Discord and without changing anything; print what the bot would run with (never a "
+        "secret). Exit code 0 when the bot could start, 2 otherwise.",
+        check_config,
+    ),
+)
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Game Night, a Discord bot for Lotería, Housie and table games. "
+        "Without a command, it runs the bot.",
+        epilog=f"'{prog} COMMAND --help' explains each command. Settings: see .env.example.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        default=DEFAULT_ENV_FILE,
+        metavar="PATH",
+        help="read settings from this file (default: .env in the current folder, if there); "
+        "environment variables still win",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for command in COMMANDS:
+        sub = commands.add_parser(
+            command.name,
+            help=command.summary,
+            description=command.description or command.summary,
+            add_help=command.run_own is None,
+        )
+        if command.add_arguments is not None:
+            command.add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str = "gamenight") -> int:
+    parser = build_parser(prog)
+    try:
+        options, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+        command = next((c for c in COMMANDS if c.name == options.command), COMMANDS[0])
+        if command.run_own is not None:
+            return command.run_own(rest)
+        if rest:
+            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+        if options.env_file != DEFAULT_ENV_FILE and not options.env_file.is_file():
+            return fail(f"--env-file {options.env_file} is not a file")
+    except SystemExit as exit_request:  # --help, --version, or bad arguments (argparse said why)
+        code = exit_request.code
+        return code if isinstance(code, int) else 0 if code is None else EXIT_USAGE
+    assert command.run is not None
+    return command.run(options)
+
+
+def _version() -> str:
+    try:
+        return version("gamenight")
+    except PackageNotFoundError:  # run from a source folder that was never installed
+        return "(not installed)"
