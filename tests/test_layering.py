@@ -31,7 +31,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.housie_calls",
         "bot.render",
     ),
-    ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments"),
+    ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments", "bot.backup"),
+    ("bot.invite", "bot.config_check"),
     ("bot.games",),
     ("bot.calling", "bot.table"),
     ("bot.app",),
@@ -53,7 +54,9 @@ def layer_of(module: str) -> int | None:
     best: tuple[int, int] | None = None  # (length of the matching name, layer)
     for index, members in enumerate(LAYERS):
         for member in members:
-            matches = module == member or module.startswith(member + ".")
+            # The bare package ("bot") names itself only, not every module inside it.
+            inside = member != "bot" and module.startswith(member + ".")
+            matches = module == member or inside
             if matches and (best is None or len(member) > best[0]):
                 best = (len(member), index)
     return None if best is None else best[1]
