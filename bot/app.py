@@ -22,7 +22,9 @@ from bot.config import Settings
 from bot.database_file import lock_database
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
+from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
+from bot.metrics import Metrics, watch_acknowledgements, watch_rest
 from bot.storage import Storage
 from engine.fairness import new_seed
 
@@ -84,6 +86,9 @@ class GameNightBot(commands.Bot):
         self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
+        self.metrics = Metrics()
+        watch_acknowledgements()
+        self.http_endpoint: HttpEndpoint | None = None
 
     async def setup_hook(self) -> None:
         # Card tiles and fonts load in the background so the first deal is not slow.
@@ -96,6 +101,24 @@ class GameNightBot(commands.Bot):
         for extension in self.initial_extensions:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()
+        # discord.py made its HTTP session at login, just before this hook.
+        watch_rest(getattr(self.http, "_HTTPClient__session", None), self.metrics)
+        if self.settings.metrics_port is not None:
+            self.http_endpoint = HttpEndpoint(
+                self, self.settings.metrics_host, self.settings.metrics_port
+            )
+            await self.http_endpoint.start()
+
+    def gateway_connected(self) -> bool:
+        """Whether the bot is logged in and its gateway connection is open."""
+        return self.is_ready() and not self.is_closed() and self.ws is not None and self.ws.open
+
+    def verify_page(self) -> str | None:
+        """Where players open the verification page: the HTTP endpoint's public address, or
+        None for the page shipped with the bot (a file link, for whoever runs it)."""
+        if self.settings.public_url is None:
+            return None
+        return f"{self.settings.public_url}/verify/"
 
     async def sync_commands_if_changed(self) -> None:
         """Sync slash commands only when their definition changed since the last sync."""
@@ -176,6 +199,9 @@ class GameNightBot(commands.Bot):
         ]
         if answering:
             await asyncio.wait(answering, timeout=INTERACTION_GRACE)
+        if self.http_endpoint is not None:
+            await self.http_endpoint.stop()
+            self.http_endpoint = None
         await super().close()
         with contextlib.suppress(RuntimeError):
             self.caller_executor.shutdown(wait=False, cancel_futures=True)

@@ -30,7 +30,7 @@ from bot.errors import (
     send_ephemeral,
 )
 from bot.games import GameCog, dispatch_component
-from bot.i18n import LocaleLike, message
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.render import Rendered
 from bot.storage import (
@@ -43,6 +43,7 @@ from bot.storage import (
     PlayerRow,
     WinnerRow,
 )
+from bot.verify_link import PAGE_NAME, verify_fragment, verify_url
 from engine.fairness import commitment, draw_order
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ MAX_PLAYERS_LIMIT = 1000
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
+VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a message: name the page
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,6 +605,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
                 )
                 return
             key = "joined_no_dm" if outcome is Delivery.UNDELIVERED else "joined_dm_failed"
+            self.bot.metrics.dm_fallbacks.labels(self.kind).inc()
             delivery = Delivery.UNDELIVERED
             try:
                 await interaction.followup.send(
@@ -954,6 +957,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         live = self.live_game(game_id)
         live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
+        self.bot.metrics.calls.labels(self.kind).inc()
 
     def riddle_pause(self, game: GameRow) -> float:
         """Seconds between a riddle and its answer: a few, and well within the interval."""
@@ -1134,6 +1138,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
                 reason=verdict.reason,
                 request=ask,
             )
+            self.bot.metrics.claims.labels(self.kind, "false").inc()
             return Judgement(await self.false_claim(game, user, verdict), won=False)
         sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
         await self.storage.record_win(
@@ -1159,6 +1164,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             seq=seq,
         )
         files = [attachment(verdict.image)] if verdict.image else []
+        self.bot.metrics.claims.labels(self.kind, "won").inc()
         return Judgement(text, won=True, files=files)
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
@@ -1215,6 +1221,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             lines.append(self.say("no_winners", locale))
         assert game.seed is not None
         lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
+        lines.append(await self.verify_line(game, announced, locale))
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             await channel.send("\n".join(lines))
@@ -1240,7 +1247,34 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         commitment_line = self.say(
             "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
         )
-        await answer(interaction, f"{text}\n{commitment_line}", ephemeral=False)
+        calls = len(await self.storage.draws(game.id))
+        link = await self.verify_line(game, calls, locale)
+        await answer(interaction, f"{text}\n{commitment_line}\n{link}", ephemeral=False)
+
+    async def verify_line(self, game: GameRow, calls: int, locale: LocaleLike) -> str:
+        """A link to the verification page with the game filled in (in the link's fragment,
+        which browsers keep to themselves), or where to find the page when the link would be
+        too long for a message."""
+        assert game.seed is not None
+        boards = await self.storage.boards(game.id)
+        fragment = verify_fragment(
+            kind=self.kind,
+            seed=game.seed,
+            boards=[(board.user_id, board.deal_index) for board in boards],
+            calls=calls,
+            game_id=game.id,
+            language="es" if is_spanish(locale) else "en",
+            **self.verify_values(game),
+        )
+        url = verify_url(self.bot.verify_page(), fragment)
+        if len(url) > VERIFY_LINK_LIMIT:
+            return self.say("verify_page_only", locale, page=self.bot.verify_page() or PAGE_NAME)
+        return self.say("verify_link", locale, url=url)
+
+    def verify_values(self, game: GameRow) -> dict[str, Any]:
+        """What the verification page needs beyond the deal: ``prizes`` in the order played
+        (and Lotería's ``deck``)."""
+        raise NotImplementedError
 
     async def verify_game(self, game: GameRow) -> list[str]:
         assert game.seed is not None

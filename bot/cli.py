@@ -50,14 +50,14 @@ def run(options: argparse.Namespace) -> int:
     import asyncio
     import logging
 
+    import discord
+
     from bot.app import run_bot
     from bot.database_file import UnusableDatabaseError
     from bot.endpoints import apply_endpoints
 
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
-    )
+    # discord.py's own set-up: one format for its logs and ours, coloured on a terminal.
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     apply_endpoints(settings.api_base_url, settings.gateway_url)
     try:
         asyncio.run(run_bot(settings))

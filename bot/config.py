@@ -56,6 +56,11 @@ class Settings:
     gateway_url: str | None
     log_level: str
     time_scale: float = 1.0
+    # The optional HTTP endpoint: /healthz, /metrics and the verification page (None: off).
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    # Where players reach that endpoint (for links to the verification page), if anywhere.
+    public_url: str | None = None
 
     @classmethod
     def load(
@@ -112,6 +117,17 @@ class Settings:
                 "leave it empty for real time"
             )
 
+        port_text = values.get("GAMENIGHT_METRICS_PORT", "").strip()
+        metrics_port: int | None = None
+        if port_text:
+            if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+                raise ConfigError(
+                    f"GAMENIGHT_METRICS_PORT must be a port number 1-65535, got {port_text!r}; "
+                    "leave it empty to run without the HTTP endpoint"
+                )
+            metrics_port = int(port_text)
+        metrics_host = values.get("GAMENIGHT_METRICS_HOST", "").strip() or "127.0.0.1"
+
         return cls(
             token=token,
             database_path=database_path(values),
@@ -121,17 +137,29 @@ class Settings:
             gateway_url=_url_setting(values, "DISCORD_GATEWAY_URL", ("ws", "wss")),
             log_level=level,
             time_scale=time_scale,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
+            public_url=_url_setting(
+                values,
+                "GAMENIGHT_PUBLIC_URL",
+                ("http", "https"),
+                "leave it empty if players cannot reach the bot's HTTP endpoint",
+            ),
         )
 
 
-def _url_setting(values: dict[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+def _url_setting(
+    values: dict[str, str],
+    name: str,
+    schemes: tuple[str, ...],
+    hint: str = "leave it empty to talk to Discord itself",
+) -> str | None:
     text = values.get(name, "").strip()
     if not text:
         return None
     parsed = urlparse(text)
     if parsed.scheme not in schemes or not parsed.netloc:
         raise ConfigError(
-            f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL, got {text!r}; "
-            "leave it empty to talk to Discord itself"
+            f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL, got {text!r}; {hint}"
         )
     return text.rstrip("/")

@@ -136,11 +136,12 @@ async def report_error(
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id")
         log.error(
-            "error in %s (%s) for user %s in channel %s",
+            "error in %s (%s) for user %s in channel %s of server %s",
             command or custom_id or "interaction",
             context or "no game",
             interaction.user.id,
             interaction.channel_id,
+            interaction.guild_id,
             exc_info=original,
         )
         text = message("apology", interaction.locale)

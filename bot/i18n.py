@@ -569,6 +569,16 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Semilla: `{seed}` (su SHA-256 es el compromiso publicado en la sala). Compruébala con "
         "`/{kind} verify game:{game}`.",
     ),
+    "verify_link": (
+        "🔎 [Check it yourself in your browser]({url}): the page recomputes every call and "
+        "board from the seed.",
+        "🔎 [Compruébalo tú en tu navegador]({url}): la página recalcula cada cantada y "
+        "tablero a partir de la semilla.",
+    ),
+    "verify_page_only": (
+        "🔎 Check it yourself: open the verification page ({page}) and type in the seed.",
+        "🔎 Compruébalo tú: abre la página de verificación ({page}) y escribe la semilla.",
+    ),
     "reason_all_won": ("every prize has been won", "se ganaron todos los premios"),
     "reason_deck_out": ("the deck ran out", "se acabó la baraja"),
     "reason_numbers_out": ("all 90 numbers were called", "se cantaron los 90 números"),

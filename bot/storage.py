@@ -791,6 +791,17 @@ class Storage:
         row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
         return str(row[0]) if row else None
 
+    async def ping(self) -> bool:
+        """Whether the database answers a query (for the health check)."""
+        return await self._one("SELECT 1") is not None
+
+    async def live_counts(self) -> dict[str, int]:
+        """How many games of each kind are live (in a lobby, running or paused)."""
+        rows = await self._all(
+            f"SELECT kind, COUNT(*) FROM games WHERE status IN {LIVE_SQL} GROUP BY kind"  # noqa: S608
+        )
+        return {str(row[0]): int(row[1]) for row in rows}
+
     async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
         """Every meta value whose key starts with ``prefix``."""
         rows = await self._all(

@@ -231,6 +231,9 @@ class Housie(
             if dealt[board.deal_index].to_state() != board.state
         ]
 
+    def verify_values(self, game: GameRow) -> dict[str, Any]:
+        return {"prizes": [prize.value for prize in self.engine_game(game).prizes]}
+
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
         prizes = ", ".join(self.prize_name(p.value, locale) for p in self.engine_game(game).prizes)

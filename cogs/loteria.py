@@ -260,6 +260,10 @@ class Loteria(
             if dealt[board.deal_index].to_state() != board.state
         ]
 
+    def verify_values(self, game: GameRow) -> dict[str, Any]:
+        state = self.engine_game(game)
+        return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
+
     def describe_options(self, game: GameRow) -> str:
         state = self.engine_game(game)
         locale = self.channel_locale(game)

@@ -3,6 +3,7 @@ bot (all its cogs) connected over loopback."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -45,11 +46,16 @@ async def start_bot(emulator: Emulator, tmp_path: Path) -> AsyncIterator[BotStar
     stacks: list[AsyncExitStack] = []
 
     async def start(
-        *, time_scale: float = 0.02, database: Path | None = None, **bot_options: Any
+        *,
+        time_scale: float = 0.02,
+        database: Path | None = None,
+        settings_changes: dict[str, Any] | None = None,
+        **bot_options: Any,
     ) -> GameNightBot:
         stack = AsyncExitStack()
         stacks.append(stack)
         settings = make_settings(emulator, database or tmp_path / "bot.sqlite3")
+        settings = dataclasses.replace(settings, **(settings_changes or {}))
         stack.enter_context(lock_database(settings.database_path))  # as `python -m bot` does
         storage = await stack.enter_async_context(Storage.open(settings.database_path))
         bot = GameNightBot(

@@ -92,3 +92,22 @@ def test_python_m_bot_without_token_exits_2_with_help(tmp_path: Path):
     assert "DISCORD_TOKEN" in result.stderr
     assert ".env" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_env_example_lists_every_setting_with_a_comment():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    read = set()
+    for path in root.joinpath("bot").rglob("*.py"):
+        read |= set(re.findall(r"""["']((?:GAMENIGHT|DISCORD)_[A-Z_]+)["']""", path.read_text()))
+    example = root.joinpath(".env.example").read_text().splitlines()
+    listed = {}
+    for index, line in enumerate(example):
+        found = re.match(r"#?\s*((?:GAMENIGHT|DISCORD)_[A-Z_]+)=", line)
+        if found:
+            listed[found[1]] = index
+    assert read - set(listed) == set()
+    for name, index in listed.items():
+        assert example[index - 1].startswith("#"), f"{name} has no comment above it"

@@ -159,3 +159,4 @@ async def test_a_bug_gets_an_apology_and_a_log_line_with_the_game(
     logged = [r for r in caplog.records if r.levelname == "ERROR" and "loteria tabla" in r.message]
     assert logged
     assert f"game {game.id}" in logged[0].message
+    assert f"of server {guild.id}" in logged[0].message

@@ -1,0 +1,78 @@
+"""The bot's optional HTTP endpoint (``GAMENIGHT_METRICS_PORT``), on aiohttp, which discord.py
+already brings:
+
+- ``/healthz``: 200 when the gateway is connected and the database answers, else 503, with
+  a JSON body saying which;
+- ``/metrics``: Prometheus' text format (``bot.metrics``);
+- ``/verify/``: the verification page (``bot/web/``), a static page that recomputes a finished
+  game in the player's browser from its link's fragment, which never reaches this server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from bot.verify_link import PAGE_NAME, WEB_DIR
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+log = logging.getLogger(__name__)
+
+DATABASE_TIMEOUT = 2.0  # seconds /healthz waits for the database before calling it down
+
+
+class HttpEndpoint:
+    """``/healthz``, ``/metrics`` and ``/verify/`` for one bot; ``start()`` returns the port."""
+
+    def __init__(self, bot: GameNightBot, host: str, port: int) -> None:
+        self.bot = bot
+        self.host = host
+        self.port = port
+        app = web.Application()
+        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/metrics", self.metrics)
+        app.router.add_get("/verify", self.to_page)
+        app.router.add_get("/verify/", self.to_page)
+        app.router.add_static("/verify/", WEB_DIR, show_index=False, follow_symlinks=False)
+        self._runner = web.AppRunner(app, access_log=None)
+
+    async def start(self) -> int:
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        sockets = getattr(site._server, "sockets", None) or []  # the port, when 0 was asked
+        if sockets:
+            self.port = int(sockets[0].getsockname()[1])
+        log.info("HTTP endpoint on http://%s:%d (/healthz, /metrics, /verify/)", self.host, self.port)
+        return self.port
+
+    async def stop(self) -> None:
+        await self._runner.cleanup()
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        gateway = self.bot.gateway_connected()
+        try:
+            database = await asyncio.wait_for(self.bot.storage.ping(), DATABASE_TIMEOUT)
+        except Exception:  # any failure to answer is "down", said in the body
+            database = False
+        healthy = gateway and database
+        return web.json_response(
+            {"ok": healthy, "gateway": gateway, "database": database},
+            status=200 if healthy else 503,
+        )
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        live = await self.bot.storage.live_counts()
+        for game in self.bot.games():
+            self.bot.metrics.live_games.labels(game.kind).set(live.get(game.kind, 0))
+        body = generate_latest(self.bot.metrics.registry)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def to_page(self, request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"/verify/{PAGE_NAME}")
