@@ -876,6 +876,18 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
 }
 
 
+def register_messages(
+    messages: dict[str, tuple[Text, Text]], commands: dict[str, str] | None = None
+) -> None:
+    """Add a game's own messages (and its commands' Spanish names and descriptions), from its
+    cog module, so that a new game needs no edit here; a key already taken is refused."""
+    taken = sorted(set(messages) & set(MESSAGES))
+    if taken:
+        raise ValueError(f"message keys already in use: {taken}")
+    MESSAGES.update(messages)
+    COMMAND_TRANSLATIONS.update(commands or {})
+
+
 def is_spanish(locale: LocaleLike) -> bool:
     return locale is not None and str(locale).startswith("es")
 

@@ -111,3 +111,18 @@ def test_a_refusal_with_an_unknown_key_is_a_bug_caught_at_once():
     with pytest.raises(KeyError, match="no message"):
         UserError("Use /stats in a server.")
     assert UserError("server_only").text("es-ES") == message("server_only", "es-ES")
+
+
+def test_a_new_game_brings_its_own_messages():
+    from bot import i18n
+
+    added = {"zz_test_hello": ("Hello {name}", "Hola {name}")}
+    try:
+        i18n.register_messages(added, {"Say hello": "Saluda"})
+        assert message("zz_test_hello", "es-ES", name="Ana") == "Hola Ana"
+        assert i18n.COMMAND_TRANSLATIONS["Say hello"] == "Saluda"
+        with pytest.raises(ValueError, match="already in use"):
+            i18n.register_messages({"server_only": ("x", "y")})
+    finally:
+        MESSAGES.pop("zz_test_hello", None)
+        i18n.COMMAND_TRANSLATIONS.pop("Say hello", None)
