@@ -17,10 +17,9 @@ from discord.ext import commands
 
 from bot import render
 from bot.config import Settings
-from bot.database_file import lock_database
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.i18n import GameNightTranslator
-from bot.storage import Storage
+from bot.storage import Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -179,30 +178,29 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
     Raises ``UnusableDatabaseError`` before connecting to Discord when the database is in use by
     another process or cannot be used."""
     loop = asyncio.get_running_loop()
-    with lock_database(settings.database_path):
-        async with (
-            Storage.open(settings.database_path) as storage,
-            GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
-        ):
-            closing: set[asyncio.Task[None]] = set()
+    async with (
+        hold_database(settings.database), Storage.open(settings.database) as storage,
+        GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
+    ):
+        closing: set[asyncio.Task[None]] = set()
 
-            def close_on_signal() -> None:
-                if closing:
-                    log.info("already closing; answers under way get up to %gs", INTERACTION_GRACE)
-                    return
-                log.info("stop signal received; closing")
-                closing.add(asyncio.create_task(bot.close()))
+        def close_on_signal() -> None:
+            if closing:
+                log.info("already closing; answers under way get up to %gs", INTERACTION_GRACE)
+                return
+            log.info("stop signal received; closing")
+            closing.add(asyncio.create_task(bot.close()))
 
+        for stop_signal in STOP_SIGNALS:
+            loop.add_signal_handler(stop_signal, close_on_signal)
+        try:
+            await bot.start(settings.token)
+        except Exception:
+            if not closing:
+                raise
+            # Stopped while still logging in or connecting: the close cut that short.
+            log.debug("start-up cut short by the stop", exc_info=True)
+        finally:
             for stop_signal in STOP_SIGNALS:
-                loop.add_signal_handler(stop_signal, close_on_signal)
-            try:
-                await bot.start(settings.token)
-            except Exception:
-                if not closing:
-                    raise
-                # Stopped while still logging in or connecting: the close cut that short.
-                log.debug("start-up cut short by the stop", exc_info=True)
-            finally:
-                for stop_signal in STOP_SIGNALS:
-                    loop.remove_signal_handler(stop_signal)
-            await asyncio.gather(*closing)
+                loop.remove_signal_handler(stop_signal)
+        await asyncio.gather(*closing)
