@@ -11,6 +11,8 @@ import pytest
 from emulator import Emulator
 from tests.cogs.helpers import button_id, run_calls
 
+pytestmark = pytest.mark.backends()
+
 CROWD = 40
 
 

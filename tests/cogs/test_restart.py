@@ -11,10 +11,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from emulator import Emulator
 from engine.fairness import draw_order
 from tests.cogs.helpers import button_id
 from tests.conftest import SIGNING_KEY
+
+pytestmark = pytest.mark.backends()
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +68,7 @@ async def test_a_stopped_bot_resumes_its_game(emulator: Emulator, start_bot):
     assert [d.value for d in draws] == list(draw_order(game.seed, 54)[: len(draws)])
 
 
-def bot_process(emulator: Emulator, database: Path) -> subprocess.Popen[bytes]:
+def bot_process(emulator: Emulator, database: Path | str, folder: Path) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DISCORD_TOKEN": emulator.token,
@@ -77,22 +81,23 @@ def bot_process(emulator: Emulator, database: Path) -> subprocess.Popen[bytes]:
     }
     return subprocess.Popen(
         [sys.executable, "-m", "bot"],
-        cwd=database.parent,
+        cwd=folder,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
-async def test_a_killed_bot_process_resumes_its_game(emulator: Emulator, tmp_path: Path):
+async def test_a_killed_bot_process_resumes_its_game(
+    emulator: Emulator, database: Path | str, tmp_path: Path
+):
     guild = emulator.add_guild("Tambola Club")
     channel = guild.add_channel("housie")
     host = guild.add_member("host")
     players = [host, *(guild.add_member(f"p{i}") for i in range(4))]
-    database = tmp_path / "bot.sqlite3"
     pattern = r"number (\d+) of 90"
 
-    process = bot_process(emulator, database)
+    process = bot_process(emulator, database, tmp_path)
     try:
         await emulator.wait_for_bot(30)
         await emulator.wait_until(lambda: emulator.synced_commands or None, 30, lambda: "sync")
@@ -107,7 +112,7 @@ async def test_a_killed_bot_process_resumes_its_game(emulator: Emulator, tmp_pat
             await emulator.wait_until(
                 lambda: not emulator.bot_connected or None, 10, lambda: "the bot to drop"
             )
-            process = bot_process(emulator, database)
+            process = bot_process(emulator, database, tmp_path)
             await emulator.wait_for_bot(30)
         await wait_for_calls(emulator, channel, pattern, 12)
         await (await host.slash("housie stop")).reply(10)
