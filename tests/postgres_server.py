@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -107,6 +108,10 @@ class PostgresServer:
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
                   *args, action)
 
+    @property
+    def socket_path(self) -> Path:
+        return self.base / ".s.PGSQL.5432"
+
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.base}"
 
@@ -130,7 +135,7 @@ class PostgresServer:
         return self.url(name)
 
     async def drop_database(self, url: str) -> None:
-        name = url.rpartition("/")[2].partition("?")[0]
+        name = database_name(url)
         admin = await asyncpg.connect(self.url())
         try:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -140,7 +145,7 @@ class PostgresServer:
     async def terminate_connections(self, url: str) -> int:
         """Cut every connection to the database (as a crash of the network or the server's
         operator would); returns how many were cut."""
-        name = url.rpartition("/")[2].partition("?")[0]
+        name = database_name(url)
         admin = await asyncpg.connect(self.url())
         try:
             cut = await admin.fetchval(
@@ -151,3 +156,7 @@ class PostgresServer:
         finally:
             await admin.close()
         return int(cut)
+
+
+def database_name(url: str) -> str:
+    return urlsplit(url).path.lstrip("/")

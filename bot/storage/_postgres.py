@@ -36,7 +36,7 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar, cast
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -52,7 +52,7 @@ T = TypeVar("T")
 URL_SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = 10
 RETRY_FIRST_PAUSE = 0.05
-RETRY_LONGEST_PAUSE = 2.0
+RETRY_LONGEST_PAUSE = 1.0
 RETRY_LOG_EVERY = 10
 # Advisory lock keys (64-bit): one for migrations, one held by the running bot.
 MIGRATION_LOCK = 0x67_6E_6D_69_67_72_61_74  # "gnmigrat"
@@ -69,14 +69,19 @@ def is_postgres_url(target: object) -> bool:
 def redact(url: str) -> str:
     """The URL without its password (for messages and logs)."""
     parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if parts.password is None and not any(key == "password" for key, _ in query):
+        return url
     netloc = parts.netloc
     if parts.password is not None:
         user, _, host = netloc.rpartition("@")
         netloc = f"{user.partition(':')[0]}:***@{host}"
-    query = urlencode(
-        [(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)], safe="/"
-    )
-    return urlunsplit(parts._replace(netloc=netloc, query=query))
+    shown = f"{parts.scheme}://{netloc}{parts.path}"
+    if query:
+        shown += "?" + urlencode(
+            [(k, "***" if k == "password" else v) for k, v in query], safe="/*"
+        )
+    return shown
 
 
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
@@ -104,6 +109,7 @@ def retryable(error: BaseException) -> bool:
             asyncpg.CannotConnectNowError,  # starting up
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
+            asyncpg.InternalClientError,  # the protocol lost its footing on a dying connection
         ),
     ) or (isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error))
 
@@ -197,12 +203,27 @@ class PostgresBackend:
         self.url = url
         self._pool = pool
 
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A connection from the pool; one that failed with a lost connection (or in a state
+        asyncpg cannot go on from) is closed, so that the pool never lends it again."""
+        async with self._pool.acquire() as connection:
+            try:
+                yield connection
+            except Exception as error:
+                if retryable(error):
+                    # (A connection already closed has left the pool by itself.)
+                    with suppress(asyncpg.InterfaceError):
+                        connection.terminate()
+                raise
+
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         query = to_postgres(sql)
         attempt = 0
         while True:
             try:
-                return cast(list[Row], await self._pool.fetch(query, *params))
+                async with self._connection() as connection:
+                    return cast(list[Row], await connection.fetch(query, *params))
             except Exception as error:
                 if not retryable(error):
                     raise
@@ -215,7 +236,7 @@ class PostgresBackend:
             xid: str | None = None
             committing = False
             try:
-                async with self._pool.acquire() as connection:
+                async with self._connection() as connection:
                     transaction = connection.transaction()
                     await transaction.start()
                     try:
@@ -241,23 +262,13 @@ class PostgresBackend:
     async def _committed(self, xid: str) -> bool:
         """Whether transaction ``xid`` committed, asked on another connection (waiting for the
         server to come back, and for a commit still in progress to end)."""
-        attempt = 0
         while True:
-            try:
-                status = await self._pool.fetchval(
-                    "SELECT pg_xact_status($1::text::xid8)", xid
-                )
-            except Exception as error:
-                if not retryable(error):
-                    raise
-                attempt += 1
-                await self._pause(attempt, error)
-                continue
-            if status == "committed":
+            (row,) = await self.fetch("SELECT pg_xact_status(?::text::xid8)", (xid,))
+            if row[0] == "committed":
                 return True
-            if status == "aborted":
+            if row[0] == "aborted":
                 return False
-            if status is None:
+            if row[0] is None:
                 raise StorageError(f"the server no longer knows whether transaction {xid} committed")
             await asyncio.sleep(RETRY_FIRST_PAUSE)  # in progress
 
