@@ -42,7 +42,9 @@ class CommitCutter:
         # No SSL request: the stream is the plain protocol from its first byte.
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}?sslmode=disable"
 
-    async def _serve(self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
+    async def _serve(
+        self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter
+    ) -> None:
         server_in, server_out = await asyncio.open_unix_connection(str(self.socket_path))
         upstream = asyncio.create_task(self._pipe(client_in, server_out))
         downstream = asyncio.create_task(self._answers(server_in, client_out))

@@ -86,8 +86,19 @@ class PostgresServer:
             os.chown(base, user.pw_uid, user.pw_gid)
             owner = user.pw_name
         server = cls(bindir, base, owner)
-        server._run("initdb", "-D", str(server.data), "-U", "postgres", "-A", "trust",
-                    "-E", "UTF8", "--no-locale", "--no-sync")
+        server._run(
+            "initdb",
+            "-D",
+            str(server.data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "--no-sync",
+        )
         with (server.data / "postgresql.conf").open("a") as conf:
             conf.write(SETTINGS.format(socket_dir=base))
         server._pg_ctl("start")
@@ -105,8 +116,9 @@ class PostgresServer:
             )
 
     def _pg_ctl(self, action: str, *args: str) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
-                  *args, action)
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", *args, action
+        )
 
     @property
     def socket_path(self) -> Path:

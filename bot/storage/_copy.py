@@ -38,9 +38,8 @@ class CopyReport:
     def summary(self) -> str:
         copied = ", ".join(f"{self.copied[t]} {t}" for t in TABLES if self.copied.get(t))
         there = sum(self.already_there.values())
-        return (
-            f"copied {copied or 'nothing'}"
-            + (f"; {there} rows were already there and were left as they are" if there else "")
+        return f"copied {copied or 'nothing'}" + (
+            f"; {there} rows were already there and were left as they are" if there else ""
         )
 
 
@@ -75,7 +74,9 @@ async def _sqlite_tables(source: SQLiteBackend) -> list[_Table]:
     return tables
 
 
-def _differs(table: _Table, key: tuple[Any, ...], ours: Sequence[Any], theirs: Sequence[Any]) -> str:
+def _differs(
+    table: _Table, key: tuple[Any, ...], ours: Sequence[Any], theirs: Sequence[Any]
+) -> str:
     column = next(c for c, a, b in zip(table.columns, ours, theirs, strict=True) if a != b)
     shown = ", ".join(f"{k}={v}" for k, v in zip(table.key, key, strict=True))
     return f"{table.name} row {shown} differs in the target ({column})"

@@ -269,7 +269,9 @@ class PostgresBackend:
             if row[0] == "aborted":
                 return False
             if row[0] is None:
-                raise StorageError(f"the server no longer knows whether transaction {xid} committed")
+                raise StorageError(
+                    f"the server no longer knows whether transaction {xid} committed"
+                )
             await asyncio.sleep(RETRY_FIRST_PAUSE)  # in progress
 
     async def _pause(self, attempt: int, error: BaseException) -> None:
@@ -310,9 +312,13 @@ def _unusable(url: str, error: BaseException) -> UnusableDatabaseError:
     detail = str(error).splitlines()[0] if str(error) else type(error).__name__
     if isinstance(error, asyncpg.InvalidCatalogNameError):
         return UnusableDatabaseError(
-            shown, f"the database does not exist ({detail})", "create it (createdb NAME) or fix the URL"
+            shown,
+            f"the database does not exist ({detail})",
+            "create it (createdb NAME) or fix the URL",
         )
-    if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError):
+    if isinstance(
+        error, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError
+    ):
         return UnusableDatabaseError(
             shown, f"the server refused the login ({detail})", "check the user and password"
         )

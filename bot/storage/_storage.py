@@ -327,15 +327,11 @@ class Storage:
         return player_row(row) if row else None
 
     async def players(self, game_id: int) -> list[PlayerRow]:
-        rows = await self._all(
-            "SELECT * FROM players WHERE game_id = ? ORDER BY seat", (game_id,)
-        )
+        rows = await self._all("SELECT * FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
         return [player_row(row) for row in rows]
 
     async def count_players(self, game_id: int) -> int:
-        row = await self._one(
-            "SELECT COUNT(*) FROM players WHERE game_id = ?", (game_id,)
-        )
+        row = await self._one("SELECT COUNT(*) FROM players WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0
 
     async def set_delivery(self, game_id: int, user_id: int, delivery: Delivery) -> None:
@@ -375,9 +371,7 @@ class Storage:
         return [board_row(row) for row in rows]
 
     async def board_count(self, game_id: int) -> int:
-        row = await self._one(
-            "SELECT COUNT(*) FROM boards WHERE game_id = ?", (game_id,)
-        )
+        row = await self._one("SELECT COUNT(*) FROM boards WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0
 
     async def set_board_out(self, board_id: int) -> None:
@@ -435,8 +429,17 @@ class Storage:
             return await db.insert(
                 "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
                 " request, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, user_id, board_id, prize, draw_seq, int(valid), reason, request,
-                 created_at),
+                (
+                    game_id,
+                    user_id,
+                    board_id,
+                    prize,
+                    draw_seq,
+                    int(valid),
+                    reason,
+                    request,
+                    created_at,
+                ),
             )
 
         return await self._backend.write(work)
@@ -450,9 +453,7 @@ class Storage:
         return [((int(r[0]), int(r[1]), str(r[2])), bool(r[3])) for r in rows]
 
     async def claims(self, game_id: int) -> list[ClaimRow]:
-        rows = await self._all(
-            "SELECT * FROM claims WHERE game_id = ? ORDER BY id", (game_id,)
-        )
+        rows = await self._all("SELECT * FROM claims WHERE game_id = ? ORDER BY id", (game_id,))
         return [
             ClaimRow(
                 id=int(r["id"]),
@@ -558,4 +559,3 @@ class Storage:
             return await db.execute(sql, params)
 
         return await self._backend.write(work)
-

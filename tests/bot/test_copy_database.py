@@ -29,7 +29,9 @@ async def fill(storage: Storage) -> None:
         kind="loteria", guild_id=1, channel_id=10, host_id=7, seed=bytes(32), options={"a": 1}
     )
     for user in (7, 8, 9):
-        await storage.add_player(done.id, user, display_name=f"u{user}", locale="es-ES", boards=deal)
+        await storage.add_player(
+            done.id, user, display_name=f"u{user}", locale="es-ES", boards=deal
+        )
     await storage.remove_player(done.id, 8)  # a gap in the board ids
     await storage.update_game(done.id, status=GameStatus.RUNNING)
     for seq in range(1, 6):
@@ -76,7 +78,13 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
 
     report = await copy_database(source, database)
     assert report.copied == {
-        "games": 2, "players": 3, "boards": 3, "draws": 5, "claims": 3, "winners": 2, "meta": 2
+        "games": 2,
+        "players": 3,
+        "boards": 3,
+        "draws": 5,
+        "claims": 3,
+        "winners": 2,
+        "meta": 2,
     }
     assert report.summary().startswith("copied 2 games, 3 players, 3 boards, 5 draws")
     async with Storage.open(database) as postgres:

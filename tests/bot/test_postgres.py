@@ -16,7 +16,6 @@ from bot.storage import (
     MIGRATIONS,
     ChannelBusyError,
     GameRow,
-    GameStatus,
     Storage,
     StorageError,
     hold_database,
@@ -55,7 +54,7 @@ async def test_a_commit_whose_answer_was_lost_is_made_once(
     async with CommitCutter(postgres_server.socket_path) as cutter:
         async with Storage.open(cutter.url(database_name(database))) as storage:
 
-            async def cut(write):  # noqa: ANN001, ANN202 - a coroutine to run with a lost answer
+            async def cut(write):
                 cutter.armed = 1
                 result = await write
                 assert cutter.cut == cuts.__next__(), "the answer was not lost"
@@ -69,7 +68,9 @@ async def test_a_commit_whose_answer_was_lost_is_made_once(
             )
             assert player is not None, "a retried join must not look like a second join"
             assert (await storage.get_game(game.id)).next_deal == 1  # type: ignore[union-attr]
-            assert await cut(storage.add_player(game.id, 6, display_name="", locale="", boards=deal))
+            assert await cut(
+                storage.add_player(game.id, 6, display_name="", locale="", boards=deal)
+            )
             assert [b.deal_index for b in await storage.boards(game.id)] == [0, 1]
             assert (await cut(storage.record_false_claim(game.id, 5, limit=3))).false_claims == 1
             claim_id = await cut(
@@ -190,12 +191,20 @@ async def test_the_rules_hold_between_processes(database: str):
             )
 
         results = await asyncio.gather(
-            *(start(storage, kind) for storage in (first, second) for kind in ("loteria", "housie") * 3),
+            *(
+                start(storage, kind)
+                for storage in (first, second)
+                for kind in ("loteria", "housie") * 3
+            ),
             return_exceptions=True,
         )
         created = [r for r in results if isinstance(r, GameRow)]
         assert len(created) == 1
-        assert all(isinstance(r, ChannelBusyError) and r.existing == created[0] for r in results if r is not created[0])
+        assert all(
+            isinstance(r, ChannelBusyError) and r.existing == created[0]
+            for r in results
+            if r is not created[0]
+        )
 
         game = created[0]
         joined = await asyncio.gather(
@@ -280,7 +289,10 @@ async def test_databases_it_cannot_use_are_refused_with_one_line(
 
 
 def test_urls_are_shown_without_their_password():
-    assert redact("postgresql://bot:pw@db.example:5432/gn") == "postgresql://bot:***@db.example:5432/gn"
+    assert (
+        redact("postgresql://bot:pw@db.example:5432/gn")
+        == "postgresql://bot:***@db.example:5432/gn"
+    )
     assert redact("postgres://bot@/gn?host=/run/pg&password=pw") == (
         "postgres://bot@/gn?host=/run/pg&password=***"
     )
