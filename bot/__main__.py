@@ -65,9 +65,6 @@ def migrate_db(args: list[str]) -> int:
         print(f"error: {MIGRATE_DB_USAGE}", file=sys.stderr)
         return 2
     source, target = Path(args[0]), args[1]
-    if not source.is_file():
-        print(f"error: {source} is not a file (the SQLite database to copy)", file=sys.stderr)
-        return 2
     try:
         report = asyncio.run(copy_database(source, target))
     except (UnusableDatabaseError, StorageError) as error:

@@ -9,11 +9,13 @@ written (it is one transaction). Rows the target has of its own, with other keys
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.database_file import UnusableDatabaseError
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
 from bot.storage._rows import ConflictError, StorageError
@@ -86,6 +88,10 @@ async def copy_database(source: Path, target: str) -> CopyReport:
     """Copy the SQLite database ``source`` into the PostgreSQL database at URL ``target``,
     bringing both schemas up to date first. Raises ``UnusableDatabaseError`` when either cannot
     be used (or a bot is running on it), ``CopyConflictError`` when the target conflicts."""
+    if not await asyncio.to_thread(source.is_file):
+        raise UnusableDatabaseError(
+            source, "there is no such file", "name the SQLite database to copy"
+        )
     async with (
         hold_database(source),
         hold_database(target),

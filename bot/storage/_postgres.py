@@ -13,15 +13,17 @@ insert with a new id, a compare-and-set). Retries wait with back-off for as long
 away, as SQLite's writes wait for its lock: answers slow down, they do not fail.
 
 **Concurrency.** Transactions are READ COMMITTED, each statement seeing what was committed
-before it. Changes to a game's players take the game's row lock first (``FOR NO KEY UPDATE``, which
-does not block the foreign-key checks of other writes to the game), so seats and deal positions
-are handed out one at a time across processes. A game that must be alone in its channel among
-some kinds is checked and inserted under a transaction-scoped advisory lock keyed by the channel:
-every such start in the channel waits for the one before it to commit, and then sees its game.
-(A partial unique index cannot say "alone among the kinds this caller names"; SERIALIZABLE would
-work too, at the price of retrying every transaction that merely read the games table.)
-Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their condition on the newest
-row version after waiting for a concurrent update, so exactly one of two racing updates wins.
+before it. Changes to a game's players take the game's row lock first (``FOR NO KEY UPDATE``,
+which does not block the foreign-key checks of other writes to the game), so seats and deal
+positions are handed out one at a time across processes. A game that must be alone in its
+channel among some kinds is checked and inserted under a transaction-scoped advisory lock keyed
+by the channel: every such start in the channel waits for the one before it to commit, and its
+check then sees that game. (A partial unique index cannot say "alone among the kinds this
+caller names", and the kinds belong to the games' code, not the schema; SERIALIZABLE would be
+correct too, but its predicate locks fail unrelated writes to the games table, which would all
+need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
+condition on the newest row version after waiting for a concurrent update, so exactly one of two
+racing updates wins. Deadlocks and serialization failures are retried like lost connections.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ POOL_SIZE = 10
 RETRY_FIRST_PAUSE = 0.05
 RETRY_LONGEST_PAUSE = 1.0
 RETRY_LOG_EVERY = 10
+# How long a transaction whose COMMIT was sent may stay in progress before its server process is
+# taken for one that lost its client (see PostgresBackend._committed).
+STALE_AFTER = 2.0
 # Advisory lock keys (64-bit): one for migrations, one held by the running bot.
 MIGRATION_LOCK = 0x67_6E_6D_69_67_72_61_74  # "gnmigrat"
 BOT_LOCK = 0x67_6E_62_6F_74_6C_63_6B  # "gnbotlck"
@@ -237,6 +242,7 @@ class PostgresBackend:
             committing = False
             try:
                 async with self._connection() as connection:
+                    server_pid = connection.get_server_pid()
                     transaction = connection.transaction()
                     await transaction.start()
                     try:
@@ -253,15 +259,21 @@ class PostgresBackend:
             except Exception as error:
                 if not retryable(error):
                     raise
-                if committing and xid is not None and await self._committed(xid):
+                if committing and xid is not None and await self._committed(xid, server_pid):
                     log.info("a commit's answer was lost; the server says it was made")
                     return result
                 attempt += 1
                 await self._pause(attempt, error)
 
-    async def _committed(self, xid: str) -> bool:
+    async def _committed(self, xid: str, server_pid: int) -> bool:
         """Whether transaction ``xid`` committed, asked on another connection (waiting for the
-        server to come back, and for a commit still in progress to end)."""
+        server to come back, and for a commit still in progress to end).
+
+        A transaction still in progress after ``STALE_AFTER`` seconds belongs to a server
+        process that has not noticed its client is gone (the ``COMMIT`` was lost on the way, in
+        a network cut the server does not see for hours): that process is ended, which rolls
+        the transaction back, so the write can be made again."""
+        waited = 0.0
         while True:
             (row,) = await self.fetch("SELECT pg_xact_status(?::text::xid8)", (xid,))
             if row[0] == "committed":
@@ -272,7 +284,22 @@ class PostgresBackend:
                 raise StorageError(
                     f"the server no longer knows whether transaction {xid} committed"
                 )
-            await asyncio.sleep(RETRY_FIRST_PAUSE)  # in progress
+            if waited >= STALE_AFTER:
+                if waited - RETRY_FIRST_PAUSE < STALE_AFTER:
+                    log.warning(
+                        "a transaction whose answer was lost is still open on the server after"
+                        " %gs; ending its server process (pid %s)",
+                        STALE_AFTER,
+                        server_pid,
+                    )
+                # Only that process, and only while it still holds that transaction.
+                await self.fetch(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE pid = ? AND backend_xid::text = ?",
+                    (server_pid, str(int(xid) % 2**32)),
+                )
+            await asyncio.sleep(RETRY_FIRST_PAUSE)
+            waited += RETRY_FIRST_PAUSE
 
     async def _pause(self, attempt: int, error: BaseException) -> None:
         if attempt % RETRY_LOG_EVERY == 1:
@@ -301,8 +328,11 @@ class PostgresBackend:
             await transaction.execute("UPDATE schema_version SET version = ?", (version + 1,))
             return version + 1
 
-        while await self.write(next_step) is not None:
-            pass
+        try:
+            while await self.write(next_step) is not None:
+                pass
+        except asyncpg.PostgresError as error:  # e.g. a user who may not create tables
+            raise _unusable(self.url, error) from error
         return await self.schema_version()
 
 

@@ -166,7 +166,9 @@ async def test_the_migrate_db_command(tmp_path: Path, database: str):
     )
     missing = migrate_db(str(tmp_path / "nope.sqlite3"), database)
     assert missing.returncode == 2
-    assert "is not a file" in missing.stderr
+    assert missing.stderr.startswith(f"error: GAMENIGHT_DATABASE is {tmp_path / 'nope.sqlite3'}:")
+    assert "there is no such file" in missing.stderr
+    assert not (tmp_path / "nope.sqlite3").exists()
 
     with lock_database(source):  # a bot is running on it
         busy = migrate_db(str(source), database)

@@ -93,6 +93,24 @@ async def test_a_commit_whose_answer_was_lost_is_made_once(
     assert caplog.text.count("a commit's answer was lost; the server says it was made") == 10
 
 
+async def test_a_commit_lost_on_the_way_is_rolled_back_and_made_once(
+    database: str, postgres_server: PostgresServer, caplog: pytest.LogCaptureFixture
+):
+    """The COMMIT never reaches the server, which keeps the transaction open (it has not
+    noticed the client is gone): its server process is ended, and the write made once."""
+    async with (
+        CommitCutter(postgres_server.socket_path) as cutter,
+        Storage.open(cutter.url(database_name(database))) as storage,
+    ):
+        game = await new_game(storage)
+        await storage.add_player(game.id, 5, display_name="", locale="", boards=deal)
+        cutter.swallow = 1
+        player = await asyncio.wait_for(storage.record_false_claim(game.id, 5, limit=3), 30)
+        assert cutter.swallowed == 1
+        assert player.false_claims == 1
+    assert "still open on the server after 2s; ending its server process" in caplog.text
+
+
 async def test_connections_cut_again_and_again_lose_and_double_nothing(
     database: str, postgres_server: PostgresServer
 ):
@@ -268,6 +286,13 @@ async def test_databases_it_cannot_use_are_refused_with_one_line(
 
     raw = await asyncpg.connect(database)
     try:
+        role = f"limited_{database_name(database)}"  # may log in, may not create tables
+        await raw.execute(f"CREATE ROLE {role} LOGIN")
+        with pytest.raises(UnusableDatabaseError) as refused:
+            async with Storage.open(database.replace("postgres@", f"{role}@", 1)):
+                pass
+        assert "the user may not do what the bot needs" in one_line(refused.value)
+
         await raw.execute("CREATE TABLE invoices (id INTEGER)")
         with pytest.raises(UnusableDatabaseError) as refused:
             async with Storage.open(database):
