@@ -24,6 +24,10 @@ correct too, but its predicate locks fail unrelated writes to the games table, w
 need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
 condition on the newest row version after waiting for a concurrent update, so exactly one of two
 racing updates wins. Deadlocks and serialization failures are retried like lost connections.
+
+Every write goes through ``PostgresBackend.write``: the one place where a fencing check (a
+shard's lease and its token, in a table added by a migration) can refuse the writes of a
+process that has lost its lease.
 """
 
 from __future__ import annotations
