@@ -17,6 +17,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bot.storage import Storage
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' PostgreSQL server
 from tests.postgres_server import PostgresServer
 
 DRAWS = 300
