@@ -22,7 +22,12 @@ from bot.storage import (
     redact,
 )
 from tests.commit_cutter import CommitCutter
-from tests.postgres_server import PostgresServer, database_name
+from tests.postgres_server import (
+    PostgresServer,
+    PostgresUnavailableError,
+    database_name,
+    server_bindir,
+)
 
 pytestmark = pytest.mark.backends("postgres")
 
@@ -345,3 +350,12 @@ async def test_a_second_bot_on_the_same_database_is_turned_away(
                 pass
     async with hold_database(database):  # released with the first bot
         pass
+
+
+def test_without_server_binaries_the_tests_fail_and_say_how_to_install_them(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr("tests.postgres_server.shutil.which", lambda name: None)
+    monkeypatch.setattr("tests.postgres_server.glob.glob", lambda pattern: [])
+    with pytest.raises(PostgresUnavailableError, match=r"apt-get install -y postgresql"):
+        server_bindir()
