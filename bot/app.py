@@ -178,29 +178,30 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
     Raises ``UnusableDatabaseError`` before connecting to Discord when the database is in use by
     another process or cannot be used."""
     loop = asyncio.get_running_loop()
-    async with (
-        hold_database(settings.database), Storage.open(settings.database) as storage,
-        GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
-    ):
-        closing: set[asyncio.Task[None]] = set()
+    async with hold_database(settings.database):  # noqa: SIM117 - the lock outlives the rest
+        async with (
+            Storage.open(settings.database) as storage,
+            GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
+        ):
+            closing: set[asyncio.Task[None]] = set()
 
-        def close_on_signal() -> None:
-            if closing:
-                log.info("already closing; answers under way get up to %gs", INTERACTION_GRACE)
-                return
-            log.info("stop signal received; closing")
-            closing.add(asyncio.create_task(bot.close()))
+            def close_on_signal() -> None:
+                if closing:
+                    log.info("already closing; answers under way get up to %gs", INTERACTION_GRACE)
+                    return
+                log.info("stop signal received; closing")
+                closing.add(asyncio.create_task(bot.close()))
 
-        for stop_signal in STOP_SIGNALS:
-            loop.add_signal_handler(stop_signal, close_on_signal)
-        try:
-            await bot.start(settings.token)
-        except Exception:
-            if not closing:
-                raise
-            # Stopped while still logging in or connecting: the close cut that short.
-            log.debug("start-up cut short by the stop", exc_info=True)
-        finally:
             for stop_signal in STOP_SIGNALS:
-                loop.remove_signal_handler(stop_signal)
-        await asyncio.gather(*closing)
+                loop.add_signal_handler(stop_signal, close_on_signal)
+            try:
+                await bot.start(settings.token)
+            except Exception:
+                if not closing:
+                    raise
+                # Stopped while still logging in or connecting: the close cut that short.
+                log.debug("start-up cut short by the stop", exc_info=True)
+            finally:
+                for stop_signal in STOP_SIGNALS:
+                    loop.remove_signal_handler(stop_signal)
+            await asyncio.gather(*closing)

@@ -18,7 +18,7 @@ from typing import Any
 from bot.database_file import UnusableDatabaseError
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
-from bot.storage._rows import ConflictError, StorageError
+from bot.storage._rows import ConflictError, Row, StorageError
 from bot.storage._sqlite import SQLiteBackend, open_sqlite
 from bot.storage._storage import Storage, hold_database
 
@@ -62,7 +62,8 @@ async def _sqlite_tables(source: SQLiteBackend) -> list[_Table]:
     if names != set(TABLES):
         unknown = sorted(names.symmetric_difference(TABLES))
         raise CopyConflictError(
-            f"the SQLite database's tables are not the ones this Game Night copies ({', '.join(unknown)})"
+            "the SQLite database's tables are not the ones this Game Night copies"
+            f" ({', '.join(unknown)})"
         )
     tables = []
     for name in TABLES:
@@ -101,7 +102,7 @@ async def copy_database(source: Path, target: str) -> CopyReport:
         await Storage(sqlite).migrate()
         await Storage(postgres).migrate()
         tables = await _sqlite_tables(sqlite)
-        rows = {}
+        rows: dict[str, list[Row]] = {}
         for table in tables:
             rows[table.name] = await sqlite.fetch(
                 f"SELECT {', '.join(table.columns)} FROM {table.name}"  # noqa: S608

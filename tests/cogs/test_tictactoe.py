@@ -173,7 +173,12 @@ async def test_sizes_resigning_and_one_game_of_a_kind_at_a_time(emulator: Emulat
     (refusal,) = refusals()
     assert refusal.ephemeral
     assert f"It's {carol.mention}'s turn" in refusal.content
-    assert marks(duel, duel_game, 4) in {".....X..........", "......X........."}
+    # (The refusal can come before the board shows the move that landed.)
+    await emulator.wait_until(
+        lambda: marks(duel, duel_game, 4) in {".....X..........", "......X........."} or None,
+        5,
+        lambda: f"one move on the board, not {marks(duel, duel_game, 4)}",
+    )
 
     resigned = await (await alice.slash("tictactoe resign")).reply()
     assert resigned.ephemeral
