@@ -19,13 +19,12 @@ from discord.ext import commands
 
 from bot import render
 from bot.config import Settings
-from bot.database_file import lock_database
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
-from bot.storage import Storage
+from bot.storage import Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -218,9 +217,9 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
     Raises ``UnusableDatabaseError`` before connecting to Discord when the database is in use by
     another process or cannot be used."""
     loop = asyncio.get_running_loop()
-    with lock_database(settings.database_path):
+    async with hold_database(settings.database):  # noqa: SIM117 - the lock outlives the rest
         async with (
-            Storage.open(settings.database_path) as storage,
+            Storage.open(settings.database) as storage,
             GameNightBot(settings, storage, time_scale=settings.time_scale, **bot_options) as bot,
         ):
             closing: set[asyncio.Task[None]] = set()

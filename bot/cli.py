@@ -144,7 +144,13 @@ def backup_arguments(parser: argparse.ArgumentParser) -> None:
 def backup(options: argparse.Namespace) -> int:
     from bot.backup import BackupError, backup_database
 
-    source: Path = options.database or database_path(setting_values(env_file=options.env_file))
+    values = setting_values(env_file=options.env_file)
+    if options.database is None and "://" in values.get("GAMENIGHT_DATABASE", ""):
+        return fail(
+            "gamenight backup copies a SQLite database; back up PostgreSQL with pg_dump "
+            "(see the README's PostgreSQL section)"
+        )
+    source: Path = options.database or database_path(values)
     try:
         report = backup_database(source, options.file, force=options.force)
     except BackupError as error:
@@ -160,17 +166,47 @@ def backup(options: argparse.Namespace) -> int:
 
 
 def check_config(options: argparse.Namespace) -> int:
-    from bot.config_check import inspect_database, summary
+    from bot.config_check import inspect_database, inspect_postgres, summary
     from bot.database_file import UnusableDatabaseError
 
     settings_file = options.env_file
     try:
         settings = Settings.load(env_file=settings_file)
-        database = inspect_database(settings.database_path)
+        database = (
+            inspect_postgres(settings.database_url)
+            if settings.database_url
+            else inspect_database(settings.database_path)
+        )
     except (ConfigError, UnusableDatabaseError) as error:
         return fail(str(error))
     for line in summary(settings, database, settings_file if settings_file.is_file() else None):
         print(line)
+    return 0
+
+
+# -- migrate-db ----------------------------------------------------------------------------------
+
+
+def migrate_db_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", type=Path, metavar="SQLITE_FILE", help="the SQLite database")
+    parser.add_argument(
+        "target", metavar="POSTGRESQL_URL", help="the PostgreSQL database (postgresql://...)"
+    )
+
+
+def migrate_db(options: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.database_file import UnusableDatabaseError
+    from bot.storage import StorageError, copy_database, is_postgres_url, redact
+
+    if is_postgres_url(str(options.source)) or not is_postgres_url(options.target):
+        return fail("migrate-db copies a SQLite file into a postgresql:// database")
+    try:
+        report = asyncio.run(copy_database(options.source, options.target))
+    except (UnusableDatabaseError, StorageError) as error:
+        return fail(str(error))
+    print(f"{options.source} -> {redact(options.target)}: {report.summary()}")
     return 0
 
 
@@ -202,6 +238,15 @@ COMMANDS: tuple[Command, ...] = (
         "(SQLite's online backup; the copy is integrity-checked before it gets its name).",
         backup,
         backup_arguments,
+    ),
+    Command(
+        "migrate-db",
+        "copy a SQLite database into PostgreSQL (run it again: it changes nothing)",
+        "Copy every game, player, board, call and claim of a SQLite database into a PostgreSQL "
+        "database, keeping their ids. Running it again changes nothing; rows that differ are "
+        "refused with one line. Stop the bot first.",
+        migrate_db,
+        migrate_db_arguments,
     ),
     Command(
         "check-config",

@@ -61,6 +61,13 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     # Where players reach that endpoint (for links to the verification page), if anywhere.
     public_url: str | None = None
+    # GAMENIGHT_DATABASE as a postgresql:// URL (it may hold a password); None for SQLite.
+    database_url: str | None = field(default=None, repr=False)
+
+    @property
+    def database(self) -> Path | str:
+        """What ``Storage.open`` takes: the PostgreSQL URL, or else the SQLite file."""
+        return self.database_url or self.database_path
 
     @classmethod
     def load(
@@ -128,9 +135,21 @@ class Settings:
             metrics_port = int(port_text)
         metrics_host = values.get("GAMENIGHT_METRICS_HOST", "").strip() or "127.0.0.1"
 
+        database_text = values.get("GAMENIGHT_DATABASE", "").strip() or "gamenight.sqlite3"
+        database_url: str | None = None
+        if "://" in database_text:
+            if not database_text.startswith(("postgresql://", "postgres://")):
+                raise ConfigError(
+                    "GAMENIGHT_DATABASE must be a SQLite file path or a postgresql:// URL, got "
+                    f"one starting {database_text.partition('://')[0]}://"
+                )
+            database_url = database_text
+            database_text = "gamenight.sqlite3"
+
         return cls(
             token=token,
-            database_path=database_path(values),
+            database_path=Path(database_text),
+            database_url=database_url,
             signing_key=signing_key,
             dev_guild_id=dev_guild_id,
             api_base_url=_url_setting(values, "DISCORD_API_BASE_URL", ("http", "https")),

@@ -18,28 +18,35 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.config import Settings
-from bot.database_file import check_database_path, damaged, newer_schema, unusable_because_of
+from bot.database_file import (
+    UnusableDatabaseError,
+    check_database_path,
+    damaged,
+    newer_schema,
+    unusable_because_of,
+)
 from bot.invite import NoClientIdError, client_id_from_token
 from bot.storage import MIGRATIONS
 
 
 @dataclass(frozen=True)
 class DatabaseState:
-    path: Path
+    shown: str  # the file's full path, or the URL without its password
     schema_version: int | None  # None: the file is not there yet (the bot creates it)
-    in_use_by: int | None  # the pid of the Game Night process running on it, 0 if unknown
+    in_use_by: int | str | None  # the Game Night process running on it (0 or "" if unknown)
 
 
 def inspect_database(path: Path) -> DatabaseState:
     """Raises ``UnusableDatabaseError`` where the bot would refuse to start on ``path``, in the
     order the bot checks: the path, the lock beside it, then the file."""
     check_database_path(path)
+    shown = str(path.resolve())
     lock_path = path.with_name(path.name + ".lock")
     # The bot opens (or creates) the lock file for writing. Not created here: made by another
     # user (root, say) it could stop the bot's own user from opening it.
     _require_writable(path, lock_path if lock_path.exists() else path.parent)
     if not path.exists():
-        return DatabaseState(path, None, None)
+        return DatabaseState(shown, None, None)
     # SQLite writes the file and, in WAL mode, creates files beside it.
     _require_writable(path, path)
     _require_writable(path, path.parent)
@@ -63,7 +70,46 @@ def inspect_database(path: Path) -> DatabaseState:
             raise unusable_because_of(path, error) from error
     if verdict != ["ok"]:
         raise damaged(path, verdict[0] if verdict else "quick_check said nothing")
-    return DatabaseState(path, version, in_use_by)
+    return DatabaseState(shown, version, in_use_by)
+
+
+def inspect_postgres(url: str) -> DatabaseState:
+    """The PostgreSQL database the bot would use, read-only: reachable, Game Night's (or empty),
+    its schema version, and whether a bot holds it; ``UnusableDatabaseError`` as at start."""
+    import asyncio
+
+    import asyncpg
+
+    from bot.storage import redact
+    from bot.storage._postgres import _connect, _lock_holder, _unusable
+
+    async def look() -> DatabaseState:
+        connection = await _connect(url)
+        try:
+            names = {
+                str(row[0])
+                for row in await connection.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                )
+            }
+            if "schema_version" not in names:
+                if names:
+                    raise UnusableDatabaseError(
+                        redact(url),
+                        f"it holds tables that are not Game Night's ({', '.join(sorted(names)[:5])})",
+                        "give the bot a database of its own (createdb gamenight)",
+                    )
+                return DatabaseState(redact(url), None, await _lock_holder(connection))
+            version = int(await connection.fetchval("SELECT version FROM schema_version"))
+            if version > len(MIGRATIONS):
+                raise newer_schema(redact(url), version, len(MIGRATIONS))
+            return DatabaseState(redact(url), version, await _lock_holder(connection))
+        except (OSError, asyncpg.PostgresError) as error:
+            raise _unusable(url, error) from error
+        finally:
+            await connection.close()
+
+    return asyncio.run(look())
 
 
 def _require_writable(database: Path, target: Path) -> None:
@@ -111,14 +157,17 @@ def summary(settings: Settings, database: DatabaseState, env_file: Path | None) 
     else:
         stored = f"schema version {database.schema_version} (current)"
     if database.in_use_by is not None:
-        pid = f" (pid {database.in_use_by})" if database.in_use_by else ""
+        holder = database.in_use_by
+        pid = f" (pid {holder})" if isinstance(holder, int) and holder else ""
+        if isinstance(holder, str) and holder:
+            pid = f" ({holder})"
         stored += f"; in use by a running Game Night{pid}"
     source = f"the environment and {env_file}" if env_file is not None else "the environment"
     return [
         f"Settings are valid (read from {source}); Discord was not contacted.",
         f"  DISCORD_TOKEN           {credential_state}",
         f"  GAMENIGHT_SIGNING_KEY   set ({len(settings.signing_key)} bytes)",
-        f"  GAMENIGHT_DATABASE      {database.path.resolve()}: {stored}",
+        f"  GAMENIGHT_DATABASE      {database.shown}: {stored}",
         "  GAMENIGHT_DEV_GUILD_ID  "
         + (
             f"{settings.dev_guild_id} (commands sync there at once)"

@@ -28,6 +28,25 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path):
     assert settings.signing_key == bytes.fromhex(KEY)
 
 
+
+def test_the_database_is_a_sqlite_file_or_a_postgresql_url():
+    base = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY}
+    sqlite = Settings.load(base, env_file=None)
+    assert sqlite.database == Path("gamenight.sqlite3")
+    assert sqlite.database_url is None
+    url = "postgresql://bot:pw-123@db.example:5432/gamenight"
+    postgres = Settings.load({**base, "GAMENIGHT_DATABASE": url}, env_file=None)
+    assert postgres.database == url
+    assert "pw-123" not in repr(postgres)
+    short = Settings.load({**base, "GAMENIGHT_DATABASE": "postgres:///gamenight"}, env_file=None)
+    assert short.database == "postgres:///gamenight"
+    with pytest.raises(ConfigError) as refused:
+        Settings.load({**base, "GAMENIGHT_DATABASE": "mysql://bot:pw-123@db/x"}, env_file=None)
+    assert str(refused.value) == (
+        "GAMENIGHT_DATABASE must be a SQLite file path or a postgresql:// URL, got one starting"
+        " mysql://"
+    )
+
 @pytest.mark.parametrize(
     ("line", "value"),
     [

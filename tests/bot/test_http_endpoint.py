@@ -77,7 +77,7 @@ async def test_health_metrics_and_the_page_during_a_game(emulator: Emulator, sta
             assert escape.status in {403, 404}
 
         # The database's reading connection gone: unhealthy, and the body says which part.
-        await bot.storage._reader.close()
+        await bot.storage._backend._reader.close()  # type: ignore[attr-defined]
         async with http.get(f"{base}/healthz") as down:
             assert down.status == 503
             assert await down.json() == {"ok": False, "gateway": True, "database": False}

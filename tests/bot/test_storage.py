@@ -1,22 +1,28 @@
+"""The storage API, on both backends (SQLite and a real PostgreSQL server)."""
+
 import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.storage import (
     LIVE_SQL,
     MIGRATIONS,
     ChannelBusyError,
+    ConflictError,
     GameStatus,
     Storage,
     StorageError,
 )
 
+pytestmark = pytest.mark.backends()
+
 
 @pytest.fixture
-async def storage(tmp_path: Path):
-    async with Storage.open(tmp_path / "game.sqlite3") as opened:
+async def storage(database: Path | str):
+    async with Storage.open(database) as opened:
         yield opened
 
 
@@ -26,15 +32,24 @@ async def new_game(storage: Storage, channel_id: int = 10, kind: str = "loteria"
     )
 
 
-async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path):
-    path = tmp_path / "db.sqlite3"
-    async with Storage.open(path) as storage:
+async def test_migrations_set_the_schema_version_and_are_idempotent(
+    database: Path | str, backend: str
+):
+    async with Storage.open(database) as storage:
+        assert storage.backend == backend
         assert await storage.schema_version() == len(MIGRATIONS)
         assert await storage.migrate() == len(MIGRATIONS)
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    async with Storage.open(path) as storage:
+    if isinstance(database, Path):
+        with sqlite3.connect(database) as raw:
+            assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+            assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    else:
+        raw = await asyncpg.connect(database)
+        try:
+            assert await raw.fetch("SELECT version FROM schema_version") == [(len(MIGRATIONS),)]
+        finally:
+            await raw.close()
+    async with Storage.open(database) as storage:
         assert await storage.schema_version() == len(MIGRATIONS)
 
 
@@ -128,9 +143,9 @@ async def test_draws_are_unique_and_written_with_state(storage: Storage):
     game = await new_game(storage)
     await storage.record_draw(game.id, 1, 42, state="after-1")
     await storage.set_draw_message(game.id, 1, 999)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConflictError):
         await storage.record_draw(game.id, 1, 43, state="dup-seq")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConflictError):
         await storage.record_draw(game.id, 2, 42, state="dup-value")
     draws = await storage.draws(game.id)
     assert [(d.seq, d.value, d.message_id) for d in draws] == [(1, 42, 999)]

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.dots_solution import solved_board
 from bot.storage import GameStatus
 from emulator import Emulator
 from engine.dots import DotsGame, Player
+
+pytestmark = pytest.mark.backends()
 
 EXTENSIONS = ("cogs.dots", "cogs.stats")
 

@@ -16,6 +16,8 @@ from engine.housie import Prize, tickets_at
 from engine.loteria import Pattern, check_claim, tablas_at
 from tests.cogs.helpers import button_id, run_calls
 
+pytestmark = pytest.mark.backends()
+
 HOUSIE_ORDER_SIZE = 90
 
 

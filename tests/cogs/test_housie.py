@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from emulator import Emulator
 from engine.fairness import commitment, draw_order
 from engine.housie import Prize, Ticket, check_prize, decode_ticket_code, tickets_at
 from tests.cogs.helpers import button_id, run_calls
 from tests.conftest import SIGNING_KEY
+
+pytestmark = pytest.mark.backends()
 
 PLAYERS = 21
 CLOSED_DMS = {4, 9}

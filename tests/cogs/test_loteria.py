@@ -1,15 +1,20 @@
-"""Lotería end to end: the real bot and cogs against the emulator and a real SQLite file."""
+"""Lotería end to end: the real bot and cogs against the emulator and a real database (SQLite
+and PostgreSQL)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
+
+import pytest
 
 from emulator import Emulator
 from engine.fairness import commitment, draw_order
 from engine.loteria import Pattern, Tabla, tablas_at
 from tests.cogs.helpers import button_id, first_completion, run_calls
+from tests.raw_sql import raw_execute
+
+pytestmark = pytest.mark.backends()
 
 PLAYERS = 22
 CLOSED_DMS = {3, 11, 19}
@@ -183,11 +188,13 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
 
     # A tabla edited behind the bot's back is caught.
     swapped = Tabla(boards[winners[0].id].numbers[::-1]).to_state()
-    with sqlite3.connect(bot.settings.database_path) as raw:
-        raw.execute(
-            "UPDATE boards SET state = ? WHERE game_id = ? AND user_id = ?",
-            (swapped, game.id, winners[0].id),
-        )
+    await raw_execute(
+        bot.settings.database,
+        "UPDATE boards SET state = ? WHERE game_id = ? AND user_id = ?",
+        swapped,
+        game.id,
+        winners[0].id,
+    )
     tampered = await (await outsider.slash("loteria verify", game=game.id)).reply()
     assert "FAILED" in tampered.content
     assert f"<@{winners[0].id}> does not match the seed" in tampered.content

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from emulator import Emulator
 from engine.fairness import draw_order
 from tests.cogs.helpers import button_id
+
+pytestmark = pytest.mark.backends()
 
 
 def calls_in(channel, pattern: str) -> list[int]:

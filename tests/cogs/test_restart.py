@@ -11,11 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from emulator import Emulator
 from engine.fairness import draw_order
 from engine.housie import TicketDealer, tickets_at
 from tests.cogs.helpers import button_id
 from tests.conftest import SIGNING_KEY
+
+pytestmark = pytest.mark.backends()
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,7 +71,50 @@ async def test_a_stopped_bot_resumes_its_game(emulator: Emulator, start_bot):
     assert [d.value for d in draws] == list(draw_order(game.seed, 54)[: len(draws)])
 
 
-def bot_process(emulator: Emulator, database: Path) -> subprocess.Popen[bytes]:
+@pytest.mark.backends("postgres")
+async def test_a_database_restart_mid_game_loses_and_doubles_nothing(
+    emulator: Emulator, start_bot, postgres_server, database: str, caplog
+):
+    """PostgreSQL restarts (and later every connection is cut) while calls are made and a
+    player claims: the game goes on, every call stored once and announced once, in order."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    players = [host, *(guild.add_member(f"p{i}") for i in range(3))]
+    bot = await start_bot(time_scale=0.02)
+    lobby = await (await host.slash("loteria start", prizes="full", interval=5)).reply()
+    for member in players:
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", 4)
+
+    first_call = next(m for m in channel.messages if "card 1 of 54" in m.content)
+    restarting = asyncio.create_task(asyncio.to_thread(postgres_server.restart))
+    claim = await players[1].click(first_call, button_id(first_call, "claim"))
+    await restarting
+    assert "False claim" in (await claim.reply(10)).content
+    reached = len(announced(channel, r"card (\d+) of 54"))
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", reached + 4)
+    assert await postgres_server.terminate_connections(database) > 0
+    await wait_for_calls(emulator, channel, r"card (\d+) of 54", reached + 8)
+    await (await host.slash("loteria stop")).reply(10)
+    await channel.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+    # A call stored just before the stop may still be on its way to the channel.
+    for _ in range(50):
+        draws = await bot.storage.draws(1)
+        if all(d.message_id is not None for d in draws):
+            break
+        await asyncio.sleep(0.1)
+
+    calls = announced(channel, r"card (\d+) of 54")
+    assert calls == list(range(1, len(calls) + 1))
+    assert [d.seq for d in draws] == calls
+    assert all(d.message_id is not None for d in draws)
+    assert len(await bot.storage.claims(1)) == 1
+    assert (await bot.storage.get_player(1, players[1].id)).false_claims == 1
+    assert "the database connection was lost" in caplog.text
+
+def bot_process(emulator: Emulator, database: Path | str, folder: Path) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DISCORD_TOKEN": emulator.token,
@@ -80,22 +127,23 @@ def bot_process(emulator: Emulator, database: Path) -> subprocess.Popen[bytes]:
     }
     return subprocess.Popen(
         [sys.executable, "-m", "bot"],
-        cwd=database.parent,
+        cwd=folder,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
-async def test_a_killed_bot_process_resumes_its_game(emulator: Emulator, tmp_path: Path):
+async def test_a_killed_bot_process_resumes_its_game(
+    emulator: Emulator, database: Path | str, tmp_path: Path
+):
     guild = emulator.add_guild("Tambola Club")
     channel = guild.add_channel("housie")
     host = guild.add_member("host")
     players = [host, *(guild.add_member(f"p{i}") for i in range(4))]
-    database = tmp_path / "bot.sqlite3"
     pattern = r"number (\d+) of 90"
 
-    process = bot_process(emulator, database)
+    process = bot_process(emulator, database, tmp_path)
     try:
         await emulator.wait_for_bot(30)
         await emulator.wait_until(lambda: emulator.synced_commands or None, 30, lambda: "sync")
@@ -110,7 +158,7 @@ async def test_a_killed_bot_process_resumes_its_game(emulator: Emulator, tmp_pat
             await emulator.wait_until(
                 lambda: not emulator.bot_connected or None, 10, lambda: "the bot to drop"
             )
-            process = bot_process(emulator, database)
+            process = bot_process(emulator, database, tmp_path)
             await emulator.wait_for_bot(30)
         await wait_for_calls(emulator, channel, pattern, 12)
         await (await host.slash("housie stop")).reply(10)

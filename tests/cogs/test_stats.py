@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.storage import GameStatus, Storage
 from emulator import Emulator
+
+pytestmark = pytest.mark.backends()
 
 
 async def win_games(storage: Storage, guild_id: int, kind: str, user_id: int, count: int) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from bot.storage import GameStatus
 from emulator import Emulator
 from engine.tictactoe import TicTacToe
+
+pytestmark = pytest.mark.backends()
 
 EXTENSIONS = ("cogs.tictactoe", "cogs.stats")
 SUCCESS, DANGER, PRIMARY, SECONDARY = 3, 4, 1, 2
@@ -155,13 +159,26 @@ async def test_sizes_resigning_and_one_game_of_a_kind_at_a_time(emulator: Emulat
     assert len(duel.buttons) == 17  # 16 cells and Resign
     # A double press: both reach the bot before either is answered; one move lands.
     presses = [await bob.click(duel, cell(duel_game, index)) for index in (5, 6)]
-    await emulator.wait_until(
-        lambda: any(press.followups for press in presses) or None, 5, lambda: "a refusal"
-    )
-    (refusal,) = [message for press in presses for message in press.followups]
+
+    def refusals() -> list:
+        # A follow-up after the lock, or the answer itself when the move already landed.
+        return [
+            message
+            for press in presses
+            for message in (press.message, *press.followups)
+            if message is not None and message.ephemeral
+        ]
+
+    await emulator.wait_until(lambda: refusals() or None, 5, lambda: "a refusal")
+    (refusal,) = refusals()
     assert refusal.ephemeral
     assert f"It's {carol.mention}'s turn" in refusal.content
-    assert marks(duel, duel_game, 4) in {".....X..........", "......X........."}
+    # (The refusal can come before the board shows the move that landed.)
+    await emulator.wait_until(
+        lambda: marks(duel, duel_game, 4) in {".....X..........", "......X........."} or None,
+        5,
+        lambda: f"one move on the board, not {marks(duel, duel_game, 4)}",
+    )
 
     resigned = await (await alice.slash("tictactoe resign")).reply()
     assert resigned.ephemeral

@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image
 
 from bot.storage import GameStatus
 from emulator import Emulator
 from engine.triangle import TriangleGame, best_line, start_board
+
+pytestmark = pytest.mark.backends()
 
 EXTENSIONS = ("cogs.triangle", "cogs.stats")
 SUCCESS, PRIMARY, SECONDARY = 3, 1, 2

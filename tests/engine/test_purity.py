@@ -10,6 +10,7 @@ FORBIDDEN_MODULES = {
     "discord",
     "aiosqlite",
     "sqlite3",
+    "asyncpg",
     "PIL",
     "aiohttp",
     "asyncio",

@@ -1,0 +1,196 @@
+"""The values the storage hands out (rows as frozen dataclasses, statuses as enums) and its
+errors: the same for every backend."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Row(Protocol):
+    """A result row of either backend (``sqlite3.Row``, ``asyncpg.Record``): by position or
+    by column name."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_live(self) -> bool:
+        return self in {GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED}
+
+
+# Literal SQL for the live statuses, kept in step with GameStatus.is_live by a test.
+LIVE_SQL = "('lobby', 'running', 'paused')"
+
+
+class Delivery(StrEnum):
+    """How a player's boards reached them."""
+
+    PENDING = "pending"  # stored, not sent yet (or the bot stopped while sending)
+    DM = "dm"
+    REPLY = "reply"  # in a private reply to their interaction (DMs closed or failing)
+    UNDELIVERED = "undelivered"  # no way to reach them yet: shown at their next interaction
+
+    @property
+    def delivered(self) -> bool:
+        return self in {Delivery.DM, Delivery.REPLY}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    seed: bytes | None
+    options: dict[str, Any]
+    state: str
+    lobby_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    next_deal: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    game_id: int
+    user_id: int
+    seat: int
+    display_name: str
+    locale: str
+    false_claims: int
+    out: bool
+    delivery: Delivery
+
+    @property
+    def delivered(self) -> bool:
+        return self.delivery.delivered
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    id: int
+    game_id: int
+    user_id: int
+    board_index: int
+    deal_index: int
+    state: str
+    code: str
+    out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRow:
+    seq: int
+    value: int
+    drawn_at: float
+    message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    id: int
+    game_id: int
+    user_id: int
+    board_id: int | None
+    prize: str
+    draw_seq: int
+    valid: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerRow:
+    prize: str
+    user_id: int
+    board_id: int | None
+    draw_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    user_id: int
+    kind: str
+    wins: int
+
+
+class StorageError(Exception):
+    """The database refused a write (for example a second winner row for the same prize)."""
+
+
+class ConflictError(StorageError):
+    """A write broke one of the schema's rules (a duplicate key, a missing row it refers to);
+    nothing of it was written."""
+
+
+class DealExhaustedError(StorageError):
+    """Every deal position of the game has been handed out (joins and leaves used them up)."""
+
+    def __init__(self, game_id: int, limit: int) -> None:
+        super().__init__(f"game {game_id} has dealt all {limit} deal positions")
+        self.limit = limit
+
+
+class ChannelBusyError(StorageError):
+    """A game may not start in a channel that already has one of the games it excludes."""
+
+    def __init__(self, existing: GameRow) -> None:
+        super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
+        self.existing = existing
+
+
+def game_row(row: Row) -> GameRow:
+    return GameRow(
+        id=int(row["id"]),
+        kind=str(row["kind"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        host_id=int(row["host_id"]),
+        status=GameStatus(row["status"]),
+        seed=None if row["seed"] is None else bytes(row["seed"]),
+        options=json.loads(row["options"]),
+        state=str(row["state"]),
+        lobby_message_id=row["lobby_message_id"],
+        created_at=float(row["created_at"]),
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        next_deal=int(row["next_deal"]),
+    )
+
+
+def player_row(row: Row) -> PlayerRow:
+    return PlayerRow(
+        game_id=int(row["game_id"]),
+        user_id=int(row["user_id"]),
+        seat=int(row["seat"]),
+        display_name=str(row["display_name"]),
+        locale=str(row["locale"]),
+        false_claims=int(row["false_claims"]),
+        out=bool(row["out"]),
+        delivery=Delivery(row["delivery"]),
+    )
+
+
+def board_row(row: Row) -> BoardRow:
+    return BoardRow(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        user_id=int(row["user_id"]),
+        board_index=int(row["board_index"]),
+        deal_index=int(row["deal_index"]),
+        state=str(row["state"]),
+        code=str(row["code"]),
+        out=bool(row["out"]),
+    )

@@ -1,0 +1,172 @@
+"""The SQLite backend (aiosqlite): one file, one writing connection, one reading connection."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import aiosqlite
+
+from bot.database_file import check_database_path, damaged, newer_schema, unusable_because_of
+from bot.storage._migrations import Migration
+from bot.storage._rows import ConflictError, Row
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# How long one attempt to take SQLite's write lock waits (another process may hold it, e.g. a
+# backup); a write that still finds it taken waits again, so no accepted write is ever dropped.
+BUSY_TIMEOUT_MS = 5000
+BUSY_RETRY_LOG_EVERY = 3
+
+
+class SQLiteTransaction:
+    """The statements of a write on the writing connection, which holds SQLite's write lock (the
+    whole database's) from ``BEGIN IMMEDIATE`` on: row and channel locks have nothing to add."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cursor = await self._db.execute(sql, tuple(params))
+        except sqlite3.IntegrityError as error:
+            raise ConflictError(str(error)) from error
+        return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self._db.executemany(sql, [tuple(row) for row in rows])
+        except sqlite3.IntegrityError as error:
+            raise ConflictError(str(error)) from error
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cursor = await self._db.execute(sql, tuple(params))
+        except sqlite3.IntegrityError as error:
+            raise ConflictError(str(error)) from error
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return cast(list[Row], list(await self._db.execute_fetchall(sql, tuple(params))))
+
+    async def lock_game(self, game_id: int) -> None:
+        return None
+
+    async def lock_channel(self, channel_id: int) -> None:
+        return None
+
+
+class SQLiteBackend:
+    name = "sqlite"
+
+    def __init__(self, path: Path, connection: aiosqlite.Connection) -> None:
+        self.path = path
+        self._db = connection
+        # Reads have their own connection: in WAL mode they never wait for a writer, so a write
+        # waiting on the lock (a backup, a slow disk) does not hold up answers that only read.
+        self._reader = connection
+        # One writing connection: transactions from concurrent tasks must not interleave.
+        self._write_lock = asyncio.Lock()
+        self._transaction = SQLiteTransaction(connection)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query on the reading connection, in one step: a statement left open
+        between awaits would hold its snapshot, and a query run meanwhile on the same connection
+        would miss writes committed since (the one just made, even)."""
+        return cast(list[Row], list(await self._reader.execute_fetchall(sql, tuple(params))))
+
+    async def write(self, work: Callable[[SQLiteTransaction], Awaitable[T]]) -> T:
+        async with self._write_lock:
+            await self._begin()
+            try:
+                result = await work(self._transaction)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+            return result
+
+    async def _begin(self) -> None:
+        """Take the write lock, waiting as long as another process holds it."""
+        attempt = 0
+        while True:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+                attempt += 1
+                if attempt % BUSY_RETRY_LOG_EVERY == 1:
+                    log.warning("the database is locked by another connection; still waiting")
+                await asyncio.sleep(0.05)
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self, migrations: Sequence[Migration]) -> int:
+        """Apply every migration past ``PRAGMA user_version``; returns the new version."""
+        try:
+            version = await self.schema_version()
+            for number, migration in enumerate(migrations[version:], start=version + 1):
+                # executescript commits first; the BEGIN makes the migration and its version
+                # atomic.
+                await self._db.executescript(
+                    f"BEGIN IMMEDIATE;\n{migration.sqlite}\nPRAGMA user_version = {number};\n"
+                    "COMMIT;"
+                )
+            return await self.schema_version()
+        except sqlite3.Error as error:
+            raise unusable_because_of(self.path, error) from error
+
+
+@asynccontextmanager
+async def open_sqlite(path: Path, known_version: int) -> AsyncIterator[SQLiteBackend]:
+    """Open (or create) the database file and check it, writing nothing before it has passed.
+
+    Raises ``UnusableDatabaseError`` with one line saying why and what to do when the path is a
+    folder or in a missing one, the file is not SQLite or is damaged, cannot be written, or has
+    a schema newer than ``known_version``."""
+    check_database_path(path)
+    try:
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+    except sqlite3.Error as error:
+        raise unusable_because_of(path, error) from error
+    reader: aiosqlite.Connection | None = None
+    try:
+        try:
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA foreign_keys = ON")
+            await connection.execute("PRAGMA synchronous = NORMAL")
+            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            backend = SQLiteBackend(path, connection)
+            version = await backend.schema_version()
+            if version > known_version:
+                raise newer_schema(path, version, known_version)
+            async with connection.execute("PRAGMA quick_check") as cursor:
+                verdict = [str(row[0]) for row in await cursor.fetchall()]
+            if verdict != ["ok"]:
+                raise damaged(path, verdict[0] if verdict else "quick_check said nothing")
+            await connection.execute("PRAGMA journal_mode = WAL")
+            reader = await aiosqlite.connect(str(path), isolation_level=None)
+            reader.row_factory = aiosqlite.Row
+            await reader.execute("PRAGMA query_only = ON")
+            await reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            backend._reader = reader
+        except sqlite3.Error as error:
+            raise unusable_because_of(path, error) from error
+        yield backend
+    finally:
+        if reader is not None:
+            await reader.close()
+        await connection.close()

@@ -1,0 +1,572 @@
+"""All persistence: one class with typed async methods. Cogs never write SQL.
+
+The database is SQLite (a file) or PostgreSQL (a ``postgresql://`` URL); the SQL here is written
+once for both (see ``_backend``). Schema changes are numbered migrations (``MIGRATIONS``). Every
+write commits before the method returns, so a caller that announces after
+``await storage.x(...)`` has written before announcing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any, Self
+
+from bot.database_file import lock_database
+from bot.storage._backend import Backend, Transaction
+from bot.storage._migrations import MIGRATIONS
+from bot.storage._postgres import hold_postgres, is_postgres_url, open_postgres
+from bot.storage._rows import (
+    LIVE_SQL,
+    BoardRow,
+    ChannelBusyError,
+    ClaimRow,
+    ConflictError,
+    DealExhaustedError,
+    Delivery,
+    DrawRow,
+    GameRow,
+    GameStatus,
+    LeaderboardRow,
+    PlayerRow,
+    Row,
+    StorageError,
+    WinnerRow,
+    board_row,
+    game_row,
+    player_row,
+)
+from bot.storage._sqlite import open_sqlite
+
+DatabaseTarget = Path | str  # a SQLite file, or a postgresql:// URL
+
+
+def _open_backend(target: DatabaseTarget) -> AbstractAsyncContextManager[Backend]:
+    if is_postgres_url(target):
+        return open_postgres(str(target), len(MIGRATIONS))
+    return open_sqlite(Path(target), len(MIGRATIONS))
+
+
+@asynccontextmanager
+async def hold_database(target: DatabaseTarget) -> AsyncIterator[None]:
+    """Keep other Game Night processes off the database while the body runs (they stop at once
+    with one line): a lock on ``<file>.lock`` for SQLite, an advisory lock for PostgreSQL."""
+    if is_postgres_url(target):
+        async with hold_postgres(str(target)):
+            yield
+    else:
+        with lock_database(Path(target)):
+            yield
+
+
+class Storage:
+    """The bot's database. Open it with ``async with Storage.open(target) as storage``."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgres``."""
+        return self._backend.name
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, target: DatabaseTarget) -> AsyncIterator[Self]:
+        """Open (or create) the database, check it and bring its schema up to date.
+
+        ``target`` is a SQLite file path or a ``postgresql://`` (``postgres://``) URL. Raises
+        ``UnusableDatabaseError`` with one line saying why and what to do when the database
+        cannot be used (a missing folder, a file that is not SQLite or is damaged, a read-only
+        disk, a server that cannot be reached or refuses the login, another program's tables, a
+        schema newer than ``MIGRATIONS``: refused before anything is written).
+        """
+        async with _open_backend(target) as backend:
+            storage = cls(backend)
+            await storage.migrate()
+            yield storage
+
+    async def migrate(self) -> int:
+        """Apply every migration past the schema version; returns the new version."""
+        return await self._backend.migrate(MIGRATIONS)
+
+    async def schema_version(self) -> int:
+        return await self._backend.schema_version()
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return await self._backend.fetch(sql, tuple(params))
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    # -- games ---------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        seed: bytes | None,
+        options: Mapping[str, Any],
+        state: str = "",
+        status: GameStatus = GameStatus.LOBBY,
+        alone_among: Iterable[str] = (),
+    ) -> GameRow:
+        """Insert a game. With ``alone_among`` (kinds), the channel must have no live game of
+        those kinds: checked in the same transaction, under the channel's lock, so two starts at
+        once cannot both win (the loser gets ``ChannelBusyError`` naming the game already
+        there)."""
+        rivals = list(alone_among)
+        options_text = json.dumps(dict(options), sort_keys=True)
+        created_at = time.time()
+
+        async def work(db: Transaction) -> int:
+            if rivals:
+                await db.lock_channel(channel_id)
+                marks = ",".join("?" * len(rivals))
+                found = await db.fetch(
+                    f"SELECT * FROM games WHERE channel_id = ? AND kind IN ({marks})"  # noqa: S608
+                    f" AND status IN {LIVE_SQL} ORDER BY id LIMIT 1",
+                    (channel_id, *rivals),
+                )
+                if found:
+                    raise ChannelBusyError(game_row(found[0]))
+            return await db.insert(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options,"
+                " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    status.value,
+                    seed,
+                    options_text,
+                    state,
+                    created_at,
+                ),
+            )
+
+        game = await self.get_game(await self._backend.write(work))
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return game_row(row) if row else None
+
+    async def live_game_in_channel(self, channel_id: int, kinds: Iterable[str]) -> GameRow | None:
+        kind_list = list(kinds)
+        marks = ",".join("?" * len(kind_list))
+        row = await self._one(
+            f"SELECT * FROM games WHERE channel_id = ? AND kind IN ({marks})"  # noqa: S608
+            f" AND status IN {LIVE_SQL} ORDER BY id DESC LIMIT 1",
+            (channel_id, *kind_list),
+        )
+        return game_row(row) if row else None
+
+    async def live_games(self, kind: str | None = None) -> list[GameRow]:
+        query = f"SELECT * FROM games WHERE status IN {LIVE_SQL}"  # noqa: S608
+        params: list[Any] = []
+        if kind is not None:
+            query += " AND kind = ?"
+            params.append(kind)
+        rows = await self._all(query + " ORDER BY id", params)
+        return [game_row(row) for row in rows]
+
+    async def live_games_of_player(self, user_id: int, kind: str) -> list[GameRow]:
+        query = (
+            "SELECT games.* FROM games JOIN players ON players.game_id = games.id"  # noqa: S608
+            " WHERE players.user_id = ? AND games.kind = ? AND players.out = 0"
+            f" AND games.status IN {LIVE_SQL} ORDER BY games.id"
+        )
+        rows = await self._all(query, (user_id, kind))
+        return [game_row(row) for row in rows]
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        state: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        lobby_message_id: int | None = None,
+        expect_status: GameStatus | None = None,
+        expect_state: str | None = None,
+    ) -> bool:
+        """Update the given fields; with ``expect_status`` / ``expect_state``, only if the game
+        is still in that status / state (compare-and-set).
+
+        Returns whether a row changed, so callers can detect a lost race (two Start clicks, two
+        moves on the same position).
+        """
+        fields: list[str] = []
+        params: list[Any] = []
+        if status is not None:
+            fields.append("status = ?")
+            params.append(status.value)
+            if status is GameStatus.RUNNING:
+                fields.append("started_at = COALESCE(started_at, ?)")
+                params.append(time.time())
+            if not status.is_live:
+                fields.append("finished_at = ?")
+                params.append(time.time())
+        if state is not None:
+            fields.append("state = ?")
+            params.append(state)
+        if options is not None:
+            fields.append("options = ?")
+            params.append(json.dumps(dict(options), sort_keys=True))
+        if lobby_message_id is not None:
+            fields.append("lobby_message_id = ?")
+            params.append(lobby_message_id)
+        if not fields:
+            return False
+        query = f"UPDATE games SET {', '.join(fields)} WHERE id = ?"  # noqa: S608
+        params.append(game_id)
+        if expect_status is not None:
+            query += " AND status = ?"
+            params.append(expect_status.value)
+        if expect_state is not None:
+            query += " AND state = ?"
+            params.append(expect_state)
+
+        async def work(db: Transaction) -> int:
+            return await db.execute(query, params)
+
+        return await self._backend.write(work) > 0
+
+    # -- players and boards --------------------------------------------------------------------
+
+    async def add_player(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        display_name: str,
+        locale: str,
+        boards: Callable[[int, int], Sequence[tuple[str, str]]],
+        max_players: int | None = None,
+        board_count: int = 0,
+        deal_limit: int | None = None,
+    ) -> PlayerRow | None:
+        """Seat a player and deal their boards in one transaction.
+
+        ``boards(seat, first_deal_index)`` returns the ``board_count`` boards ``(state, code)``
+        dealt from the game's seeded stream at positions ``first_deal_index, ...`` (it may be
+        called again if the write is retried, so it must only compute). Positions are never
+        reused, not even a leaver's (``games.next_deal`` only grows), so a board can be
+        re-derived from the seed for verification and a newcomer never gets a leaver's board.
+        Returns ``None`` if the player is already seated or the game is full (checked atomically,
+        under the game's lock); raises ``DealExhaustedError`` when the boards would pass
+        ``deal_limit`` positions.
+        """
+        joined_at = time.time()
+
+        async def work(db: Transaction) -> bool:
+            await db.lock_game(game_id)
+            (row,) = await db.fetch(
+                "SELECT COUNT(*), COALESCE(MAX(seat), -1), COUNT(*) FILTER (WHERE user_id = ?)"
+                " FROM players WHERE game_id = ?",
+                (user_id, game_id),
+            )
+            count, last_seat, already = int(row[0]), int(row[1]), int(row[2])
+            if already or (max_players is not None and count >= max_players):
+                return False
+            seat = last_seat + 1
+            deal_rows = await db.fetch("SELECT next_deal FROM games WHERE id = ?", (game_id,))
+            first_deal_index = int(deal_rows[0][0]) if deal_rows else 0
+            if deal_limit is not None and first_deal_index + board_count > deal_limit:
+                raise DealExhaustedError(game_id, deal_limit)
+            dealt = boards(seat, first_deal_index)
+            await db.execute(
+                "UPDATE games SET next_deal = ? WHERE id = ?",
+                (first_deal_index + len(dealt), game_id),
+            )
+            await db.execute(
+                "INSERT INTO players (game_id, user_id, seat, display_name, locale, joined_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, user_id, seat, display_name, locale, joined_at),
+            )
+            await db.execute_many(
+                "INSERT INTO boards (game_id, user_id, board_index, deal_index, state, code)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, user_id, index, first_deal_index + index, state, code)
+                    for index, (state, code) in enumerate(dealt)
+                ],
+            )
+            return True
+
+        if not await self._backend.write(work):
+            return None
+        return await self.get_player(game_id, user_id)
+
+    async def remove_player(self, game_id: int, user_id: int) -> bool:
+        async def work(db: Transaction) -> int:
+            await db.lock_game(game_id)
+            await db.execute(
+                "DELETE FROM boards WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            return await db.execute(
+                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+
+        return await self._backend.write(work) > 0
+
+    async def get_player(self, game_id: int, user_id: int) -> PlayerRow | None:
+        row = await self._one(
+            "SELECT * FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return player_row(row) if row else None
+
+    async def players(self, game_id: int) -> list[PlayerRow]:
+        rows = await self._all("SELECT * FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [player_row(row) for row in rows]
+
+    async def count_players(self, game_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) FROM players WHERE game_id = ?", (game_id,))
+        return int(row[0]) if row else 0
+
+    async def set_delivery(self, game_id: int, user_id: int, delivery: Delivery) -> None:
+        """Record how (or whether) a player's boards reached them."""
+        await self._write(
+            "UPDATE players SET delivery = ?, dealt = ? WHERE game_id = ? AND user_id = ?",
+            (delivery.value, int(delivery.delivered), game_id, user_id),
+        )
+
+    async def undelivered_players(self, game_id: int) -> list[PlayerRow]:
+        """Players whose boards are stored but have not reached them, in seating order."""
+        rows = await self._all(
+            "SELECT * FROM players WHERE game_id = ? AND delivery IN (?, ?) ORDER BY seat",
+            (game_id, Delivery.PENDING.value, Delivery.UNDELIVERED.value),
+        )
+        return [player_row(row) for row in rows]
+
+    async def record_false_claim(self, game_id: int, user_id: int, *, limit: int) -> PlayerRow:
+        """Count a false claim; at ``limit`` false claims the player is out of the game."""
+        await self._write(
+            "UPDATE players SET false_claims = false_claims + 1,"
+            " out = CASE WHEN false_claims + 1 >= ? THEN 1 ELSE 0 END"
+            " WHERE game_id = ? AND user_id = ?",
+            (limit, game_id, user_id),
+        )
+        player = await self.get_player(game_id, user_id)
+        assert player is not None
+        return player
+
+    async def boards(self, game_id: int, user_id: int | None = None) -> list[BoardRow]:
+        query = "SELECT * FROM boards WHERE game_id = ? ORDER BY user_id, board_index"
+        params: tuple[int, ...] = (game_id,)
+        if user_id is not None:
+            query = "SELECT * FROM boards WHERE game_id = ? AND user_id = ? ORDER BY board_index"
+            params = (game_id, user_id)
+        rows = await self._all(query, params)
+        return [board_row(row) for row in rows]
+
+    async def board_count(self, game_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) FROM boards WHERE game_id = ?", (game_id,))
+        return int(row[0]) if row else 0
+
+    async def set_board_out(self, board_id: int) -> None:
+        await self._write("UPDATE boards SET out = 1 WHERE id = ?", (board_id,))
+
+    # -- draws ---------------------------------------------------------------------------------
+
+    async def record_draw(self, game_id: int, seq: int, value: int, state: str) -> None:
+        """Store draw ``seq`` and the game's new state together, before anyone is told."""
+        drawn_at = time.time()
+
+        async def work(db: Transaction) -> None:
+            await db.execute(
+                "INSERT INTO draws (game_id, seq, value, drawn_at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, value, drawn_at),
+            )
+            await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
+
+        await self._backend.write(work)
+
+    async def set_draw_message(self, game_id: int, seq: int, message_id: int) -> None:
+        await self._write(
+            "UPDATE draws SET message_id = ? WHERE game_id = ? AND seq = ?",
+            (message_id, game_id, seq),
+        )
+
+    async def draws(self, game_id: int) -> list[DrawRow]:
+        rows = await self._all(
+            "SELECT seq, value, drawn_at, message_id FROM draws WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [
+            DrawRow(int(r["seq"]), int(r["value"]), float(r["drawn_at"]), r["message_id"])
+            for r in rows
+        ]
+
+    # -- claims and winners --------------------------------------------------------------------
+
+    async def record_claim(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        board_id: int | None,
+        prize: str,
+        draw_seq: int,
+        valid: bool,
+        reason: str,
+        request: str = "",
+    ) -> int:
+        """Store a judged claim; ``request`` is what was asked (see :meth:`claim_requests`)."""
+        created_at = time.time()
+
+        async def work(db: Transaction) -> int:
+            return await db.insert(
+                "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
+                " request, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    user_id,
+                    board_id,
+                    prize,
+                    draw_seq,
+                    int(valid),
+                    reason,
+                    request,
+                    created_at,
+                ),
+            )
+
+        return await self._backend.write(work)
+
+    async def claim_requests(self, game_id: int) -> list[tuple[tuple[int, int, str], bool]]:
+        """``((user_id, draw_seq, request), valid)`` of every claim judged in the game."""
+        rows = await self._all(
+            "SELECT user_id, draw_seq, request, valid FROM claims WHERE game_id = ? ORDER BY id",
+            (game_id,),
+        )
+        return [((int(r[0]), int(r[1]), str(r[2])), bool(r[3])) for r in rows]
+
+    async def claims(self, game_id: int) -> list[ClaimRow]:
+        rows = await self._all("SELECT * FROM claims WHERE game_id = ? ORDER BY id", (game_id,))
+        return [
+            ClaimRow(
+                id=int(r["id"]),
+                game_id=int(r["game_id"]),
+                user_id=int(r["user_id"]),
+                board_id=r["board_id"],
+                prize=str(r["prize"]),
+                draw_seq=int(r["draw_seq"]),
+                valid=bool(r["valid"]),
+                reason=str(r["reason"]),
+            )
+            for r in rows
+        ]
+
+    async def record_win(
+        self,
+        game_id: int,
+        *,
+        prize: str,
+        user_id: int,
+        board_id: int | None,
+        draw_seq: int,
+        claim_reason: str = "",
+        state: str | None = None,
+        request: str = "",
+    ) -> None:
+        """Store a valid claim, its winner row and optionally the game's new state atomically."""
+        created_at = time.time()
+
+        async def work(db: Transaction) -> None:
+            await db.execute(
+                "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
+                " request, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                (game_id, user_id, board_id, prize, draw_seq, claim_reason, request, created_at),
+            )
+            try:
+                await db.execute(
+                    "INSERT INTO winners (game_id, prize, user_id, board_id, draw_seq)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, prize, user_id, board_id, draw_seq),
+                )
+            except ConflictError as error:
+                raise StorageError(f"{user_id} already won {prize} in game {game_id}") from error
+            if state is not None:
+                await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
+
+        await self._backend.write(work)
+
+    async def winners(self, game_id: int) -> list[WinnerRow]:
+        rows = await self._all(
+            "SELECT prize, user_id, board_id, draw_seq FROM winners WHERE game_id = ?"
+            " ORDER BY draw_seq, rowid",
+            (game_id,),
+        )
+        return [
+            WinnerRow(str(r["prize"]), int(r["user_id"]), r["board_id"], int(r["draw_seq"]))
+            for r in rows
+        ]
+
+    async def leaderboard(self, guild_id: int, *, per_kind: int = 5) -> list[LeaderboardRow]:
+        """The ``per_kind`` players with most wins in each game kind in a server (one win per
+        game won, however many prizes), ranked within the kind so that a busy game cannot
+        push another's leaders out; by kind, then most wins first."""
+        rows = await self._all(
+            "SELECT user_id, kind, wins FROM ("
+            " SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins,"
+            "  ROW_NUMBER() OVER (PARTITION BY games.kind"
+            "   ORDER BY COUNT(DISTINCT games.id) DESC, winners.user_id) AS place"
+            " FROM winners JOIN games ON games.id = winners.game_id"
+            " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
+            ") AS ranked WHERE place <= ? ORDER BY kind, place",
+            (guild_id, per_kind),
+        )
+        return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    async def ping(self) -> bool:
+        """Whether the database answers a query (for the health check)."""
+        return await self._one("SELECT 1") is not None
+
+    async def live_counts(self) -> dict[str, int]:
+        """How many games of each kind are live (in a lobby, running or paused)."""
+        rows = await self._all(
+            f"SELECT kind, COUNT(*) FROM games WHERE status IN {LIVE_SQL} GROUP BY kind"  # noqa: S608
+        )
+        return {str(row[0]): int(row[1]) for row in rows}
+
+    # -- meta ----------------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(row[0]) if row else None
+
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        """Every meta value whose key starts with ``prefix``."""
+        rows = await self._all(
+            "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+        )
+        return {str(row[0]): str(row[1]) for row in rows}
+
+    async def delete_meta(self, key: str) -> None:
+        await self._write("DELETE FROM meta WHERE key = ?", (key,))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    async def _write(self, sql: str, params: Sequence[Any]) -> int:
+        """One statement in a transaction of its own; returns the rows it changed."""
+
+        async def work(db: Transaction) -> int:
+            return await db.execute(sql, params)
+
+        return await self._backend.write(work)
