@@ -210,6 +210,79 @@ def migrate_db(options: argparse.Namespace) -> int:
     return 0
 
 
+# -- rest-proxy ----------------------------------------------------------------------------------
+
+
+def port_number(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535; 0 picks a free one)")
+    return int(text)
+
+
+def positive(kind: Callable[[str], int | float]) -> Callable[[str], int | float]:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number above 0")
+        return value
+
+    return parse
+
+
+def rest_proxy_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=port_number, default=8080, help="the port to listen on (default 8080)"
+    )
+    parser.add_argument(
+        "--upstream",
+        metavar="URL",
+        help="Discord's HTTP API to forward to (default https://discord.com/api/v10)",
+    )
+    parser.add_argument(
+        "--limit",
+        type=positive(int),
+        help="requests per window and bot token, Discord's global limit (default 50)",
+    )
+    parser.add_argument(
+        "--window", type=positive(float), metavar="SECONDS", help="the window (default 1)"
+    )
+
+
+def rest_proxy(options: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    import discord
+
+    from bot.rest_proxy import ProxyOptions, serve
+
+    upstream = options.upstream or ProxyOptions.upstream
+    if not upstream.startswith(("http://", "https://")):
+        return fail(f"--upstream {upstream!r} is not an http:// or https:// URL")
+    proxy_options = ProxyOptions(
+        upstream=upstream,
+        limit=options.limit or ProxyOptions.limit,
+        window=options.window or ProxyOptions.window,
+        host=options.host,
+        port=options.port,
+    )
+    level = setting_values(env_file=options.env_file).get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
+    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    try:
+        asyncio.run(serve(proxy_options))
+    except OSError as error:  # the port is taken, the address is not this machine's...
+        return fail(f"cannot listen on {options.host}:{options.port}: {error}", EXIT_FAILED)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "run",
@@ -255,6 +328,15 @@ COMMANDS: tuple[Command, ...] = (
         "Discord and without changing anything; print what the bot would run with (never a "
         "secret). Exit code 0 when the bot could start, 2 otherwise.",
         check_config,
+    ),
+    Command(
+        "rest-proxy",
+        "one global rate limit for several bot processes: point DISCORD_API_BASE_URL here",
+        "Forward every bot process's requests to Discord (DISCORD_API_BASE_URL=http://HOST:PORT"
+        "/api/v10 in each) and keep them together under Discord's global limit of 50 requests/s "
+        "per bot token; interaction answers pass at once. SIGTERM or Ctrl-C stops it.",
+        rest_proxy,
+        rest_proxy_arguments,
     ),
 )
 

@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.housie_calls",
         "bot.metrics",
         "bot.render",
+        "bot.rest_proxy",
     ),
     ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments", "bot.backup"),
     ("bot.invite", "bot.config_check"),

@@ -63,13 +63,15 @@ def test_help_lists_every_command(capsys):
     assert main(["--help"]) == 0
     shown = capsys.readouterr().out
     assert shown.startswith("usage: gamenight ")
-    names = ["run", "sandbox", "invite", "backup", "migrate-db", "check-config"]
+    names = ["run", "sandbox", "invite", "backup", "migrate-db", "check-config", "rest-proxy"]
     for command in names:
         assert f"    {command}" in shown
     assert [c.name for c in COMMANDS] == names
 
 
-@pytest.mark.parametrize("command", ["run", "invite", "backup", "migrate-db", "check-config"])
+@pytest.mark.parametrize(
+    "command", ["run", "invite", "backup", "migrate-db", "check-config", "rest-proxy"]
+)
 def test_each_command_explains_itself(command: str, capsys):
     assert main([command, "--help"]) == 0
     shown = capsys.readouterr().out

@@ -1,0 +1,418 @@
+"""``gamenight rest-proxy``: one global rate limit for a fleet of bot processes.
+
+Discord's global limit (50 requests/s) belongs to the bot, whichever process sends: several
+processes that each keep to it would together exceed it. Every process points
+``DISCORD_API_BASE_URL`` at this proxy (``http://HOST:PORT/api/v10``); it forwards each request
+to Discord with its method, path, query, headers and body untouched (multipart uploads are
+streamed through as they are) and hands back Discord's answer, headers included, so that
+discord.py keeps its per-route buckets from the ``X-RateLimit-*`` headers and retries a 429
+(the proxy passes Discord's ``Via`` back, which discord.py looks for) by itself.
+
+What the proxy adds is the global limit: one :class:`GlobalBudget` per bot token (the
+``Authorization`` header; requests without one share a budget, as Discord counts those per
+address), served first come first served across processes. Interaction endpoints are not
+bound to the global limit on Discord, and so not here: interaction callbacks and the
+interaction webhooks (follow-ups, the original response), which carry the interaction's token
+instead of the bot's, pass at once, so an acknowledgement never queues behind DMs.
+
+A request takes a token from its bot's budget before it goes; the token comes back one window
+(1 s) after Discord's answer arrives. Discord counts a request between its sending and its
+answer, so two uses of one token are always counted at least a window apart, and no window
+Discord looks at holds more than the limit, whatever the network's delays. If Discord still
+answers a global 429 (another client using the token outside the proxy), the budget stops for
+its ``retry_after`` and the 429 goes back to the client, which retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+
+import aiohttp
+import yarl
+from aiohttp import web
+from multidict import CIMultiDict, CIMultiDictProxy
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_UPSTREAM = "https://discord.com/api/v10"
+DEFAULT_LIMIT = 50  # Discord's global limit: requests per window, per bot
+DEFAULT_WINDOW = 1.0  # seconds
+API_PREFIX = "/api/v10"  # what the clients' DISCORD_API_BASE_URL ends with
+ANONYMOUS = ""  # the budget of requests without an Authorization header
+# Hop-by-hop headers (RFC 9110 7.6.1) belong to one connection, never forwarded; Host and the
+# body's length are set anew for the next hop.
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
+# Interaction endpoints (Discord: "not bound to the bot's Global Rate Limit"): the callback and
+# the interaction webhooks, which carry the interaction's token instead of the bot's.
+EXEMPT = re.compile(r"/interactions/[^/]+/[^/]+/callback|/webhooks/[^/]+/[^/]+(?:/.*)?")
+WAIT_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+UPSTREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=60)
+
+
+def is_exempt(path: str) -> bool:
+    """Whether a request to ``path`` (below the API version) is free of the global limit."""
+    return EXEMPT.fullmatch(path) is not None
+
+
+def redacted(path: str) -> str:
+    """``path`` fit for a log line: ids become ``{id}``, interaction tokens ``{token}``."""
+    if is_exempt(path):
+        parts = path.split("/")  # "", "interactions" or "webhooks", the id, the token, ...
+        parts[3] = "{token}"
+        path = "/".join(parts)
+    return re.sub(r"/\d{15,21}(?=/|$)", "/{id}", path)
+
+
+class GlobalBudget:
+    """At most ``limit`` requests of one bot counted by Discord in any ``window`` seconds.
+
+    ``limit`` tokens; :meth:`take` waits for one (first come, first served), :meth:`give_back`
+    returns it ``window`` seconds after the request's answer arrived, and :meth:`stop` holds
+    every token for a while (Discord answered a global 429)."""
+
+    def __init__(
+        self, limit: int, window: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if limit < 1 or window <= 0:
+            raise ValueError(f"a budget needs a limit >= 1 and a window > 0, not {limit}/{window}")
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._free = limit
+        self._returning: deque[float] = deque()  # when spent tokens come back, oldest first
+        self._turn = asyncio.Lock()  # FIFO: whoever asked first gets the next token
+        self._changed = asyncio.Event()
+        self.stopped_until = 0.0
+        self.waiting = 0  # requests waiting for a token now
+
+    @property
+    def free(self) -> int:
+        self._collect(self._clock())
+        return self._free
+
+    def _collect(self, now: float) -> None:
+        while self._returning and self._returning[0] <= now:
+            self._returning.popleft()
+            self._free += 1
+
+    async def take(self) -> float:
+        """Wait for a token; returns the seconds waited."""
+        asked = self._clock()
+        self.waiting += 1
+        try:
+            async with self._turn:
+                while True:
+                    now = self._clock()
+                    self._collect(now)
+                    if now >= self.stopped_until and self._free > 0:
+                        self._free -= 1
+                        return now - asked
+                    if now < self.stopped_until:
+                        wake: float | None = self.stopped_until
+                    else:  # every token is spent: the next one back, or an answer arriving
+                        wake = self._returning[0] if self._returning else None
+                    self._changed.clear()
+                    timeout = None if wake is None else max(wake - now, 0.0005)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), timeout)
+        finally:
+            self.waiting -= 1
+
+    def give_back(self) -> None:
+        """The request taken for is answered (or failed): its token returns a window later."""
+        self._returning.append(self._clock() + self.window)
+        self._changed.set()
+
+    def stop(self, seconds: float) -> None:
+        """No request leaves for ``seconds`` (Discord answered a global 429)."""
+        self.stopped_until = max(self.stopped_until, self._clock() + seconds)
+        self._changed.set()
+
+
+@dataclass(frozen=True)
+class ProxyOptions:
+    upstream: str = DEFAULT_UPSTREAM
+    limit: int = DEFAULT_LIMIT
+    window: float = DEFAULT_WINDOW
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass
+class ProxyStats:
+    """What the proxy did, for ``/healthz``, ``/metrics`` and the tests."""
+
+    forwarded: int = 0  # requests that counted against a global budget
+    exempt: int = 0  # interaction requests, passed at once
+    delayed: int = 0  # requests that waited for a token
+    waited_seconds: float = 0.0
+    longest_wait: float = 0.0
+    upstream_failures: int = 0  # Discord unreachable: answered 502
+    upstream_429: dict[str, int] = field(default_factory=dict)  # by X-RateLimit-Scope
+
+
+class RestProxy:
+    """The proxy as an aiohttp server. ``async with RestProxy(options) as proxy:`` serves on
+    ``proxy.api_base_url`` (port 0 picks a free port) until the block ends."""
+
+    def __init__(self, options: ProxyOptions) -> None:
+        self.options = options
+        self.upstream = options.upstream.rstrip("/")
+        self.budgets: dict[str, GlobalBudget] = {}
+        self.stats = ProxyStats()
+        self._registry = CollectorRegistry(auto_describe=True)
+        self._requests = Counter(
+            "gamenight_proxy_requests",
+            "Requests forwarded, by whether they counted against the global limit",
+            ["limit"],
+            registry=self._registry,
+        )
+        self._waits = Histogram(
+            "gamenight_proxy_wait_seconds",
+            "How long globally limited requests waited for their bot's budget",
+            buckets=WAIT_BUCKETS,
+            registry=self._registry,
+        )
+        self._waiting = Gauge(
+            "gamenight_proxy_waiting",
+            "Requests waiting for their bot's budget now",
+            registry=self._registry,
+        )
+        self._waiting.set_function(lambda: sum(b.waiting for b in self.budgets.values()))
+        self._upstream_429 = Counter(
+            "gamenight_proxy_upstream_429",
+            "429 answers from Discord passed back, by X-RateLimit-Scope",
+            ["scope"],
+            registry=self._registry,
+        )
+        self._failures = Counter(
+            "gamenight_proxy_upstream_failures",
+            "Requests Discord could not be reached for (answered 502)",
+            registry=self._registry,
+        )
+        app = web.Application()
+        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/metrics", self.metrics)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.forward)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._session: aiohttp.ClientSession | None = None
+        self.port = options.port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.options.host}:{self.port}"
+
+    @property
+    def api_base_url(self) -> str:
+        """What the bot processes' ``DISCORD_API_BASE_URL`` should be."""
+        return self.base_url + API_PREFIX
+
+    @property
+    def waiting(self) -> int:
+        return sum(budget.waiting for budget in self.budgets.values())
+
+    async def start(self) -> None:
+        # Bodies pass as they are: no decompressing, no Accept-Encoding or User-Agent of our own.
+        self._session = aiohttp.ClientSession(
+            auto_decompress=False,
+            skip_auto_headers=("Accept-Encoding", "User-Agent", "Content-Type"),
+            timeout=UPSTREAM_TIMEOUT,
+            connector=aiohttp.TCPConnector(limit=0),  # the budget limits, not the pool
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.options.host, self.options.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])  # the port chosen when 0 was asked
+        log.info(
+            "REST proxy on %s, forwarding to %s; at most %d requests per %g s per bot token "
+            "(interaction callbacks and follow-ups pass at once)",
+            self.api_base_url,
+            self.upstream,
+            self.options.limit,
+            self.options.window,
+        )
+
+    async def stop(self) -> None:
+        await self._runner.cleanup()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def __aenter__(self) -> RestProxy:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    def budget(self, authorization: str) -> GlobalBudget:
+        budget = self.budgets.get(authorization)
+        if budget is None:
+            budget = GlobalBudget(self.options.limit, self.options.window)
+            self.budgets[authorization] = budget
+        return budget
+
+    # -- the handlers ------------------------------------------------------------------------
+
+    async def forward(self, request: web.Request) -> web.StreamResponse:
+        tail = request.rel_url.raw_path[len(API_PREFIX) :]
+        if is_exempt(tail):
+            self.stats.exempt += 1
+            self._requests.labels("exempt").inc()
+            return await self._send(request, tail, None)
+        budget = self.budget(request.headers.get("Authorization", ANONYMOUS))
+        waited = await budget.take()
+        self.stats.forwarded += 1
+        self._requests.labels("global").inc()
+        self._waits.observe(waited)
+        if waited > 0.0005:
+            self.stats.delayed += 1
+            self.stats.waited_seconds += waited
+            self.stats.longest_wait = max(self.stats.longest_wait, waited)
+        try:
+            return await self._send(request, tail, budget)
+        finally:
+            budget.give_back()
+
+    async def _send(
+        self, request: web.Request, tail: str, budget: GlobalBudget | None
+    ) -> web.StreamResponse:
+        assert self._session is not None
+        url = yarl.URL(self.upstream + tail, encoded=True)
+        if request.rel_url.raw_query_string:
+            url = url.with_query(request.rel_url.raw_query_string)
+        headers = _forwarded(request.headers)
+        if request.content_length is not None:
+            headers["Content-Length"] = str(request.content_length)
+        body = request.content if request.body_exists else None
+        try:
+            async with self._session.request(
+                request.method, url, headers=headers, data=body, allow_redirects=False
+            ) as answer:
+                content = await answer.read()
+                status, answer_headers = answer.status, answer.headers
+        except (aiohttp.ClientError, TimeoutError) as error:
+            if request.transport is None or request.transport.is_closing():
+                log.debug("the client went away during %s %s", request.method, redacted(tail))
+                raise web.HTTPBadRequest from error  # nobody is left to read it
+            self.stats.upstream_failures += 1
+            self._failures.inc()
+            log.warning(
+                "Discord could not be reached for %s %s: %s",
+                request.method,
+                redacted(tail),
+                type(error).__name__,
+            )
+            return web.json_response(
+                {"message": "502: the REST proxy could not reach Discord", "code": 0}, status=502
+            )
+        if status == 429:
+            self._note_429(request.method, tail, content, answer_headers, budget)
+        return web.Response(status=status, body=content, headers=_forwarded(answer_headers))
+
+    def _note_429(
+        self,
+        method: str,
+        tail: str,
+        content: bytes,
+        headers: CIMultiDictProxy[str],
+        budget: GlobalBudget | None,
+    ) -> None:
+        is_global = headers.get("X-RateLimit-Global", "").lower() == "true"
+        retry_after = 1.0
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            data = json.loads(content)
+            is_global = is_global or bool(data.get("global"))
+            retry_after = float(data.get("retry_after", retry_after))
+        scope = headers.get("X-RateLimit-Scope") or ("global" if is_global else "unknown")
+        self.stats.upstream_429[scope] = self.stats.upstream_429.get(scope, 0) + 1
+        self._upstream_429.labels(scope).inc()
+        if is_global and budget is not None:
+            budget.stop(retry_after)
+            log.warning(
+                "Discord answered a global 429 for %s %s: the bot's requests wait %.2f s (is "
+                "another client using its token without the proxy?)",
+                method,
+                redacted(tail),
+                retry_after,
+            )
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        """200 while serving, with what the proxy did so far (it never asks Discord: that
+        would spend the budget)."""
+        stats = self.stats
+        return web.json_response(
+            {
+                "ok": True,
+                "upstream": self.upstream,
+                "limit": self.options.limit,
+                "window": self.options.window,
+                "bots": len(self.budgets),
+                "waiting": self.waiting,
+                "forwarded": stats.forwarded,
+                "exempt": stats.exempt,
+                "delayed": stats.delayed,
+                "longest_wait": round(stats.longest_wait, 3),
+                "upstream_429": stats.upstream_429,
+                "upstream_failures": stats.upstream_failures,
+            }
+        )
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        body = generate_latest(self._registry)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+
+def _forwarded(headers: Mapping[str, str] | Iterable[tuple[str, str]]) -> CIMultiDict[str]:
+    """The end-to-end headers, repeated ones kept (every Set-Cookie, say)."""
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    return CIMultiDict((name, value) for name, value in items if name.lower() not in HOP_BY_HOP)
+
+
+async def serve(options: ProxyOptions) -> None:
+    """Run the proxy until SIGTERM or SIGINT."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(stop_signal, stopping.set)
+    async with RestProxy(options) as proxy:
+        print(f"DISCORD_API_BASE_URL={proxy.api_base_url}", flush=True)
+        await stopping.wait()
+        log.info("stop signal received; closing")
