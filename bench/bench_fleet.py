@@ -17,7 +17,8 @@ shards (``GAMENIGHT_SHARDS=0-10/32``...) plus one standby (``GAMENIGHT_SHARDS=st
 on one database. Measured, with bench_load.py's machinery (the join rush, members viewing their
 boards and claiming, the integrity checks):
 
-- **deal time** against the whole fleet's floor: every member clicks Join at once; the floor is
+- **deal time** against the whole fleet's floor: every member clicks Join, at an even pace over
+  10 s (``--join-over``; 2,000 clicks in 0.1 s overwhelm a fleet on two cores); the floor is
   the globally limited requests the deal needs (a DM channel opened and a DM sent per member)
   at 50/s, for the whole bot, however many processes;
 - **acknowledgement p99** while every game draws (a call every 5 s each, the bot's real pace);
@@ -69,6 +70,7 @@ from bench_load import (  # noqa: E402 - bench/ is this script's folder
     CLK_TCK,
     POLL,
     SIGNING_KEY,
+    TOTALS,
     BotProcess,
     LoadBench,
     Plan,
@@ -81,7 +83,7 @@ from bench_load import (  # noqa: E402 - bench/ is this script's folder
 
 from bot.sandbox import SimulatedPlayer  # noqa: E402
 from bot.storage import BoardRow, ClaimRow, DrawRow, GameRow, Storage, WinnerRow  # noqa: E402
-from emulator import Emulator, RateLimits  # noqa: E402
+from emulator import Emulator, Guild, RateLimits  # noqa: E402
 from emulator.model import shard_of  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 
@@ -101,6 +103,7 @@ class FleetPlan:
     static: bool
     proxy: bool
     max_concurrency: int
+    join_over: float
 
     @property
     def shard_count(self) -> int:
@@ -114,16 +117,29 @@ class FleetPlan:
 
 
 def parse_fleet_plan(argv: Sequence[str]) -> tuple[str, FleetPlan | Plan]:
+    if "--backends" in argv:
+        # bench_load.py's own load and options (50 games, 1,000 members, a call every 2 s).
+        return "backends", parse_plan([a for a in argv if a != "--backends"])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--static", action="store_true", help="fixed shards, a database each")
-    mode.add_argument("--backends", action="store_true", help="SQLite vs PostgreSQL, one process")
+    parser.add_argument("--static", action="store_true", help="fixed shards, a database each")
+    parser.add_argument(
+        "--backends",
+        action="store_true",
+        help="SQLite vs PostgreSQL, one process (then bench_load.py's options apply)",
+    )
     parser.add_argument("--processes", type=int, default=3, help="active bot processes (3)")
     parser.add_argument("--servers", type=int, default=320, help="servers in all (320)")
     parser.add_argument("--games", type=int, default=100, help="games at once (100)")
     parser.add_argument("--members", type=int, default=2000, help="members in all (2000)")
     parser.add_argument("--call-every", type=float, default=5.0, help="seconds between calls (5)")
     parser.add_argument("--draw-seconds", type=float, default=30.0, help="measured drawing (30)")
+    parser.add_argument(
+        "--join-over",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="the members click Join at an even pace over this long (10; 0: all at once)",
+    )
     parser.add_argument("--no-proxy", action="store_true", help="each process straight to Discord")
     parser.add_argument(
         "--max-concurrency", type=int, default=1, help="IDENTIFYs per 5 s (Discord's default: 1)"
@@ -131,12 +147,7 @@ def parse_fleet_plan(argv: Sequence[str]) -> tuple[str, FleetPlan | Plan]:
     parser.add_argument("--seed", type=int, default=1, help="members' behaviour")
     parser.add_argument("--no-validate", action="store_true", help="skip OpenAPI validation")
     parser.add_argument("--log", type=Path, help="save the bots' logs here")
-    args, rest = parser.parse_known_args(list(argv))
-    if args.backends:
-        # bench_load.py's own load and options (50 games, 1,000 members, a call every 2 s).
-        return "backends", parse_plan(rest)
-    if rest:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args = parser.parse_args(list(argv))
     load = Plan(
         games=args.games,
         members=args.members,
@@ -157,6 +168,7 @@ def parse_fleet_plan(argv: Sequence[str]) -> tuple[str, FleetPlan | Plan]:
         static=args.static,
         proxy=not args.no_proxy,
         max_concurrency=args.max_concurrency,
+        join_over=args.join_over,
     )
     if args.processes < 1 or (not args.static and args.processes > SHARDS):
         parser.error(f"--processes must be 1 to {SHARDS}")
@@ -374,6 +386,9 @@ class FleetBench(LoadBench):
         self.proxy: ProxyProcess | None = None
         self.processes: list[FleetProcess] = []
         self.bot = Fleet([])  # type: ignore[assignment]
+        self.warm_up_tables: list[Table] = []
+        self.join_gap = 0.0  # seconds between two members' Join clicks while dealing
+        self.next_join = 0.0
 
     async def run(self) -> int:
         fleet_plan, plan = self.fleet_plan, self.plan
@@ -407,7 +422,11 @@ class FleetBench(LoadBench):
                             for line in process.log.read_text(errors="replace").splitlines()
                         ]
                         if plan.keep_log is not None:
-                            plan.keep_log.write_text("\n".join(self.log_lines) + "\n")
+                            proxy_log = folder / "proxy.log"
+                            kept = [*self.log_lines, "-- the REST proxy:"]
+                            if proxy_log.exists():
+                                kept += proxy_log.read_text(errors="replace").splitlines()
+                            plan.keep_log.write_text("\n".join(kept) + "\n")
                 self.report_failures(emu)
                 self.print_report()
         finally:
@@ -419,13 +438,8 @@ class FleetBench(LoadBench):
         (consecutive servers fall on consecutive shards, so the games spread over them)."""
         plan, fleet_plan = self.plan, self.fleet_plan
         member_rng = random.Random(self.rng.getrandbits(64))
-        for index in range(fleet_plan.servers):
-            guild = self.emu.add_guild(f"Server {index + 1}")
-            if index >= plan.games:
-                guild.add_channel("general")
-                continue
-            kind = "loteria" if index % 2 == 0 else "housie"
-            name = f"{kind}-{index + 1}"
+
+        def table(guild: Guild, kind: str, name: str) -> Table:
             channel = guild.add_channel(name)
             players = []
             for seat in range(plan.per_game):
@@ -433,7 +447,36 @@ class FleetBench(LoadBench):
                 bluffer = seat >= plan.per_game - plan.bluffers
                 rng = random.Random(member_rng.getrandbits(64))
                 players.append(SimulatedPlayer(member, rng, bluffs_left=1 if bluffer else 0))
-            self.tables.append(Table(kind, channel, players))
+            return Table(kind, channel, players)
+
+        # A warm-up server on a shard of each active process (the standby starts cold).
+        for number, shards in enumerate(fleet_plan.shard_ranges(), start=1):
+            guild = self.emu.add_guild(
+                f"Warm-up {number}", shard=(shards.start, fleet_plan.shard_count)
+            )
+            self.warm_up_tables += [table(guild, kind, f"warm-up-{kind}") for kind in TOTALS]
+        for index in range(fleet_plan.servers):
+            guild = self.emu.add_guild(f"Server {index + 1}")
+            if index < plan.games:
+                kind = "loteria" if index % 2 == 0 else "housie"
+                self.tables.append(table(guild, kind, f"{kind}-{index + 1}"))
+            else:
+                guild.add_channel("general")
+
+    async def deal(self) -> None:
+        """bench_load.py's deal, the clicks paced over ``--join-over`` seconds."""
+        self.join_gap = self.fleet_plan.join_over / max(1, self.plan.members)
+        self.next_join = time.monotonic()
+        try:
+            await super().deal()
+        finally:
+            self.join_gap = 0.0
+
+    async def act(self, kind: str, start: Any) -> Any:
+        if kind == "join" and self.join_gap:
+            self.next_join = max(self.next_join + self.join_gap, time.monotonic())
+            await asyncio.sleep(self.next_join - time.monotonic())
+        return await super().act(kind, start)
 
     def shard_of(self, table: Table) -> int:
         return shard_of(table.channel.guild.id, self.fleet_plan.shard_count)
@@ -507,18 +550,20 @@ class FleetBench(LoadBench):
             START_TIMEOUT,
         )
         await self.wait_for("slash commands", lambda: bool(emu.synced_commands), 60)
-        await self.bot.quiet()
-        rss_idle = self.bot.rss_bytes()
-        self.say(
-            f"{len(self.processes)} processes up, every shard connected in "
-            f"{time.monotonic() - started:.0f} s; RSS {rss_idle / 2**20:.0f} MiB together"
-        )
         self.figure(
             "Start",
             "shards connected",
             f"{fleet_plan.shard_count} in {time.monotonic() - started:.0f} s "
             f"(IDENTIFY max_concurrency {fleet_plan.max_concurrency})",
         )
+        await self.bot.quiet(60)
+        rss_cold = self.bot.rss_bytes()
+        self.say(f"{len(self.processes)} processes up, RSS {rss_cold / 2**20:.0f} MiB together")
+        await self.warm_up()  # a small game of each kind on each active process
+        await self.bot.quiet(60)
+        rss_idle = self.bot.rss_bytes()
+        self.interactions.clear()
+        self.say(f"warm-up games played; RSS {rss_idle / 2**20:.0f} MiB together")
         await self.open_lobbies(self.tables)
         await self.bot.quiet(5)
         rss_lobbies = self.bot.rss_bytes()
@@ -533,7 +578,7 @@ class FleetBench(LoadBench):
         await self.start_games(self.tables)
         proxy_cpu = self.proxy.cpu_seconds() if self.proxy else 0.0
         drawing_started = time.monotonic()
-        await self.draw(rss_idle, rss_idle, rss_lobbies)
+        await self.draw(rss_cold, rss_idle, rss_lobbies)
         phase = self.phases["drawing"]
         latencies = self.latencies(lambda _k, r: phase.holds(r.created_at))
         p99 = percentile(latencies, 0.99)
