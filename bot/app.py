@@ -10,7 +10,7 @@ import json
 import logging
 import pkgutil
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -24,10 +24,12 @@ from bot.games import GameCog, GameKind
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
+from bot.shards import shard_of
 from bot.storage import Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
+
 
 def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
     """Every module of the ``cogs`` package, in name order: a new game is a new cog module, and
@@ -51,8 +53,12 @@ NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next in
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-class GameNightBot(commands.Bot):
-    """Holds the settings and the open database; cogs reach them through ``bot.storage``."""
+class GameNightBot(commands.AutoShardedBot):
+    """Holds the settings and the open database; cogs reach them through ``bot.storage``.
+
+    Sharded as discord.py's ``AutoShardedBot``: by default every shard Discord recommends, in
+    this process; in a fleet (``bot.fleet``), the ``shard_ids`` of ``shard_count`` this client
+    holds the leases of, its games fenced by them (``storage`` is ``Storage.fenced``)."""
 
     def __init__(
         self,
@@ -62,6 +68,8 @@ class GameNightBot(commands.Bot):
         extensions: Sequence[str] = EXTENSIONS,
         time_scale: float = 1.0,
         seed_source: Callable[[], bytes] = new_seed,
+        metrics: Metrics | None = None,
+        identify_gate: Callable[[GameNightBot, int], Awaitable[None]] | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -85,7 +93,10 @@ class GameNightBot(commands.Bot):
         self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
-        self.metrics = Metrics()
+        # A fleet's processes share one set of figures between their clients.
+        self.metrics = metrics if metrics is not None else Metrics()
+        # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
+        self.identify_gate = identify_gate
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
@@ -109,8 +120,34 @@ class GameNightBot(commands.Bot):
             await self.http_endpoint.start()
 
     def gateway_connected(self) -> bool:
-        """Whether the bot is logged in and its gateway connection is open."""
-        return self.is_ready() and not self.is_closed() and self.ws is not None and self.ws.open
+        """Whether the bot is logged in and the gateway connection of every shard it runs is
+        open."""
+        shards = self.shards
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and not any(shard.is_closed() for shard in shards.values())
+        )
+
+    def health_details(self) -> dict[str, Any]:
+        return {}
+
+    async def live_counts(self) -> dict[str, int]:
+        return await self.storage.live_counts()
+
+    def runs_guild(self, guild_id: int | None) -> bool:
+        """Whether this client runs the games of server ``guild_id`` (of its shards; always,
+        when it runs every shard)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if self.identify_gate is None or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        else:
+            await self.identify_gate(self, shard_id)
 
     def verify_page(self) -> str | None:
         """Where players open the verification page: the HTTP endpoint's public address, or

@@ -40,6 +40,7 @@ from bot.storage import (
     Delivery,
     GameRow,
     GameStatus,
+    LeaseLostError,
     PlayerRow,
     WinnerRow,
 )
@@ -320,6 +321,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CallingButton)
         for game in await self.storage.live_games(self.kind):
+            if not self.bot.runs_guild(game.guild_id):
+                continue  # another shard's: another process runs it
             if game.status is GameStatus.RUNNING:
                 self.ensure_timer(game.id)
             # Boards stored but never sent (the bot stopped while dealing) go out again.
@@ -655,6 +658,14 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
 
     async def _redeliver(self, game_id: int) -> None:
         """After a restart: DM the boards that were stored but never reached their players."""
+        try:
+            await self._redeliver_boards(game_id)
+        except LeaseLostError:
+            log.info(
+                "%s game %s: its shard moved to another process mid-delivery", self.kind, game_id
+            )
+
+    async def _redeliver_boards(self, game_id: int) -> None:
         await self.bot.wait_until_ready()
         game = await self.storage.get_game(game_id)
         if game is None or not game.status.is_live:
@@ -670,6 +681,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             if not boards:
                 continue
             images = await asyncio.to_thread(self.render_boards, game, boards, ())
+            await self.storage.check_fence(game_id)  # (another process may deliver them now)
             outcome = await self.send_boards_by_dm(
                 game, discord.Object(player.user_id), player.locale, images
             )
@@ -946,6 +958,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         files = [attachment(image) for image in images]
         nonce = f"g{game_id}c{seq}"
         riddle = self.riddle(game, value, seq)
+        # A client that lost the game's shard to another process posts no more of its calls
+        # (the new owner posts this one, and the nonce would fold two posts into one anyway).
+        await self.storage.check_fence(game_id)
         if riddle is None:
             message = await channel.send(content, files=files, view=view, nonce=nonce)
         else:

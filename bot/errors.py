@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import MESSAGES, message
+from bot.storage import LeaseLostError
 from engine.errors import GameError, quoted
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,8 @@ def friendly_message(
         return error.text(locale)
     if isinstance(error, GameError):
         return str(error)
+    if isinstance(error, LeaseLostError):  # a fleet's process that just lost the server's shard
+        return message("shard_moving", locale)
     if isinstance(error, app_commands.MissingPermissions):
         return message("need_manage_server", locale)
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.errors import UserError, after_answer, report_error
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow, LeaseLostError, Storage
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives each game's tasks to finish what they do
+LEASE_WAIT = 1.0  # seconds a game task refused by its shard's lease waits before looking again
 RETRY_CEILING = 60.0  # the longest wait between two tries of a failing game task
 
 
@@ -183,6 +184,11 @@ class GameCog(commands.Cog, Generic[LiveT]):
             except (discord.Forbidden, discord.NotFound) as error:
                 await self.cannot_post(game_id, error)
                 break
+            except LeaseLostError as error:
+                # A fleet's client whose lease lapsed: the fleet stops this client if another
+                # process took the shard; if not, the game goes on once the lease is renewed.
+                log.warning("%s game %s: %s; waiting", self.kind, game_id, error)
+                await asyncio.sleep(LEASE_WAIT)
             except Exception as error:
                 failures += 1
                 if isinstance(error, discord.DiscordServerError | OSError):

@@ -223,6 +223,8 @@ class TableGameCog(GameCog[LiveTable]):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect)
         for game in await self.storage.live_games(self.kind):
+            if not self.bot.runs_guild(game.guild_id):
+                continue  # another shard's: another process runs it
             await self.resume(game)
             self.arm_timer(game.id)
 

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot",  # the package itself (empty)
         "bot.i18n",
         "bot.config",
+        "bot.shards",
         "bot.endpoints",
         "bot.database_file",
         "bot.verify_link",
@@ -37,6 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.games",),
     ("bot.calling", "bot.table", "bot.http_server"),
     ("bot.app",),
+    ("bot.fleet",),
     ("cogs",),
     ("bot.sandbox", "bot.cli", "bot.__main__"),
 )

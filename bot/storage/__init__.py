@@ -2,6 +2,14 @@
 default) or PostgreSQL (a ``postgresql://`` URL). Cogs never write SQL."""
 
 from bot.storage._copy import CopyConflictError, CopyReport, copy_database
+from bot.storage._leases import (
+    Fence,
+    HeartbeatOutcome,
+    HeartbeatRequest,
+    LeaseRow,
+    LeaseTerms,
+    plan_heartbeat,
+)
 from bot.storage._migrations import MIGRATIONS, Migration
 from bot.storage._postgres import is_postgres_url, redact
 from bot.storage._rows import (
@@ -16,6 +24,7 @@ from bot.storage._rows import (
     GameRow,
     GameStatus,
     LeaderboardRow,
+    LeaseLostError,
     PlayerRow,
     StorageError,
     WinnerRow,
@@ -35,9 +44,15 @@ __all__ = [
     "DealExhaustedError",
     "Delivery",
     "DrawRow",
+    "Fence",
     "GameRow",
     "GameStatus",
+    "HeartbeatOutcome",
+    "HeartbeatRequest",
     "LeaderboardRow",
+    "LeaseLostError",
+    "LeaseRow",
+    "LeaseTerms",
     "Migration",
     "PlayerRow",
     "Storage",
@@ -46,5 +61,6 @@ __all__ = [
     "copy_database",
     "hold_database",
     "is_postgres_url",
+    "plan_heartbeat",
     "redact",
 ]
