@@ -97,6 +97,7 @@ class GameNightBot(commands.AutoShardedBot):
         self.metrics = metrics if metrics is not None else Metrics()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
         self.identify_gate = identify_gate
+        self._shards_ready: dict[int, asyncio.Event] = {}
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
@@ -142,6 +143,21 @@ class GameNightBot(commands.AutoShardedBot):
         if self.shard_ids is None or self.shard_count is None:
             return True
         return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    def _shard_ready(self, shard_id: int) -> asyncio.Event:
+        return self._shards_ready.setdefault(shard_id, asyncio.Event())
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self._shard_ready(shard_id).set()
+
+    async def wait_until_shard_ready(self, guild_id: int | None) -> None:
+        """Until the shard of server ``guild_id`` is connected and has its servers. A fleet's
+        client waits for that shard only: one taking over several connects them seconds apart
+        (Discord's IDENTIFY pacing), and each shard's games go on as soon as it is there."""
+        if self.shard_ids is None or self.shard_count is None:
+            await self.wait_until_ready()
+        else:
+            await self._shard_ready(shard_of(guild_id, self.shard_count)).wait()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         if self.identify_gate is None or shard_id is None:

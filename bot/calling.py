@@ -666,8 +666,10 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             )
 
     async def _redeliver_boards(self, game_id: int) -> None:
-        await self.bot.wait_until_ready()
         game = await self.storage.get_game(game_id)
+        if game is not None:
+            await self.bot.wait_until_shard_ready(game.guild_id)
+            game = await self.storage.get_game(game_id)
         if game is None or not game.status.is_live:
             return
         live = self.live_game(game_id)
@@ -970,9 +972,11 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             await asyncio.sleep(self.riddle_pause(game))
             message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
+        first_post = (live.announced or 0) < seq  # (not the same call posted by a finish too)
         live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
-        self.bot.metrics.calls.labels(self.kind).inc()
+        if first_post:
+            self.bot.metrics.calls.labels(self.kind).inc()
 
     def riddle_pause(self, game: GameRow) -> float:
         """Seconds between a riddle and its answer: a few, and well within the interval."""

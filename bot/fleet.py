@@ -28,7 +28,6 @@ bucket ``shard_id % max_concurrency``), with a slot per bucket in the database.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import os
@@ -89,7 +88,6 @@ class FleetProcess:
         *,
         terms: LeaseTerms = LEASE_TERMS,
         heartbeat: float = HEARTBEAT,
-        start_wait: float | None = None,
         **bot_options: Any,
     ) -> None:
         plan = settings.shards
@@ -101,9 +99,6 @@ class FleetProcess:
         self.own = frozenset(plan.own)
         self.terms = terms
         self.heartbeat_every = heartbeat
-        # A starting process waits this long for all its own shards (a killed predecessor's
-        # leases expire, a standby hands them back) before it starts on those it has.
-        self.start_wait = terms.seconds + terms.handback_wait if start_wait is None else start_wait
         self.bot_options = bot_options
         # One name per run of a process, never reused: a restarted process is a new owner.
         self.owner = f"{socket.gethostname()} pid {os.getpid()} {secrets.token_hex(3)}"
@@ -115,8 +110,10 @@ class FleetProcess:
         self.slots = {"own": Slot("own"), "adopted": Slot("taken over")}
         self.stopping = False
         self._stop = asyncio.Event()
+        self._beating = True
         self._look_now = asyncio.Event()
         self._started_at = 0.0
+        self._since: float | None = None  # the first heartbeat, on the database's clock
         self._heartbeats = 0
         self._max_concurrency: int | None = None
 
@@ -126,8 +123,10 @@ class FleetProcess:
         return [slot.bot for slot in self.slots.values() if slot.bot is not None]
 
     def gateway_connected(self) -> bool:
-        """Every shard this process runs is connected (a standby running none: true)."""
-        return all(bot.gateway_connected() for bot in self.clients())
+        """Every shard this process holds is run by a client, and connected (a standby holding
+        none: true). False while a client restarts on another set of shards."""
+        running = {shard for slot in self.slots.values() if slot.bot for shard in slot.tokens}
+        return set(self.held) <= running and all(bot.gateway_connected() for bot in self.clients())
 
     def games(self) -> list[GameKind]:
         return next((bot.games() for bot in self.clients()), [])
@@ -172,9 +171,11 @@ class FleetProcess:
                 slot.changed.set()
             results = await asyncio.gather(*keepers, return_exceptions=True)
             stopped.cancel()
-            heartbeats.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeats
+            # (Ended by a flag, not cancelled: a cancellation can be lost in a database driver
+            # retrying a write, and the leases are released below only once it is over.)
+            self._beating = False
+            self._look_now.set()
+            await heartbeats
             if self.held:
                 try:
                     await asyncio.wait_for(self.storage.release_leases(self.owner, self.held), 10)
@@ -190,16 +191,24 @@ class FleetProcess:
     # -- leases --------------------------------------------------------------------------------
 
     async def _keep_heartbeat(self) -> None:
-        while True:
+        while self._beating:
             try:
                 outcome = await self.storage.lease_heartbeat(self._request())
             except Exception as error:  # the next heartbeat tries again; leases outlast a few
                 log.warning("shard leases: heartbeat failed (%s: %s)", type(error).__name__, error)
             else:
                 self._apply(outcome)
-            self._look_now.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._look_now.wait(), self.heartbeat_every)
+            if self._beating:
+                await self._pause()
+
+    async def _pause(self) -> None:
+        """Until the next heartbeat is due, or something asks to look at the leases now."""
+        self._look_now.clear()
+        waiter = asyncio.ensure_future(self._look_now.wait())
+        try:
+            await asyncio.wait([waiter], timeout=self.heartbeat_every)
+        finally:
+            waiter.cancel()
 
     def _request(self) -> HeartbeatRequest:
         return HeartbeatRequest(
@@ -209,11 +218,14 @@ class FleetProcess:
             own=frozenset() if self.stopping else self.own,
             release=frozenset(self.to_release),
             adopt=not self.stopping,
+            since=self._since,
             terms=self.terms,
         )
 
     def _apply(self, outcome: HeartbeatOutcome) -> None:
         self._heartbeats += 1
+        if self._since is None:
+            self._since = outcome.now
         self.held = dict(outcome.held)
         self.to_release -= outcome.released | outcome.lost
         self.handing_back &= set(self.held)
@@ -243,9 +255,11 @@ class FleetProcess:
                 outcome.other_count,
                 self.shard_count,
             )
+        # A starting process waits for all its own shards (a killed predecessor's leases expire,
+        # a standby hands them back) for a while, then starts on those it has.
         if not self.own_started and (
             self.own <= set(self.held)
-            or asyncio.get_running_loop().time() - self._started_at >= self.start_wait
+            or asyncio.get_running_loop().time() - self._started_at >= self.terms.start_wait
         ):
             self.own_started = True
         for slot in self.slots.values():

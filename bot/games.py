@@ -172,7 +172,8 @@ class GameCog(commands.Cog, Generic[LiveT]):
         timer. Discord having a bad moment (5xx, the network) is a warning and a retry with
         backoff; a refusal no retry can mend (403: the bot may not post; 404: the channel is
         gone) is handed to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
-        await self.bot.wait_until_ready()
+        game = await self.storage.get_game(game_id)
+        await self.bot.wait_until_shard_ready(game.guild_id if game is not None else None)
         failures = 0
         while not self.closing:
             try:

@@ -49,6 +49,9 @@ class LeaseTerms:
     # A lease handed back to the process that runs the shard by its settings is left to it this
     # long; after that (it did not come) anyone may take it.
     handback_wait: float = 10.0
+    # A starting process leaves shards that were already free when it started to the processes
+    # that run them by their settings (they may be starting too) for this long.
+    start_wait: float = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,8 @@ class HeartbeatRequest:
     held: Mapping[int, int]  # shard -> token, as the process believes
     own: frozenset[int]  # the shards it runs by its settings (none: a standby)
     release: frozenset[int] = frozenset()  # held shards it gives up now (their games stopped)
-    adopt: bool = True  # whether it takes over shards that are not its own
+    adopt: bool = True  # whether it takes over shards that are not its own (not when stopping)
+    since: float | None = None  # its first heartbeat, on the server's clock (None: this one)
     terms: LeaseTerms = field(default_factory=LeaseTerms)
 
     @property
@@ -113,8 +117,10 @@ def plan_heartbeat(
       differently would run the same servers' games (resharding stops the whole fleet first);
     - a free shard (never leased, expired, or leased under an older shard count) is taken by
       the process that runs it by its settings at once; by a standby at once; by a process
-      with shards of its own only after ``takeover_grace`` (standbys go first); and by nobody
-      but the process it was handed back to for ``handback_wait``;
+      with shards of its own only after ``takeover_grace`` (standbys go first); by nobody but
+      the process it was handed back to for ``handback_wait``; and, if it was free before the
+      process started, not in the process's first ``start_wait`` (a fleet starting up does not
+      grab each other's shards);
     - an own shard that another process holds is asked back (``wanted_by``); a holder that
       does not run it by its settings hands it back (``wanted``: it stops the games, then
       releases it at its next heartbeat).
@@ -150,11 +156,15 @@ def plan_heartbeat(
                     ask.add(shard)
                 continue
             if not own:
-                free_for = now - (row.expires_at if row is not None else -math.inf)
+                free_since = row.expires_at if row is not None else -math.inf
+                since = now if request.since is None else request.since
                 handed_to_another = row is not None and row.wanted_by not in {None, request.owner}
-                if not request.adopt or (handed_to_another and free_for < terms.handback_wait):
-                    continue
-                if not request.standby and free_for < terms.takeover_grace:
+                if (
+                    not request.adopt
+                    or (free_since < since and now - since < terms.start_wait)
+                    or (handed_to_another and now - free_since < terms.handback_wait)
+                    or (not request.standby and now - free_since < terms.takeover_grace)
+                ):
                     continue
             acquire[shard] = row.token + 1 if row is not None else 1
     wanted = {
