@@ -107,7 +107,7 @@ class FleetProcess:
         self.handing_back: set[int] = set()  # held, asked back: their client stops first
         self.to_release: set[int] = set()  # held, no client runs them: released next heartbeat
         self.own_started = False  # the start wait for the own shards is over
-        self.slots = {"own": Slot("own"), "adopted": Slot("taken over")}
+        self.slots = {"own": Slot("own"), "adopted": Slot("taken-over")}
         self.stopping = False
         self._stop = asyncio.Event()
         self._beating = True
@@ -171,11 +171,13 @@ class FleetProcess:
                 slot.changed.set()
             results = await asyncio.gather(*keepers, return_exceptions=True)
             stopped.cancel()
-            # (Ended by a flag, not cancelled: a cancellation can be lost in a database driver
-            # retrying a write, and the leases are released below only once it is over.)
+            # Ended by a flag rather than cancelled mid-write (and cancelled only if a heartbeat
+            # hangs on a database that is away): the leases are released below once it is over.
             self._beating = False
             self._look_now.set()
-            await heartbeats
+            _, hanging = await asyncio.wait([heartbeats], timeout=2 * self.terms.seconds)
+            for task in hanging:
+                task.cancel()
             if self.held:
                 try:
                     await asyncio.wait_for(self.storage.release_leases(self.owner, self.held), 10)

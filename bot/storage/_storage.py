@@ -116,10 +116,6 @@ class Storage:
             raise StorageError("shard leases need PostgreSQL")
         return type(self)(self._backend, fence)
 
-    @property
-    def fence(self) -> Fence | None:
-        return self._fence
-
     async def migrate(self) -> int:
         """Apply every migration past the schema version; returns the new version."""
         return await self._backend.migrate(MIGRATIONS)

@@ -194,6 +194,42 @@ def every_game_write(
     }
 
 
+# Storage's writes that are not a game's (and so not fenced): settings kept for the whole bot,
+# the leases themselves.
+UNFENCED_WRITES = {
+    "set_meta",
+    "delete_meta",
+    "lease_heartbeat",
+    "release_leases",
+    "take_identify_slot",
+}
+
+
+def test_every_write_of_the_storage_is_fenced_but_the_bots_own():
+    """A new write method must go through ``_write_game`` (or ``_write(..., game_id=)``),
+    or be named here as not a game's: a fleet's stale process must not slip a write through."""
+    import ast
+    import inspect
+
+    from bot.storage import _storage
+
+    tree = ast.parse(inspect.getsource(_storage.Storage))
+    unfenced = set()
+    for method in ast.walk(tree):
+        if not isinstance(method, ast.AsyncFunctionDef) or method.name.startswith("_"):
+            continue
+        for call in ast.walk(method):
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                continue
+            target = ast.unparse(call.func)
+            plain_write = target == "self._write" and not any(
+                keyword.arg == "game_id" for keyword in call.keywords
+            )
+            if target == "self._backend.write" or plain_write:
+                unfenced.add(method.name)
+    assert unfenced == UNFENCED_WRITES
+
+
 async def snapshot(storage: Storage, game_id: int) -> tuple[object, ...]:
     return (
         await storage.get_game(game_id),
@@ -314,6 +350,13 @@ async def test_a_fleet_and_a_process_running_every_shard_keep_each_other_off(
             async with hold_database(database, fleet=True):
                 pass
         assert "a Game Night process that runs every shard (pid " in str(refused.value)
+
+
+def test_a_refused_write_is_explained_to_the_member():
+    from bot.errors import friendly_message
+
+    assert "moving to another of the bot's processes" in str(friendly_message(LeaseLostError(3)))
+    assert "otro proceso del bot" in str(friendly_message(LeaseLostError(3), "es-ES"))
 
 
 def test_the_fence_is_plain_data():

@@ -99,11 +99,11 @@ class BotProcess:
         body = await self._get("/healthz")
         return None if body is None else dict(json.loads(body))
 
-    async def calls(self) -> int:
-        """The calls this process announced (its ``gamenight_calls_total``)."""
+    async def metric(self, name: str) -> int:
+        """One of this process's figures (``/metrics``), for Lotería."""
         body = await self._get("/metrics")
         assert body is not None, f"no /metrics from {self.shards}"
-        found = re.search(r'^gamenight_calls_total\{kind="loteria"\} (\S+)$', body, re.M)
+        found = re.search(rf'^{name}\{{kind="loteria"\}} (\S+)$', body, re.M)
         return int(float(found[1])) if found else 0
 
     async def running(self, shards: list[int]) -> None:
@@ -213,6 +213,8 @@ async def test_two_processes_each_run_the_games_of_their_own_shards_only(
     games = [await open_game(guild, 2) for guild in guilds]
     for channel, _ in games:
         await wait_for_calls(emulator, channel, 5)
+    assert await first.metric("gamenight_live_games") == 2
+    assert await second.metric("gamenight_live_games") == 1
     for channel, members in games:
         await stop_game(channel, members[0])
 
@@ -220,8 +222,8 @@ async def test_two_processes_each_run_the_games_of_their_own_shards_only(
         calls = [len(await check_calls(storage, channel)) for channel, _ in games]
         leases = {lease.shard_id: lease.owner for lease in await storage.leases()}
     # Each process announced the calls of its own shard's servers, and none of the other's.
-    assert await first.calls() == calls[0] + calls[1]
-    assert await second.calls() == calls[2]
+    assert await first.metric("gamenight_calls_total") == calls[0] + calls[1]
+    assert await second.metric("gamenight_calls_total") == calls[2]
     assert leases[0] != leases[1]
     assert f"pid {first.process.pid} " in leases[0]
     # Discord's IDENTIFY pacing held across the two processes (the emulator enforces it).
