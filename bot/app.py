@@ -149,12 +149,34 @@ class GameNightBot(commands.Bot):
     def game_kind(self, kind: str) -> GameKind | None:
         return next((game for game in self.games() if game.kind == kind), None)
 
+    async def send_dm(
+        self,
+        user: discord.abc.Snowflake,
+        content: str,
+        *,
+        files: Sequence[discord.File] = (),
+    ) -> discord.Message:
+        """DM a member through the DM channel the bot opened with them before (kept in the
+        database): one request for a returning player instead of two. A channel Discord no
+        longer knows is forgotten and a new one opened."""
+        known = await self.storage.dm_channel(user.id)
+        if known is not None:
+            channel = self.get_partial_messageable(known, type=discord.ChannelType.private)
+            try:
+                return await channel.send(content, files=list(files))
+            except discord.NotFound:
+                await self.storage.forget_dm_channel(user.id)
+                for file in files:
+                    file.reset()
+        opened = await self.create_dm(user)
+        await self.storage.set_dm_channel(user.id, opened.id)
+        return await opened.send(content, files=list(files))
+
     async def tell(self, user_id: int, text: str) -> None:
         """Tell a member something they must know (their game stalled): by DM, or else
         privately at their next interaction with the bot (kept across restarts)."""
         try:
-            channel = await self.create_dm(discord.Object(user_id))
-            await channel.send(text)
+            await self.send_dm(discord.Object(user_id), text)
             return
         except (discord.HTTPException, OSError):
             log.info("could not DM a notice to %s; it waits for their next interaction", user_id)

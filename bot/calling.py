@@ -37,6 +37,7 @@ from bot.storage import (
     BoardRow,
     ChannelBusyError,
     DealExhaustedError,
+    DealMovedError,
     Delivery,
     GameRow,
     GameStatus,
@@ -559,19 +560,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             fresh = await self.storage.get_game(game.id)
             if fresh is None or fresh.status is not GameStatus.LOBBY:
                 raise self.refusal("joins_closed", game=game.id)
-            try:
-                player = await self.storage.add_player(
-                    game.id,
-                    user_id,
-                    display_name=interaction.user.display_name,
-                    locale=str(interaction.locale),
-                    boards=lambda _seat, first: self.deal(fresh, first, tickets),
-                    max_players=max_players,
-                    board_count=tickets,
-                    deal_limit=self.deal_limit,
-                )
-            except DealExhaustedError as exhausted:
-                raise self.refusal("deal_exhausted", count=exhausted.limit) from None
+            player = await self.seat(interaction, fresh, tickets, max_players)
         if player is None:
             existing = await self.storage.get_player(game.id, user_id)
             if existing is None:
@@ -584,6 +573,46 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             player = existing  # stored but never delivered: deliver it now
         self.touch_lobby(game.id)
         await self.deliver_boards(interaction, fresh, player)
+
+    async def seat(
+        self, interaction: discord.Interaction[Any], game: GameRow, tickets: int, most: int
+    ) -> PlayerRow | None:
+        """Seat the member and store their boards (under the game's lock); None if they are
+        seated already or the game is full.
+
+        The boards are dealt in a worker thread before the write, from the game's dealer (no
+        replay of earlier seats): the event loop and the database's transaction never wait for
+        the deal, whatever the seat.
+        """
+        user_id = interaction.user.id
+        if await self.storage.get_player(game.id, user_id) is not None:
+            return None
+        if await self.storage.count_players(game.id) >= most:
+            return None
+        for _attempt in range(2):  # again only if the deal moved under us (it should not)
+            first = game.next_deal
+            if first + tickets > self.deal_limit:
+                raise self.refusal("deal_exhausted", count=self.deal_limit)
+            dealt = await asyncio.to_thread(self.deal, game, first, tickets)
+            try:
+                return await self.storage.add_player(
+                    game.id,
+                    user_id,
+                    display_name=interaction.user.display_name,
+                    locale=str(interaction.locale),
+                    boards=dealt,
+                    dealt_from=first,
+                    max_players=most,
+                    board_count=tickets,
+                    deal_limit=self.deal_limit,
+                )
+            except DealExhaustedError as exhausted:
+                raise self.refusal("deal_exhausted", count=exhausted.limit) from None
+            except DealMovedError:
+                refreshed = await self.storage.get_game(game.id)
+                assert refreshed is not None
+                game = refreshed
+        raise RuntimeError(f"the deal of game {game.id} keeps moving")
 
     async def deliver_boards(
         self, interaction: discord.Interaction[Any], game: GameRow, player: PlayerRow
@@ -639,8 +668,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         )
         async with self.dm_slots:
             try:
-                channel = await self.bot.create_dm(user)
-                await channel.send(text, files=[attachment(image) for image in images])
+                await self.bot.send_dm(user, text, files=[attachment(i) for i in images])
             except discord.Forbidden:
                 return Delivery.UNDELIVERED
             except (discord.HTTPException, OSError) as error:

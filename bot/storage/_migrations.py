@@ -195,7 +195,23 @@ UPDATE players SET delivery = 'dm' WHERE dealt = 1;
 CREATE INDEX games_by_guild ON games (guild_id, kind);
 """
 
+# 3: each member's DM channel with the bot, kept, so dealing to a returning player is one request
+# (send) instead of two (open the channel, then send), across restarts too.
+_THIRD_SQLITE = """
+CREATE TABLE dm_channels (
+    user_id INTEGER PRIMARY KEY,
+    channel_id INTEGER NOT NULL
+);
+"""
+_THIRD_POSTGRES = """
+CREATE TABLE dm_channels (
+    user_id BIGINT PRIMARY KEY,
+    channel_id BIGINT NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
+    Migration(sqlite=_THIRD_SQLITE, postgres=_THIRD_POSTGRES),
 )

@@ -143,6 +143,16 @@ class DealExhaustedError(StorageError):
         self.limit = limit
 
 
+class DealMovedError(StorageError):
+    """Boards dealt from one position were offered when the game's deal had moved on."""
+
+    def __init__(self, game_id: int, dealt_from: int | None, next_deal: int) -> None:
+        super().__init__(
+            f"game {game_id}: boards dealt from position {dealt_from}, but the next is {next_deal}"
+        )
+        self.next_deal = next_deal
+
+
 class ChannelBusyError(StorageError):
     """A game may not start in a channel that already has one of the games it excludes."""
 

@@ -26,6 +26,7 @@ from bot.storage._rows import (
     ClaimRow,
     ConflictError,
     DealExhaustedError,
+    DealMovedError,
     Delivery,
     DrawRow,
     GameRow,
@@ -251,10 +252,11 @@ class Storage:
         *,
         display_name: str,
         locale: str,
-        boards: Callable[[int, int], Sequence[tuple[str, str]]],
+        boards: Callable[[int, int], Sequence[tuple[str, str]]] | Sequence[tuple[str, str]],
         max_players: int | None = None,
         board_count: int = 0,
         deal_limit: int | None = None,
+        dealt_from: int | None = None,
     ) -> PlayerRow | None:
         """Seat a player and deal their boards in one transaction.
 
@@ -266,6 +268,10 @@ class Storage:
         Returns ``None`` if the player is already seated or the game is full (checked atomically,
         under the game's lock); raises ``DealExhaustedError`` when the boards would pass
         ``deal_limit`` positions.
+
+        ``boards`` may instead be the boards already dealt, from position ``dealt_from``: dealing
+        is CPU work that belongs off the event loop, not inside a transaction. They are stored
+        only if the game's next position is still ``dealt_from`` (else ``DealMovedError``).
         """
         joined_at = time.time()
 
@@ -284,7 +290,12 @@ class Storage:
             first_deal_index = int(deal_rows[0][0]) if deal_rows else 0
             if deal_limit is not None and first_deal_index + board_count > deal_limit:
                 raise DealExhaustedError(game_id, deal_limit)
-            dealt = boards(seat, first_deal_index)
+            if callable(boards):
+                dealt = boards(seat, first_deal_index)
+            elif dealt_from != first_deal_index:
+                raise DealMovedError(game_id, dealt_from, first_deal_index)
+            else:
+                dealt = boards
             await db.execute(
                 "UPDATE games SET next_deal = ? WHERE id = ?",
                 (first_deal_index + len(dealt), game_id),
@@ -528,6 +539,23 @@ class Storage:
             (guild_id, per_kind),
         )
         return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    # -- DM channels ---------------------------------------------------------------------------
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The member's DM channel with the bot, if the bot opened one before."""
+        row = await self._one("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return int(row[0]) if row else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._write(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            (user_id, channel_id),
+        )
+
+    async def forget_dm_channel(self, user_id: int) -> None:
+        await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
 
     async def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""
