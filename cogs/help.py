@@ -99,6 +99,16 @@ def usages(payload: dict[str, Any], locale: LocaleLike) -> list[Usage]:
     return found
 
 
+def whole_lines(lines: Sequence[str], limit: int) -> str:
+    """As many of ``lines`` as fit in ``limit`` characters, never half a line."""
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line])) > limit:
+            break
+        kept.append(line)
+    return "\n".join(kept)
+
+
 @dataclass
 class Page:
     """One message of an answer: its embeds and the pictures they show."""
@@ -295,7 +305,7 @@ class Help(commands.Cog):
             if len(embed.fields) == FIELDS_PER_EMBED:
                 embeds.append((embed, None))
                 embed = discord.Embed(colour=COLOUR)
-            value = "\n".join(lines)[:FIELD_VALUE_LIMIT]
+            value = whole_lines(lines, FIELD_VALUE_LIMIT)
             embed.add_field(name=message("help_more_commands", locale), value=value, inline=False)
         embeds.append((embed, None))
         return paginate(embeds)

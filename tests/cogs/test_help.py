@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 from PIL import Image
 
@@ -19,6 +20,7 @@ from bot.app import EXTENSIONS
 from bot.games import GameKind
 from bot.i18n import MESSAGES
 from bot.render.help import render_housie_prizes, render_loteria_patterns
+from cogs.help import described, paginate, whole_lines
 from cogs.housie import SPANISH_PRIZE_NAMES
 from emulator import Emulator
 from emulator.model import Message
@@ -278,3 +280,31 @@ async def test_a_new_game_shows_up_without_touching_the_help(emulator: Emulator,
         "`/toy again <rounds>`: Play the toy again",
     ]
     assert not reply.attachments
+
+
+def test_long_answers_are_split_within_discords_limits():
+    """No game's help needs it yet: embeds over 4,096 characters of description, 6,000 in a
+    message or ten to a message go on, each picture in the message of the embed showing it."""
+    paragraphs = [f"{index} " + "x" * 1500 for index in range(7)]
+    embeds = described("Title", paragraphs)
+    assert [embed.title for embed in embeds] == ["Title", None, None, None]
+    assert all(len(embed.description or "") <= 4096 for embed in embeds)
+    assert "\n\n".join(embed.description or "" for embed in embeds).count("x") == 7 * 1500
+
+    picture = render_loteria_patterns("en-US")
+    pictured = discord.Embed(description="y" * 3000).set_image(url="attachment://p.png")
+    many = [(embed, None) for embed in embeds] + [(pictured, picture)]
+    many += [(discord.Embed(description="z"), None) for _ in range(12)]
+    pages = paginate(many)
+    assert sum(len(page.embeds) for page in pages) == len(many)
+    for page in pages:
+        assert len(page.embeds) <= 10
+        assert sum(len(embed) for embed in page.embeds) <= 6000
+    (holding,) = [page for page in pages if pictured in page.embeds]
+    assert holding.pictures == [picture]
+    assert sum(len(page.pictures) for page in pages) == 1
+
+    lines = [f"line {index}" for index in range(400)]
+    kept = whole_lines(lines, 1024)
+    assert len(kept) <= 1024
+    assert kept.splitlines() == lines[: len(kept.splitlines())]
