@@ -296,14 +296,8 @@ HELP_TICKET = Ticket(
     )
 )
 EARLY_FIVE_EXAMPLE = frozenset({24, 36, 49, 62, 88})  # any five: these came up first
-HOUSIE_PRIZES = (
-    Prize.EARLY_FIVE,
-    Prize.TOP_LINE,
-    Prize.MIDDLE_LINE,
-    Prize.BOTTOM_LINE,
-    Prize.FOUR_CORNERS,
-    Prize.FULL_HOUSE,
-)
+# Every prize with a shape of its own: the later houses only repeat Full House.
+HOUSIE_PRIZES = tuple(prize for prize in Prize if prize.needs is None)
 CELL = 42
 TICKET_GRID_WIDTH = COLUMNS * CELL
 TICKET_GRID_HEIGHT = ROWS * CELL

@@ -20,20 +20,11 @@ from bot.render.help import (
     render_loteria_patterns,
     ticket_panel_origin,
 )
+from cogs.housie import SPANISH_PRIZE_NAMES as SPANISH_NAMES
 from engine.housie import Prize, check_prize
 from engine.loteria import TABLA_CELLS, Pattern
 from tests.bot.render.conftest import open_checked
 
-SPANISH_NAMES = {
-    Prize.EARLY_FIVE: "Cinco primeros",
-    Prize.TOP_LINE: "Línea de arriba",
-    Prize.MIDDLE_LINE: "Línea del medio",
-    Prize.BOTTOM_LINE: "Línea de abajo",
-    Prize.FOUR_CORNERS: "Cuatro esquinas",
-    Prize.FULL_HOUSE: "Cartón lleno",
-    Prize.SECOND_HOUSE: "Segundo cartón lleno",
-    Prize.THIRD_HOUSE: "Tercer cartón lleno",
-}
 ENGLISH_NAMES = {prize: prize.display_name for prize in Prize}
 
 
@@ -94,9 +85,7 @@ def test_loteria_labels_and_alt_text_in_each_language():
     assert render_loteria_patterns("en-GB") is english
 
 
-@pytest.mark.parametrize(
-    ("locale", "names"), [("en-US", ENGLISH_NAMES), ("es-ES", SPANISH_NAMES)]
-)
+@pytest.mark.parametrize(("locale", "names"), [("en-US", ENGLISH_NAMES), ("es-ES", SPANISH_NAMES)])
 def test_each_prize_highlights_exactly_its_numbers(locale, names):
     image = open_checked(render_housie_prizes(locale, names))
     ticket = render_help.HELP_TICKET
