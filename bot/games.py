@@ -25,6 +25,7 @@ from bot.storage import GameRow, Storage
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
+    from bot.render.common import Rendered
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +196,18 @@ class GameCog(commands.Cog, Generic[LiveT]):
     async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
         """The game's channel refused the bot for good (see :meth:`keep_running`)."""
         log.warning("%s game %s cannot post in its channel: %s", self.kind, game_id, error)
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    # The game's texts in /help, as message keys of bot.i18n.MESSAGES: the first is its summary
+    # in the overview, the others the sections of ``/help game:<kind>``, in order. Its commands
+    # are listed from the command tree, so they need no key.
+    help_keys: ClassVar[tuple[str, ...]] = ()
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        """Pictures for ``/help game:<kind>`` that explain the rules better than words, labelled
+        in ``locale`` (none by default). Pure and CPU-bound: /help runs it in a thread."""
+        return []
 
 
 CogT = TypeVar("CogT", bound=GameCog[Any])

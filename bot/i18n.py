@@ -176,6 +176,14 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "The prize you completed": "El premio que completaste",
     "Which of your tickets": "Cuál de tus cartones",
     "The code printed under the ticket": "El código impreso bajo el cartón",
+    # /help: Discord shows Spanish speakers this command as /ayuda.
+    "help": "ayuda",
+    "How to play: each game's rules, prizes and commands": (
+        "Cómo se juega: reglas, premios y comandos de cada juego"
+    ),
+    "The game to explain; leave empty for all of them": (
+        "El juego que quieres entender; déjalo vacío para verlos todos"
+    ),
 }
 
 # Option names whose Spanish differs from the command of the same English name.
@@ -873,6 +881,326 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "💡 Salta **{origin} → {target}** (sobre {over}). Desde ahí, lo mejor que puedes lograr "
         "es {pegs}.",
     ),
+    # -- /help: the overview, each game's help (its cog names the keys: GameCog.help_keys) -----
+    "help_overview_title": ("Game Night: how to play", "Noche de juegos: cómo se juega"),
+    "help_overview_intro": (
+        "Each game in a few words. `{command}` with a game's name gives its rules, prizes and "
+        "commands.",
+        "Cada juego en pocas palabras. `{command}` con el nombre de un juego da sus reglas, "
+        "premios y comandos.",
+    ),
+    "help_overview_game": (
+        "{summary}\nStart: `{start}` · Rules: `{more}`",
+        "{summary}\nEmpieza: `{start}` · Reglas: `{more}`",
+    ),
+    "help_more_commands": ("More commands", "Más comandos"),
+    "help_game_title": ("{name}: how to play", "{name}: cómo se juega"),
+    "help_commands": ("Commands", "Comandos"),
+    "help_commands_legend": (
+        "Options in [brackets] may be left out.",
+        "Las opciones entre [corchetes] se pueden omitir.",
+    ),
+    "help_no_such_game": (
+        "There is no game called {game}. Pick one of: {games}.",
+        "No hay ningún juego llamado {game}. Elige uno de: {games}.",
+    ),
+    "help_loteria_summary": (
+        "The Mexican bingo: each player gets a 4x4 tabla of cards, the cantor calls a card from "
+        "the 54-card deck every few seconds, and the first to complete the pattern in play wins "
+        "it.",
+        "El bingo mexicano: cada jugador recibe una tabla de 4x4 cartas, el cantor canta una "
+        "carta de la baraja de 54 cada pocos segundos, y quien primero completa la figura en "
+        "juego la gana.",
+    ),
+    "help_loteria_round": (
+        "**How a game goes**\n"
+        "1. Someone opens a lobby with `/loteria start`, choosing the prizes, the seconds between "
+        "cards, the deck and whether the cantor sings each card's verse. Players press **Join** "
+        "(or use `/loteria join`); each gets a different tabla by DM.\n"
+        "2. The host presses **Start**, and the cantor draws a card every few seconds and posts "
+        "it in the channel.\n"
+        "3. Check your tabla as the cards come: `/loteria tabla` shows it with the called cards "
+        "under beans (only you see it).\n"
+        "4. When you complete the pattern being played, press **¡Lotería!** under a call (or use "
+        "`/loteria claim`).\n"
+        "5. The game ends when the last prize is won or the deck runs out. Then its seed is "
+        "revealed, and `/loteria verify` recomputes the whole game from it: nobody, not even the "
+        "bot, could have changed the order of the cards.",
+        "**Cómo va una partida**\n"
+        "1. Alguien abre una sala con `/loteria empezar` y elige los premios, los segundos entre "
+        "cartas, la baraja y si el cantor canta el verso de cada carta. Los jugadores pulsan "
+        "**Unirse** (o usan `/loteria unirse`) y cada uno recibe por mensaje directo una tabla "
+        "distinta.\n"
+        "2. El anfitrión pulsa **Empezar**, y el cantor saca una carta cada pocos segundos y la "
+        "publica en el canal.\n"
+        "3. Revisa tu tabla según salen las cartas: `/loteria tabla` te la muestra con frijoles "
+        "sobre las cartas cantadas (solo la ves tú).\n"
+        "4. Cuando completes la figura en juego, pulsa **¡Lotería!** bajo una cantada (o usa "
+        "`/loteria reclamar`).\n"
+        "5. La partida termina cuando se gana el último premio o se acaba la baraja. Entonces se "
+        "revela su semilla, y `/loteria verificar` recalcula con ella toda la partida: nadie, ni "
+        "siquiera el bot, pudo cambiar el orden de las cartas.",
+    ),
+    "help_loteria_prizes": (
+        "**Prizes** (see the picture)\n"
+        "The prizes are played one after another, in the order the host chose (by default a "
+        "line, then a full tabla):\n"
+        "- **Line** (*Chorro*): any row, column or diagonal of four.\n"
+        "- **Four corners** (*Cuatro esquinas*): the four corner cards.\n"
+        "- **Centre** (*Centrito*): the four cards in the middle.\n"
+        "- **Square** (*Cuadrito*): any 2x2 block.\n"
+        "- **Full tabla** (*Llena*): all sixteen cards.\n"
+        "With the **slept rule** (`slept_rule`) the winning shape must include the last card "
+        "called: whoever sleeps on a win loses it, unless a later card completes another shape.",
+        "**Premios** (mira la imagen)\n"
+        "Los premios se juegan uno tras otro, en el orden que eligió el anfitrión (por defecto "
+        "un chorro y luego la tabla llena):\n"
+        "- **Chorro**: cualquier fila, columna o diagonal de cuatro.\n"
+        "- **Cuatro esquinas**: las cuatro cartas de las esquinas.\n"
+        "- **Centrito**: las cuatro cartas del centro.\n"
+        "- **Cuadrito**: cualquier bloque de 2x2.\n"
+        "- **Llena**: las dieciséis cartas.\n"
+        "Con la **regla del dormido** (`regla_dormido`) la figura ganadora debe incluir la "
+        "última carta cantada: quien se duerme pierde ese premio, salvo que una carta posterior "
+        "le complete otra figura.",
+    ),
+    "help_loteria_claims": (
+        "**Claims**\n"
+        "- A claim is judged against the cards already announced in the channel when you made "
+        "it.\n"
+        "- Everyone who claims the prize rightly on the same card shares it.\n"
+        "- A false claim is announced to everyone; a second one takes you out of the game.\n"
+        "- The **¡Lotería!** button claims the prize being played now: if your tabla also "
+        "completes the next prize on the same card, press it again.",
+        "**Reclamos**\n"
+        "- Un reclamo se juzga con las cartas ya anunciadas en el canal cuando lo hiciste.\n"
+        "- Quienes reclaman bien el premio con la misma carta lo comparten.\n"
+        "- Un reclamo falso se anuncia a todos; con el segundo quedas fuera de la partida.\n"
+        "- El botón **¡Lotería!** reclama el premio que se juega ahora: si tu tabla también "
+        "completa el siguiente con la misma carta, púlsalo otra vez.",
+    ),
+    "help_housie_summary": (
+        "90-ball bingo (Tambola): each player takes 1 to 6 tickets of 15 numbers, the numbers 1 "
+        "to 90 are called on a timer, and a game has several prizes, from Early Five to Full "
+        "House.",
+        "Bingo de 90 bolas (tómbola): cada jugador toma de 1 a 6 cartones de 15 números, los "
+        "números del 1 al 90 se cantan a intervalos, y una partida tiene varios premios, de los "
+        "cinco primeros al cartón lleno.",
+    ),
+    "help_housie_round": (
+        "**How a game goes**\n"
+        "1. Someone opens a lobby with `/housie start`, choosing the prizes, how many tickets "
+        "each player may take and the seconds between numbers. Players press **Join** (or use "
+        "`/housie join`) and pick how many tickets; they arrive by DM.\n"
+        "2. The host presses **Start**, and a number is called every few seconds, with its "
+        "traditional name unless the host chose plain calls. Every ten numbers the caller's "
+        "board is posted; `/housie board` shows it any time.\n"
+        "3. `/housie ticket` shows your tickets with the called numbers dabbed (only you see "
+        "them).\n"
+        "4. When a ticket completes a prize, press **Claim** under a call and pick the prize (or "
+        "use `/housie claim`).\n"
+        "5. The game ends when every prize is won or all 90 numbers are out; then its seed is "
+        "revealed for `/housie verify`. Every ticket carries a signed code: `/housie check` "
+        "tells whether a code is genuine, and from which game.",
+        "**Cómo va una partida**\n"
+        "1. Alguien abre una sala con `/tombola empezar` y elige los premios, cuántos cartones "
+        "puede tomar cada jugador y los segundos entre números. Los jugadores pulsan **Unirse** "
+        "(o usan `/tombola unirse`) y eligen cuántos cartones quieren; les llegan por mensaje "
+        "directo.\n"
+        "2. El anfitrión pulsa **Empezar**, y se canta un número cada pocos segundos, con su "
+        "nombre tradicional salvo que el anfitrión elija cantos sencillos. Cada diez números se "
+        "publica el tablero del cantor; `/tombola tablero` lo muestra cuando quieras.\n"
+        "3. `/tombola cartón` te muestra tus cartones con los números cantados marcados (solo "
+        "los ves tú).\n"
+        "4. Cuando un cartón complete un premio, pulsa **Reclamar** bajo una cantada y elige el "
+        "premio (o usa `/tombola reclamar`).\n"
+        "5. La partida termina cuando se ganan todos los premios o salen los 90 números; "
+        "entonces se revela su semilla para `/tombola verificar`. Cada cartón lleva un código "
+        "firmado: `/tombola comprobar` dice si un código es auténtico, y de qué partida es.",
+    ),
+    "help_housie_prizes": (
+        "**Prizes** (see the picture)\n"
+        "The host chooses which are played; they can be won in any order:\n"
+        "- **Early Five**: any five numbers of a ticket.\n"
+        "- **Top Line**, **Middle Line**, **Bottom Line**: the five numbers of that row.\n"
+        "- **Four Corners**: the first and last numbers of the top and bottom rows.\n"
+        "- **Full House**: all fifteen numbers.\n"
+        "- **Second** and **Third Full House** (`extra_houses`): the next tickets to be filled, "
+        "in that order; a ticket that has won a house cannot win another.\n"
+        "With the **slept rule** (`slept_rule`) a win must include the last number called.",
+        "**Premios** (mira la imagen)\n"
+        "El anfitrión elige cuáles se juegan; se pueden ganar en cualquier orden:\n"
+        "- **Cinco primeros**: cinco números cualesquiera de un cartón.\n"
+        "- **Línea de arriba**, **Línea del medio**, **Línea de abajo**: los cinco números de esa "
+        "fila.\n"
+        "- **Cuatro esquinas**: el primer y el último número de las filas de arriba y de abajo.\n"
+        "- **Cartón lleno**: los quince números.\n"
+        "- **Segundo** y **Tercer cartón lleno** (`casas_extra`): los siguientes cartones en "
+        "llenarse, en ese orden; un cartón que ya ganó un cartón lleno no puede ganar otro.\n"
+        "Con la **regla del dormido** (`regla_dormido`), para ganar hay que incluir el último "
+        "número cantado.",
+    ),
+    "help_housie_claims": (
+        "**Claims and bogeys**\n"
+        "- A claim is judged against the numbers already announced in the channel when you made "
+        "it; right claims on the same number share the prize.\n"
+        "- Name a ticket (`ticket`) or not: without one, every ticket of yours still in play is "
+        "checked.\n"
+        "- A false claim is a **bogey**: it is announced, and it costs you one ticket (the one "
+        "that came closest to the prize), out for the rest of the game. Prizes it already won "
+        "stay won.",
+        "**Reclamos y reclamos falsos**\n"
+        "- Un reclamo se juzga con los números ya anunciados en el canal cuando lo hiciste; los "
+        "reclamos correctos con el mismo número comparten el premio.\n"
+        "- Puedes nombrar un cartón (`cartón`) o no: sin él se revisan todos tus cartones aún en "
+        "juego.\n"
+        "- Un reclamo falso se anuncia y te cuesta un cartón (el que más cerca estuvo del "
+        "premio), que queda fuera el resto de la partida. Los premios que ya ganó siguen "
+        "ganados.",
+    ),
+    "help_tictactoe_summary": (
+        "Noughts and crosses on a board of buttons, 3x3 to 5x5, against a member or the bot.",
+        "Tres en raya (gato) en un tablero de botones, de 3x3 a 5x5, contra un miembro o contra "
+        "el bot.",
+    ),
+    "help_tictactoe_rules": (
+        "**How to play**\n"
+        "- `/tictactoe play` challenges the member you name (`opponent`), who has five minutes to "
+        "press **Accept** or **Decline**. Name nobody to play the bot, at the level you pick: "
+        "easy, normal or perfect.\n"
+        "- X moves first. On your turn press an empty cell. A whole row, column or diagonal wins "
+        "on 3x3 and 4x4; four in a row on 5x5.\n"
+        "- Each move has a time limit (`turn_time`, two minutes unless chosen): run out and you "
+        "lose. **Resign** (or `/tictactoe resign`) gives up.\n"
+        "- At the end a picture of the board is posted, with a **Rematch** button (sides "
+        "swapped).",
+        "**Cómo se juega**\n"
+        "- `/tresenraya jugar` reta al miembro que nombres (`rival`), que tiene cinco minutos "
+        "para pulsar **Aceptar** o **Rechazar**. Si no nombras a nadie, juegas contra el bot en "
+        "el nivel que elijas: fácil, normal o perfecto.\n"
+        "- Empieza X. En tu turno pulsa una casilla vacía. Gana una fila, columna o diagonal "
+        "entera en 3x3 y 4x4, y cuatro en raya en 5x5.\n"
+        "- Cada jugada tiene un tiempo límite (`tiempo_turno`, dos minutos si no eliges otro): "
+        "si se te acaba, pierdes. **Rendirse** (o `/tresenraya rendirse`) abandona la partida.\n"
+        "- Al final se publica una imagen del tablero, con un botón de **Revancha** (con los "
+        "lados cambiados).",
+    ),
+    "help_dots_summary": (
+        "Take turns drawing lines between dots; close a box to win it and draw again. Most boxes "
+        "wins. 2x2 to 5x5 boxes, against a member or the bot.",
+        "Por turnos, traza líneas entre puntos; cierra una caja para ganarla y vuelve a tirar. "
+        "Gana quien tenga más cajas. De 2x2 a 5x5 cajas, contra un miembro o contra el bot.",
+    ),
+    "help_dots_rules": (
+        "**How to play**\n"
+        "- `/dots play` challenges a member (`opponent`) or, with nobody named, the bot: easy, "
+        "normal or hard (on 3x3, hard plays perfectly).\n"
+        "- Dots are named like chess squares: a column letter and a row number, A1 at the top "
+        "left. A line joins two neighbouring dots: A1-B1 across, A1-A2 down.\n"
+        "- On your turn pick a free line in the menus under the board, or type it with "
+        "`/dots move` (autocomplete lists the free lines).\n"
+        "- Draw the fourth side of a box and it is yours, and you draw again. When every line is "
+        "drawn, whoever has more boxes wins.\n"
+        "- Each move has a time limit (`turn_time`, three minutes unless chosen); **Resign** (or "
+        "`/dots resign`) gives up; **Rematch** at the end.",
+        "**Cómo se juega**\n"
+        "- `/timbiriche jugar` reta a un miembro (`rival`) o, si no nombras a nadie, al bot: "
+        "fácil, normal o difícil (en 3x3, el difícil juega perfecto).\n"
+        "- Los puntos se nombran como las casillas del ajedrez: una letra de columna y un número "
+        "de fila, A1 arriba a la izquierda. Una línea une dos puntos vecinos: A1-B1 en "
+        "horizontal, A1-A2 en vertical.\n"
+        "- En tu turno elige una línea libre en los menús bajo el tablero, o escríbela con "
+        "`/timbiriche mover` (el autocompletado muestra las libres).\n"
+        "- Si trazas el cuarto lado de una caja, es tuya y vuelves a tirar. Cuando están todas "
+        "las líneas, gana quien tenga más cajas.\n"
+        "- Cada jugada tiene un tiempo límite (`tiempo_turno`, tres minutos si no eliges otro); "
+        "**Rendirse** (o `/timbiriche rendirse`) abandona; **Revancha** al final.",
+    ),
+    "help_triangle_summary": (
+        "The Tricky Triangle peg solitaire: 15 holes, 14 pegs. Jump pegs over each other until "
+        "as few as possible are left; one peg left is genius.",
+        "El triángulo de clavijas, un solitario: 15 hoyos y 14 clavijas. Salta clavijas unas "
+        "sobre otras hasta dejar las menos posibles; dejar una es de genio.",
+    ),
+    "help_triangle_rules": (
+        "**How to play**\n"
+        "- `/triangle play` sets out the board as 15 buttons, holes 0 to 14 (0 at the top). "
+        "Press the hole to leave empty, or name it with `start`.\n"
+        "- Press a peg, then the empty hole two steps away in a straight line: the peg jumps "
+        "over its neighbour, which comes off the board.\n"
+        "- Play until no jump is left. One peg left: *you're genius*; two: *purty smart*; three: "
+        "*just plain dumb*; more: *eg-no-ra-moose*.\n"
+        "- **Hint** tells the best next jump; `/triangle solve` shows a whole solution as an "
+        "animation; **Give up** (or `/triangle quit`) ends the game. A game left untouched for "
+        "30 minutes is put away.",
+        "**Cómo se juega**\n"
+        "- `/triangulo jugar` pone el tablero en 15 botones, los hoyos del 0 al 14 (el 0 "
+        "arriba). Pulsa el hoyo que quieres dejar vacío, o nómbralo con `hoyo_inicial`.\n"
+        "- Pulsa una clavija y luego el hoyo vacío a dos pasos en línea recta: la clavija salta "
+        "sobre su vecina, que sale del tablero.\n"
+        "- Juega hasta que no quede ningún salto. Una clavija: *eres un genio*; dos: *bastante "
+        "listo*; tres: *medio burro*; más: *ig-no-ran-tón*.\n"
+        "- **Pista** te dice el mejor salto; `/triangulo resolver` muestra una solución entera "
+        "animada; **Abandonar** (o `/triangulo abandonar`) termina la partida. Una partida sin "
+        "tocar durante 30 minutos se recoge.",
+    ),
+    # The pictures of /help (bot.render.help) and their alt text.
+    "help_pic_loteria_title": ("Winning patterns", "Figuras ganadoras"),
+    "help_pic_line": ("any row, column or diagonal", "cualquier fila, columna o diagonal"),
+    "help_pic_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
+    "help_pic_centre": ("the four cards in the middle", "las cuatro cartas del centro"),
+    "help_pic_square": ("any 2x2 block", "cualquier bloque de 2x2"),
+    "help_pic_full": ("all sixteen cards", "las dieciséis cartas"),
+    "help_pic_slept_name": ("Slept rule", "Regla del dormido"),
+    "help_pic_slept": (
+        "the shape must include the last card called (the star)",
+        "la figura debe incluir la última carta cantada (la estrella)",
+    ),
+    "help_alt_loteria": (
+        "Lotería's winning patterns: six small 4x4 tablas, with the cards that win under beans "
+        "and ringed in gold.",
+        "Las figuras ganadoras de la Lotería: seis tablas pequeñas de 4x4, con frijoles y un "
+        "marco dorado en las cartas que ganan.",
+    ),
+    "help_alt_line": (
+        "any row, column or diagonal; the picture shows the top row",
+        "cualquier fila, columna o diagonal; la imagen muestra la fila de arriba",
+    ),
+    "help_alt_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
+    "help_alt_centre": ("the four cards in the middle", "las cuatro cartas del centro"),
+    "help_alt_square": (
+        "any 2x2 block; the picture shows the top left one",
+        "cualquier bloque de 2x2; la imagen muestra el de arriba a la izquierda",
+    ),
+    "help_alt_full": ("all sixteen cards", "las dieciséis cartas"),
+    "help_alt_slept": (
+        "with it on, the winning shape must include the last card called; the picture shows the "
+        "second column completed, its third card starred as the last one called",
+        "con ella, la figura ganadora debe incluir la última carta cantada; la imagen muestra la "
+        "segunda columna completa, con una estrella en su tercera carta, la última cantada",
+    ),
+    "help_pic_housie_name": ("Housie", "Tómbola"),
+    "help_pic_housie_title": ("Prizes", "Premios"),
+    "help_pic_early_five": ("any five numbers", "cinco números cualesquiera"),
+    "help_pic_top_line": ("the five numbers of the top row", "los cinco números de arriba"),
+    "help_pic_middle_line": ("the five numbers of the middle row", "los cinco números del medio"),
+    "help_pic_bottom_line": ("the five numbers of the bottom row", "los cinco números de abajo"),
+    "help_pic_four_corners": (
+        "the first and last numbers of the top and bottom rows",
+        "primer y último número de las filas de arriba y de abajo",
+    ),
+    "help_pic_full_house": ("all fifteen numbers", "los quince números"),
+    "help_pic_extra_houses": (
+        "{second} and {third}, when played: the next tickets to fill all fifteen numbers.",
+        "{second} y {third}, si se juegan: los siguientes cartones en llenar los quince números.",
+    ),
+    "help_alt_housie": (
+        "Housie prizes: six copies of one ticket, each with the numbers of one prize dabbed on "
+        "gold. The ticket: {rows}.",
+        "Premios de la tómbola: seis copias de un cartón, cada una con los números de un premio "
+        "marcados sobre dorado. El cartón: {rows}.",
+    ),
+    "help_alt_ticket_row": ("row {row}: {numbers}", "fila {row}: {numbers}"),
 }
 
 

@@ -25,6 +25,7 @@ from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public,
 from bot.housie_calls import nickname
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
+from bot.render import help as render_help
 from bot.render import housie as render
 from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
 from engine import housie
@@ -459,6 +460,19 @@ class Housie(
         await send_ephemeral(
             interaction, self.say("housie_code_good", interaction.locale, game=game_id, rows=rows)
         )
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = (
+        "help_housie_summary",
+        "help_housie_round",
+        "help_housie_prizes",
+        "help_housie_claims",
+    )
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
+        return [render_help.render_housie_prizes(locale, names)]
 
 
 def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:

@@ -23,6 +23,7 @@ from bot.cantor import Verse, verse_of_card
 from bot.errors import UserError, check_range
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
+from bot.render import help as render_help
 from bot.render import loteria as render
 from bot.storage import BoardRow, GameRow
 from engine.errors import GameError, quoted
@@ -354,6 +355,18 @@ class Loteria(
         self, interaction: discord.Interaction[Any], pattern: str | None = None
     ) -> None:
         await self.claim(interaction, None, pattern, None)
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = (
+        "help_loteria_summary",
+        "help_loteria_round",
+        "help_loteria_prizes",
+        "help_loteria_claims",
+    )
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        return [render_help.render_loteria_patterns(locale)]
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -236,6 +236,10 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
     async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
         await self.resign_command(interaction)
 
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = ("help_tictactoe_summary", "help_tictactoe_rules")
+
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(TicTacToeCog(bot))

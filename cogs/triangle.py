@@ -448,6 +448,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             assert after is not None
             await self.show(after, await self.message(after, self.load(after)))
 
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = ("help_triangle_summary", "help_triangle_rules")
+
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(TriangleCog(bot))
