@@ -83,8 +83,8 @@ class DotsError(GameError):
 
 
 class DotsReason(Reason):
-    """Why a typed or picked line is refused: the ``code`` of a :class:`DotsError` (its
-    ``values`` after #; ``line`` is a line's name, such as ``"A1-B1"``)."""
+    """Why a typed or picked line is refused: the ``code`` of a :class:`DotsError`; the comments
+    name its ``values`` (``line`` is a line's name, such as ``"A1-B1"``)."""
 
     NOT_A_LINE = "dots_not_a_line"  # typed: the text, quoted and cut short
     DOT_OFF_BOARD = "dots_dot_off_board"  # dot, rows, columns, last_column, last_row

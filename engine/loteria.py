@@ -482,7 +482,8 @@ _PATTERN_NAMES: dict[Pattern, tuple[str, str]] = {
 
 
 class ClaimReason(Reason):
-    """Why a claim is false: the ``code`` of a :class:`ClaimResult` (its ``values`` after #)."""
+    """Why a claim is false: the ``code`` of a :class:`ClaimResult`; the comments name its
+    ``values``."""
 
     NO_LINE = "loteria_no_line"
     CORNERS_MISSING = "loteria_corners_missing"

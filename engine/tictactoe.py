@@ -51,8 +51,8 @@ class TicTacToeError(GameError):
 
 
 class TicTacToeReason(Reason):
-    """Why a move is refused: the ``code`` of a :class:`TicTacToeError` (its ``values`` after
-    #; cells are numbered 0.. in reading order)."""
+    """Why a move is refused: the ``code`` of a :class:`TicTacToeError`; the comments name its
+    ``values`` (cells are numbered from 0 in reading order)."""
 
     OFF_BOARD = "ttt_off_board"  # cell, size, last: the last cell
     CELL_TAKEN = "ttt_cell_taken"  # cell, mark: the Player whose mark is there

@@ -46,8 +46,8 @@ class TriangleError(GameError):
 
 
 class TriangleReason(Reason):
-    """Why a jump is refused: the ``code`` of a :class:`TriangleError` (its ``values`` after
-    #; holes are numbered 0..14)."""
+    """Why a jump is refused: the ``code`` of a :class:`TriangleError`; the comments name its
+    ``values`` (holes are numbered 0..14)."""
 
     NO_SUCH_HOLE = "tri_no_such_hole"  # hole, last: the last hole
     GAME_OVER = "tri_game_over"  # pegs: the pegs left

@@ -28,8 +28,8 @@ _CODE_ALIASES = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": Non
 
 
 class CodeReason(Reason):
-    """Why a ticket code is refused: the ``code`` of a :class:`TicketCodeError` (its ``values``
-    after #)."""
+    """Why a ticket code is refused: the ``code`` of a :class:`TicketCodeError`; the comments
+    name its ``values``."""
 
     LENGTH = "housie_code_length"  # length: as typed, without separators; shortest, longest
     CHARACTER = "housie_code_character"  # position: from 1, character, alphabet

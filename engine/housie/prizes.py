@@ -111,8 +111,8 @@ DEFAULT_PRIZES: tuple[Prize, ...] = (
 
 
 class PrizeReason(Reason):
-    """Why a claim wins or not: the ``code`` of a :class:`PrizeCheck` (its ``values`` after #;
-    ``prize`` is a :class:`Prize`, ``missing`` the numbers still to call, increasing)."""
+    """Why a claim wins or not: the ``code`` of a :class:`PrizeCheck`; the comments name its
+    ``values`` (``prize`` is a :class:`Prize`, ``missing`` the numbers still to call, increasing)."""
 
     NOTHING_CALLED = "housie_nothing_called"
     EARLY_FIVE_SHORT = "housie_early_five_short"  # count: the ticket's numbers called (0..4)
