@@ -12,7 +12,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,6 +32,7 @@ from bot.errors import (
 from bot.games import GameCog, dispatch_component
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting
+from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.storage import (
     BoardRow,
@@ -72,13 +73,16 @@ VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a messa
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The outcome of one claim on one board."""
+    """The outcome of one claim on one board; ``reason`` in English (stored), and as the
+    engine's ``code`` and ``values`` for the players' words (``bot.reasons``)."""
 
     valid: bool
     prize: str
     reason: str
     board: BoardRow | None
     image: Rendered | None = None
+    code: str = ""
+    values: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1200,8 +1204,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         player = await self.storage.record_false_claim(game.id, user.id, limit=FALSE_CLAIM_LIMIT)
         locale = self.channel_locale(game)
         consequence = self.say("false_out" if player.out else "false_warn", locale)
+        reason = reason_text(verdict.reason, verdict.code, verdict.values, locale)
         return self.say(
-            "false_claim", locale, user=user.mention, reason=verdict.reason, consequence=consequence
+            "false_claim", locale, user=user.mention, reason=reason, consequence=consequence
         )
 
     # -- the end -------------------------------------------------------------------------------

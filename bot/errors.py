@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import MESSAGES, message
+from bot.reasons import error_text
 from engine.errors import GameError, quoted
 
 log = logging.getLogger(__name__)
@@ -26,8 +27,9 @@ class UserError(Exception):
     """A refusal meant for the user who asked: not a player, not the host, wrong channel...
 
     Raised with a message key of ``bot.i18n.MESSAGES`` and its values, shown in the language of
-    whoever is refused. A key that does not exist is a bug, caught here rather than shown
-    (tests/bot/test_i18n.py checks every key the code uses).
+    whoever is refused (a value that is an engine's ``GameError`` too). A key that does not
+    exist is a bug, caught here rather than shown (tests/bot/test_i18n.py checks every key the
+    code uses).
     """
 
     def __init__(self, key: str, /, **values: Any) -> None:
@@ -38,7 +40,11 @@ class UserError(Exception):
         self.values = values
 
     def text(self, locale: discord.Locale | str | None = None) -> str:
-        return message(self.key, locale, **self.values)
+        values = {
+            name: error_text(value, locale) if isinstance(value, GameError) else value
+            for name, value in self.values.items()
+        }
+        return message(self.key, locale, **values)
 
     def __str__(self) -> str:
         return self.text()
@@ -59,8 +65,8 @@ def friendly_message(
         error = error.original
     if isinstance(error, UserError):
         return error.text(locale)
-    if isinstance(error, GameError):
-        return str(error)
+    if isinstance(error, GameError):  # in the reader's words when the engine gave a code
+        return error_text(error, locale)
     if isinstance(error, app_commands.MissingPermissions):
         return message("need_manage_server", locale)
     if isinstance(error, app_commands.NoPrivateMessage):

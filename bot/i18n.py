@@ -1201,6 +1201,119 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "marcados sobre dorado. El cartón: {rows}.",
     ),
     "help_alt_ticket_row": ("row {row}: {numbers}", "fila {row}: {numbers}"),
+    # The engines' reasons: each key is an ``engine.errors.Reason`` code, its placeholders the
+    # code's values (bot/reasons.py fills them in). Claim reasons end a sentence ("False claim
+    # by {user}: {reason}."), so they start in lower case and end without a full stop.
+    "number_list_more": ("{numbers} and {more} more", "{numbers} y {more} más"),
+    "loteria_no_line": ("no line is complete", "ninguna línea está completa"),
+    "loteria_corners_missing": (
+        "the four corners are not all called",
+        "no han salido las cuatro esquinas",
+    ),
+    "loteria_centre_missing": (
+        "the four centre cells are not all called",
+        "no han salido las cuatro casillas del centro",
+    ),
+    "loteria_no_square": ("no 2x2 square is complete", "ningún cuadrito de 2x2 está completo"),
+    "loteria_not_full": ("the tabla is not full", "la tabla no está llena"),
+    "loteria_nothing_called": ("no cards have been called", "aún no ha salido ninguna carta"),
+    "loteria_slept": (
+        "the pattern does not include the last card called ({card})",
+        "la figura no incluye la última carta cantada ({card})",
+    ),
+    "housie_nothing_called": ("no numbers have been called yet", "aún no ha salido ningún número"),
+    "housie_early_five_short": (
+        Plural(
+            "Early Five needs 5 of the ticket's numbers called; {count} is",
+            "Early Five needs 5 of the ticket's numbers called; {count} are",
+        ),
+        Plural(
+            "para Cinco primeros hacen falta 5 números del cartón; solo ha salido {count}",
+            "para Cinco primeros hacen falta 5 números del cartón; han salido {count}",
+        ),
+    ),
+    # "el premio {prize}": Spanish prize names differ in gender and number.
+    "housie_incomplete": (
+        "{prize} is not complete: {missing} not called yet",
+        Plural(
+            "el premio {prize} no está completo: falta por salir el {missing}",
+            "el premio {prize} no está completo: faltan por salir {missing}",
+        ),
+    ),
+    "housie_slept_off_ticket": (
+        "the last number called ({last}) is not on this ticket",
+        "el último número cantado ({last}) no está en este cartón",
+    ),
+    "housie_slept": (
+        "{prize} was complete before the last number called ({last}); it had to be claimed then",
+        "el premio {prize} ya estaba completo antes del último número cantado ({last}); había "
+        "que reclamarlo entonces",
+    ),
+    "housie_complete": ("{prize} complete", "premio {prize} completo"),
+    "housie_completed_last": (
+        "{prize} completed by the last number called, {last}",
+        "premio {prize} completado con el último número cantado, el {last}",
+    ),
+    "housie_code_length": (
+        "a ticket code has {shortest} to {longest} characters; this one has {length}",
+        "un código de cartón tiene de {shortest} a {longest} caracteres; este tiene {length}",
+    ),
+    "housie_code_character": (
+        "ticket codes use only {alphabet}; character {position} is {character!r}",
+        "los códigos de cartón solo usan {alphabet}; el carácter {position} es {character!r}",
+    ),
+    "housie_code_leading_zeros": (
+        "this ticket code has extra leading zeros; type it as it was given",
+        "este código de cartón lleva ceros de más al principio; escríbelo tal como te lo dieron",
+    ),
+    "housie_code_forged": (
+        "this ticket code does not check out: it was mistyped, edited, or not issued here",
+        "este código de cartón no cuadra: está mal escrito, alterado o no se emitió aquí",
+    ),
+    "housie_code_other_game": (
+        "this ticket code is for game {code_game}, not game {game}",
+        "este código de cartón es de la partida {code_game}, no de la partida {game}",
+    ),
+    "dots_not_a_line": (
+        "{typed} is not a line: name two dots, like A1-B1",
+        "{typed} no es una línea: nombra dos puntos, como A1-B1",
+    ),
+    "dots_dot_off_board": (
+        "dot {dot} is not on a {rows}x{columns} board (columns A-{last_column}, rows 1-{last_row})",
+        "el punto {dot} no está en un tablero de {rows}x{columns} (columnas A-{last_column}, "
+        "filas 1-{last_row})",
+    ),
+    "dots_same_dot": ("{line} joins a dot to itself", "{line} une un punto consigo mismo"),
+    "dots_diagonal": (
+        "{line} is diagonal: lines run across or down between neighbours",
+        "{line} es diagonal: las líneas van en horizontal o en vertical entre puntos vecinos",
+    ),
+    "dots_skips_dots": (
+        "{line} skips dots: a line joins two neighbouring dots",
+        "{line} se salta puntos: una línea une dos puntos vecinos",
+    ),
+    "dots_line_taken": ("line {line} is already drawn", "la línea {line} ya está trazada"),
+    "ttt_off_board": (
+        "cell {cell} is off the {size}x{size} board (cells are 0..{last})",
+        "la casilla {cell} está fuera del tablero de {size}x{size} (las casillas van de 0 a "
+        "{last})",
+    ),
+    "tri_no_such_hole": (
+        "hole {hole} is not on the board (holes are 0..{last})",
+        "el hoyo {hole} no está en el tablero (los hoyos van de 0 a {last})",
+    ),
+    "tri_game_over": (
+        "the game is over: no jump is left with {pegs} pegs",
+        "la partida terminó: no queda ningún salto (clavijas: {pegs})",
+    ),
+    "tri_no_peg": (
+        "there is no peg in hole {origin} to jump with",
+        "no hay ninguna clavija en el hoyo {origin} para saltar",
+    ),
+    "tri_landing_taken": (
+        "hole {target} is not empty, so no peg can land there",
+        "el hoyo {target} no está vacío: ninguna clavija puede caer ahí",
+    ),
 }
 
 

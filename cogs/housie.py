@@ -24,6 +24,7 @@ from bot.calling import (
 from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
 from bot.housie_calls import nickname
 from bot.i18n import LocaleLike, is_spanish
+from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.render import help as render_help
 from bot.render import housie as render
@@ -192,19 +193,22 @@ class Housie(
                 return Verdict(True, prize, "", board, image)
             failures.append((numbers_missing(ticket, wanted, called), board.board_index, board, result))
         _, _, closest, result = min(failures, key=lambda failure: failure[:2])
-        return Verdict(False, prize, result.reason, closest)
+        return Verdict(
+            False, prize, result.reason, closest, code=result.code, values=result.values
+        )
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
         assert verdict.board is not None
         await self.storage.set_board_out(verdict.board.id)
         locale = self.channel_locale(game)
+        prize = self.prize_name(verdict.prize, locale)
         return self.say(
             "housie_bogey",
             locale,
             user=user.mention,
-            prize=self.prize_name(verdict.prize, locale),
-            reason=verdict.reason,
+            prize=prize,
+            reason=reason_text(verdict.reason, verdict.code, verdict.values, locale, prize=prize),
             ticket=verdict.board.board_index + 1,
         )
 
@@ -365,10 +369,7 @@ class Housie(
         if extra_houses:
             prizes += [Prize.SECOND_HOUSE, Prize.THIRD_HOUSE]
         seed = self.bot.new_seed()
-        try:
-            state = HousieGame.new(tuple(prizes), seed)
-        except GameError as error:
-            raise UserError(str(error)) from None
+        state = HousieGame.new(tuple(prizes), seed)
         await self.open_lobby(
             interaction,
             seed=seed,

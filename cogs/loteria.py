@@ -237,7 +237,9 @@ class Loteria(
         seen = tuple(called)
         result = check_claim(tabla, seen, pattern, require_last=require_last, deck=state.deck)
         if not result.valid:
-            return Verdict(False, prize, result.reason, board)
+            return Verdict(
+                False, prize, result.reason, board, code=result.code, values=result.values
+            )
         image = render.render_tabla(
             tabla,
             state.deck,

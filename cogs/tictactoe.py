@@ -84,11 +84,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         if not move.isdigit():
             raise UserError("ttt_not_a_cell", move=quoted(move))
         cell = int(move)
-        if 0 <= cell < len(engine.cells):
-            occupant = engine.cells[cell]
-            if occupant is not None:  # the engine's own refusal, in the presser's language
-                raise UserError("ttt_cell_taken", cell=cell, mark=occupant.value)
-        engine.play(cell, player=PLAYERS[seat])
+        engine.play(cell, player=PLAYERS[seat])  # a refusal is worded by its code (bot.reasons)
         return message(
             "ttt_said", locale, mark=PLAYERS[seat].value, cell=cell_name(cell, engine.size, locale)
         )

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, Protocol
 
-from engine.errors import GameError, quoted
+from engine.errors import GameError, Reason, quoted
 
 
 class Solution(Protocol):
@@ -80,6 +80,18 @@ _LETTERS: Final = "ABCDEFGHIJ"
 
 class DotsError(GameError):
     """A move, line name or state text that the Dots and Boxes rules reject."""
+
+
+class DotsReason(Reason):
+    """Why a typed or picked line is refused: the ``code`` of a :class:`DotsError`; the comments
+    name its ``values`` (``line`` is a line's name, such as ``"A1-B1"``)."""
+
+    NOT_A_LINE = "dots_not_a_line"  # typed: the text, quoted and cut short
+    DOT_OFF_BOARD = "dots_dot_off_board"  # dot, rows, columns, last_column, last_row
+    SAME_DOT = "dots_same_dot"  # line
+    DIAGONAL = "dots_diagonal"  # line
+    SKIPS_DOTS = "dots_skips_dots"  # line
+    TAKEN = "dots_line_taken"  # line, player: the Player who drew it
 
 
 class Player(enum.Enum):
@@ -208,27 +220,43 @@ def parse_line(text: str, rows: int = 3, columns: int = 3) -> Line:
     _check_size(rows, columns)
     match = _LINE_TEXT.fullmatch(text)
     if match is None:
-        raise DotsError(f"{quoted(text)} is not a line: name two dots, like A1-B1")
+        typed = quoted(text)
+        raise DotsError(
+            f"{typed} is not a line: name two dots, like A1-B1", DotsReason.NOT_A_LINE, typed=typed
+        )
     dots = []
     for letter, number in ((match[1], match[2]), (match[3], match[4])):
         column, row = _LETTERS.find(letter.upper()), int(number) - 1
         if not (0 <= column <= columns and 0 <= row <= rows):
+            dot = f"{letter.upper()}{number}"
             raise DotsError(
-                f"dot {letter.upper()}{number} is not on a {rows}x{columns} board "
-                f"(columns A-{_LETTERS[columns]}, rows 1-{rows + 1})"
+                f"dot {dot} is not on a {rows}x{columns} board "
+                f"(columns A-{_LETTERS[columns]}, rows 1-{rows + 1})",
+                DotsReason.DOT_OFF_BOARD,
+                dot=dot,
+                rows=rows,
+                columns=columns,
+                last_column=_LETTERS[columns],
+                last_row=rows + 1,
             )
         dots.append((row, column))
     (row_a, column_a), (row_b, column_b) = sorted(dots)
     name = f"{dot_name(row_a, column_a)}-{dot_name(row_b, column_b)}"
     if (row_a, column_a) == (row_b, column_b):
-        raise DotsError(f"{name} joins a dot to itself")
+        raise DotsError(f"{name} joins a dot to itself", DotsReason.SAME_DOT, line=name)
     if row_a == row_b and column_b - column_a == 1:
         return Line(Orientation.ACROSS, row_a, column_a)
     if column_a == column_b and row_b - row_a == 1:
         return Line(Orientation.DOWN, row_a, column_a)
     if abs(row_a - row_b) == 1 and abs(column_a - column_b) == 1:
-        raise DotsError(f"{name} is diagonal: lines run across or down between neighbours")
-    raise DotsError(f"{name} skips dots: a line joins two neighbouring dots")
+        raise DotsError(
+            f"{name} is diagonal: lines run across or down between neighbours",
+            DotsReason.DIAGONAL,
+            line=name,
+        )
+    raise DotsError(
+        f"{name} skips dots: a line joins two neighbouring dots", DotsReason.SKIPS_DOTS, line=name
+    )
 
 
 class DotsGame:
@@ -347,8 +375,12 @@ class DotsGame:
         if player is not None and player is not self._turn:
             raise DotsError(f"it is the {self._turn.value} player's turn, not the {player.value}'s")
         if (self._drawn >> index) & 1:
+            owner = self._owner_of_index(index)
             raise DotsError(
-                f"line {line.id} is already drawn (by the {self._owner_of_index(index).value} player)"
+                f"line {line.id} is already drawn (by the {owner.value} player)",
+                DotsReason.TAKEN,
+                line=line.id,
+                player=owner,
             )
         mover = self._turn
         bit = 1 << index

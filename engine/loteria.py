@@ -27,10 +27,11 @@ import enum
 import functools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
-from engine.errors import GameError, quoted
+from engine.errors import NO_VALUES, GameError, Reason, quoted
 from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
 
 DECK_SIZE = 54
@@ -478,22 +479,44 @@ _PATTERN_NAMES: dict[Pattern, tuple[str, str]] = {
     Pattern.SQUARE: ("Cuadrito", "Square"),
     Pattern.FULL: ("Llena", "Full tabla"),
 }
-_NOT_COMPLETE: dict[Pattern, str] = {
-    Pattern.LINE: "no line is complete",
-    Pattern.CORNERS: "the four corners are not all called",
-    Pattern.CENTRE: "the four centre cells are not all called",
-    Pattern.SQUARE: "no 2x2 square is complete",
-    Pattern.FULL: "the tabla is not full",
+
+
+class ClaimReason(Reason):
+    """Why a claim is false: the ``code`` of a :class:`ClaimResult`; the comments name its
+    ``values``."""
+
+    NO_LINE = "loteria_no_line"
+    CORNERS_MISSING = "loteria_corners_missing"
+    CENTRE_MISSING = "loteria_centre_missing"
+    NO_SQUARE = "loteria_no_square"
+    NOT_FULL = "loteria_not_full"
+    NOTHING_CALLED = "loteria_nothing_called"
+    SLEPT = "loteria_slept"  # card: the last card's Spanish name, number: its number
+
+
+_NOT_COMPLETE: dict[Pattern, tuple[ClaimReason, str]] = {
+    Pattern.LINE: (ClaimReason.NO_LINE, "no line is complete"),
+    Pattern.CORNERS: (ClaimReason.CORNERS_MISSING, "the four corners are not all called"),
+    Pattern.CENTRE: (ClaimReason.CENTRE_MISSING, "the four centre cells are not all called"),
+    Pattern.SQUARE: (ClaimReason.NO_SQUARE, "no 2x2 square is complete"),
+    Pattern.FULL: (ClaimReason.NOT_FULL, "the tabla is not full"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimResult:
-    """The verdict on a claim. ``cells`` is ONE winning cell mask (0 when invalid)."""
+    """The verdict on a claim. ``cells`` is ONE winning cell mask (0 when invalid).
+
+    A false claim says why in ``reason`` (English), and again as ``code`` (a
+    :class:`ClaimReason`) and ``values`` for the bot to word in the player's language; a valid
+    one has neither.
+    """
 
     valid: bool
     cells: int
     reason: str = ""
+    code: str = ""
+    values: Mapping[str, object] = field(default_factory=lambda: NO_VALUES, hash=False)
 
 
 def check_claim(
@@ -533,7 +556,11 @@ def check_claim(
         return first_win
     last = deck.card(called[-1])
     return ClaimResult(
-        False, 0, f"the pattern does not include the last card called ({last.spanish})"
+        False,
+        0,
+        f"the pattern does not include the last card called ({last.spanish})",
+        ClaimReason.SLEPT,
+        MappingProxyType({"card": last.spanish, "number": last.number}),
     )
 
 
@@ -542,9 +569,10 @@ _WINS: dict[Pattern, tuple[ClaimResult, ...]] = {
     for pattern, masks in _PATTERN_MASKS.items()
 }
 _INCOMPLETE: dict[Pattern, ClaimResult] = {
-    pattern: ClaimResult(False, 0, reason) for pattern, reason in _NOT_COMPLETE.items()
+    pattern: ClaimResult(False, 0, reason, code)
+    for pattern, (code, reason) in _NOT_COMPLETE.items()
 }
-_NOTHING_CALLED = ClaimResult(False, 0, "no cards have been called")
+_NOTHING_CALLED = ClaimResult(False, 0, "no cards have been called", ClaimReason.NOTHING_CALLED)
 
 
 # ----------------------------------------------------------------------------------------- game

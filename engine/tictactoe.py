@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from engine.errors import GameError
+from engine.errors import GameError, Reason
 
 MIN_SIZE: Final = 3
 MAX_SIZE: Final = 5
@@ -48,6 +48,14 @@ _EXACT_CACHE_LIMIT: Final = 200_000
 
 class TicTacToeError(GameError):
     """A move, board or state text that the tic-tac-toe rules reject."""
+
+
+class TicTacToeReason(Reason):
+    """Why a move is refused: the ``code`` of a :class:`TicTacToeError`; the comments name its
+    ``values`` (cells are numbered from 0 in reading order)."""
+
+    OFF_BOARD = "ttt_off_board"  # cell, size, last: the last cell
+    CELL_TAKEN = "ttt_cell_taken"  # cell, mark: the Player whose mark is there
 
 
 class Player(enum.Enum):
@@ -241,9 +249,13 @@ class TicTacToe:
 
     def _check_cell(self, cell: int) -> None:
         if not 0 <= cell < self._rules.cells:
+            last = self._rules.cells - 1
             raise TicTacToeError(
-                f"cell {cell} is off the {self.size}x{self.size} board "
-                f"(cells are 0..{self._rules.cells - 1})"
+                f"cell {cell} is off the {self.size}x{self.size} board (cells are 0..{last})",
+                TicTacToeReason.OFF_BOARD,
+                cell=cell,
+                size=self.size,
+                last=last,
             )
 
     def play(self, cell: int, player: Player | None = None) -> Outcome:
@@ -255,7 +267,12 @@ class TicTacToe:
             raise TicTacToeError(f"it is {self.turn.value}'s turn, not {player.value}'s")
         occupant = self.cell(cell)
         if occupant is not None:
-            raise TicTacToeError(f"cell {cell} is already taken by {occupant.value}")
+            raise TicTacToeError(
+                f"cell {cell} is already taken by {occupant.value}",
+                TicTacToeReason.CELL_TAKEN,
+                cell=cell,
+                mark=occupant,
+            )
         mover = self.turn
         bit = 1 << cell
         if mover is Player.X:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from engine.errors import GameError
+from engine.errors import GameError, Reason
 
 ROWS: Final = 5
 HOLES: Final = ROWS * (ROWS + 1) // 2
@@ -43,6 +43,18 @@ _DIGITS: Final = "0123456789abcde"
 
 class TriangleError(GameError):
     """A jump or state text that the triangle's rules reject."""
+
+
+class TriangleReason(Reason):
+    """Why a jump is refused: the ``code`` of a :class:`TriangleError`; the comments name its
+    ``values`` (holes are numbered 0..14)."""
+
+    NO_SUCH_HOLE = "tri_no_such_hole"  # hole, last: the last hole
+    GAME_OVER = "tri_game_over"  # pegs: the pegs left
+    NO_PEG = "tri_no_peg"  # origin
+    LANDING_TAKEN = "tri_landing_taken"  # target
+    NOT_STRAIGHT = "tri_not_straight"  # origin, target
+    NOTHING_OVER = "tri_nothing_over"  # origin, target, over
 
 
 def _coordinates() -> tuple[tuple[int, int], ...]:
@@ -121,7 +133,12 @@ def start_board(empty_hole: int) -> int:
 
 def _check_hole(hole: int) -> None:
     if not 0 <= hole < HOLES:
-        raise TriangleError(f"hole {hole} is not on the board (holes are 0..{HOLES - 1})")
+        raise TriangleError(
+            f"hole {hole} is not on the board (holes are 0..{HOLES - 1})",
+            TriangleReason.NO_SUCH_HOLE,
+            hole=hole,
+            last=HOLES - 1,
+        )
 
 
 def _check_board(board: int) -> None:
@@ -299,19 +316,38 @@ class TriangleGame:
         _check_hole(origin)
         _check_hole(target)
         if self.is_over:
-            raise TriangleError(f"the game is over: no jump is left with {self.pegs_left} pegs")
+            raise TriangleError(
+                f"the game is over: no jump is left with {self.pegs_left} pegs",
+                TriangleReason.GAME_OVER,
+                pegs=self.pegs_left,
+            )
         if not self.has_peg(origin):
-            raise TriangleError(f"there is no peg in hole {origin} to jump with")
+            raise TriangleError(
+                f"there is no peg in hole {origin} to jump with",
+                TriangleReason.NO_PEG,
+                origin=origin,
+            )
         if self.has_peg(target):
-            raise TriangleError(f"hole {target} is not empty, so no peg can land there")
+            raise TriangleError(
+                f"hole {target} is not empty, so no peg can land there",
+                TriangleReason.LANDING_TAKEN,
+                target=target,
+            )
         jump = _JUMP_BETWEEN.get((origin, target))
         if jump is None:
             raise TriangleError(
-                f"{origin} -> {target} is not a straight jump over one neighbouring hole"
+                f"{origin} -> {target} is not a straight jump over one neighbouring hole",
+                TriangleReason.NOT_STRAIGHT,
+                origin=origin,
+                target=target,
             )
         if not self.has_peg(jump.over):
             raise TriangleError(
-                f"nothing to jump over: hole {jump.over} between {origin} and {target} is empty"
+                f"nothing to jump over: hole {jump.over} between {origin} and {target} is empty",
+                TriangleReason.NOTHING_OVER,
+                origin=origin,
+                target=target,
+                over=jump.over,
             )
         return jump
 

@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "bot",  # the package itself (empty)
         "bot.i18n",
+        "bot.reasons",
         "bot.config",
         "bot.endpoints",
         "bot.database_file",
