@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.cantor",
         "bot.housie_calls",
         "bot.metrics",
+        "bot.when",
         "bot.render",
     ),
     ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments", "bot.backup"),
