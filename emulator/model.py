@@ -46,6 +46,8 @@ class Permission(enum.IntFlag):
     READ_MESSAGE_HISTORY = 1 << 16
     USE_EXTERNAL_EMOJIS = 1 << 18
     USE_APPLICATION_COMMANDS = 1 << 31
+    MANAGE_EVENTS = 1 << 33
+    CREATE_EVENTS = 1 << 44
 
 
 EVERYONE_PERMISSIONS = (
@@ -519,7 +521,8 @@ class Channel:
         }
 
 
-BOT_PERMISSIONS = int(EVERYONE_PERMISSIONS)
+# What an invited bot's own role holds: what its invite asks for (our bot asks for Create Events).
+BOT_PERMISSIONS = int(EVERYONE_PERMISSIONS | Permission.CREATE_EVENTS)
 
 
 class Guild:
@@ -542,6 +545,8 @@ class Guild:
         )
         self.roles = [self.everyone_role, self.manager_role, self.bot_role]
         self.joined_at = now_iso()
+        # Guild scheduled events by id, as Discord answers them (GuildScheduledEvent objects).
+        self.scheduled_events: dict[int, dict[str, Any]] = {}
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
