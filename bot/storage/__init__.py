@@ -18,6 +18,8 @@ from bot.storage._rows import (
     GameStatus,
     LeaderboardRow,
     PlayerRow,
+    ScheduleRow,
+    ScheduleStatus,
     StorageError,
     WinnerRow,
 )
@@ -42,6 +44,8 @@ __all__ = [
     "LeaderboardRow",
     "Migration",
     "PlayerRow",
+    "ScheduleRow",
+    "ScheduleStatus",
     "Storage",
     "StorageError",
     "WinnerRow",

@@ -119,6 +119,38 @@ class WinnerRow:
     draw_seq: int
 
 
+class ScheduleStatus(StrEnum):
+    WAITING = "waiting"  # planned; the lobby is not open yet
+    LOBBY = "lobby"  # its lobby is open (``game_id``)
+    DONE = "done"  # the game started (or nobody came); a weekly night made the next one
+    CANCELLED = "cancelled"
+    MISSED = "missed"  # the lobby could not open (the channel was busy, or shut to the bot)
+
+    @property
+    def is_pending(self) -> bool:
+        return self in {ScheduleStatus.WAITING, ScheduleStatus.LOBBY}
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleRow:
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    starts_at: float  # seconds since 1970, UTC
+    lobby_minutes: int
+    weekly: bool
+    options: dict[str, Any]
+    status: ScheduleStatus
+    event_id: int | None
+    game_id: int | None
+
+    @property
+    def lobby_at(self) -> float:
+        return self.starts_at - 60 * self.lobby_minutes
+
+
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     user_id: int
@@ -159,6 +191,23 @@ class ChannelBusyError(StorageError):
     def __init__(self, existing: GameRow) -> None:
         super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
         self.existing = existing
+
+
+def schedule_row(row: Row) -> ScheduleRow:
+    return ScheduleRow(
+        id=int(row["id"]),
+        kind=str(row["kind"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        host_id=int(row["host_id"]),
+        starts_at=float(row["starts_at"]),
+        lobby_minutes=int(row["lobby_minutes"]),
+        weekly=bool(row["weekly"]),
+        options=json.loads(row["options"]),
+        status=ScheduleStatus(row["status"]),
+        event_id=None if row["event_id"] is None else int(row["event_id"]),
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+    )
 
 
 def game_row(row: Row) -> GameRow:

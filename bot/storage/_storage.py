@@ -34,11 +34,14 @@ from bot.storage._rows import (
     LeaderboardRow,
     PlayerRow,
     Row,
+    ScheduleRow,
+    ScheduleStatus,
     StorageError,
     WinnerRow,
     board_row,
     game_row,
     player_row,
+    schedule_row,
 )
 from bot.storage._sqlite import open_sqlite
 
@@ -539,6 +542,89 @@ class Storage:
             (guild_id, per_kind),
         )
         return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    # -- game nights planned ahead --------------------------------------------------------------
+
+    async def add_schedule(
+        self,
+        *,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        starts_at: float,
+        lobby_minutes: int,
+        weekly: bool,
+        options: Mapping[str, Any],
+    ) -> ScheduleRow:
+        """Plan a game night (waiting for its lobby to open)."""
+        created_at = time.time()
+
+        async def work(db: Transaction) -> int:
+            return await db.insert(
+                "INSERT INTO schedules (kind, guild_id, channel_id, host_id, starts_at,"
+                " lobby_minutes, weekly, options, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    starts_at,
+                    lobby_minutes,
+                    int(weekly),
+                    json.dumps(dict(options), sort_keys=True),
+                    ScheduleStatus.WAITING.value,
+                    created_at,
+                ),
+            )
+
+        schedule = await self.get_schedule(await self._backend.write(work))
+        assert schedule is not None
+        return schedule
+
+    async def get_schedule(self, schedule_id: int) -> ScheduleRow | None:
+        row = await self._one("SELECT * FROM schedules WHERE id = ?", (schedule_id,))
+        return schedule_row(row) if row else None
+
+    async def pending_schedules(
+        self, kind: str, guild_id: int | None = None
+    ) -> list[ScheduleRow]:
+        """Game nights of ``kind`` still to come (waiting, or with their lobby open), soonest
+        first; only those of ``guild_id`` if given."""
+        query = "SELECT * FROM schedules WHERE kind = ? AND status IN (?, ?)"
+        params: list[Any] = [kind, ScheduleStatus.WAITING.value, ScheduleStatus.LOBBY.value]
+        if guild_id is not None:
+            query += " AND guild_id = ?"
+            params.append(guild_id)
+        rows = await self._all(query + " ORDER BY starts_at, id", params)
+        return [schedule_row(row) for row in rows]
+
+    async def update_schedule(
+        self,
+        schedule_id: int,
+        *,
+        expect: ScheduleStatus,
+        status: ScheduleStatus | None = None,
+        event_id: int | None = None,
+        game_id: int | None = None,
+    ) -> bool:
+        """Change a schedule if it is still in status ``expect`` (compare-and-set: a night is
+        opened, started or cancelled once); returns whether it changed."""
+        fields: list[str] = []
+        params: list[Any] = []
+        for column, value in (("status", status), ("event_id", event_id), ("game_id", game_id)):
+            if value is not None:
+                fields.append(f"{column} = ?")
+                params.append(value.value if isinstance(value, ScheduleStatus) else value)
+        if not fields:
+            return False
+        params += [schedule_id, expect.value]
+        changed = await self._write(
+            f"UPDATE schedules SET {', '.join(fields)} WHERE id = ? AND status = ?",  # noqa: S608
+            params,
+        )
+        return changed > 0
 
     # -- DM channels ---------------------------------------------------------------------------
 

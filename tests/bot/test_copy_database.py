@@ -52,6 +52,16 @@ async def fill(storage: Storage) -> None:
     await storage.set_meta("commands:1:global", "abc")
     await storage.set_meta("notice:8", '["hello"]')
     await storage.set_dm_channel(7, 700)
+    await storage.add_schedule(
+        kind="housie",
+        guild_id=2,
+        channel_id=11,
+        host_id=8,
+        starts_at=2_000_000_000.0,
+        lobby_minutes=10,
+        weekly=True,
+        options={"calls": "classic"},
+    )
 
 
 async def dump(storage: Storage) -> dict[str, object]:
@@ -65,6 +75,7 @@ async def dump(storage: Storage) -> dict[str, object]:
         },
         "meta": await storage.meta_with_prefix(""),
         "dm": [await storage.dm_channel(user) for user in (7, 8, 9)],
+        "schedules": await storage.pending_schedules("housie"),
         "leaders": await storage.leaderboard(1),
     }
 
@@ -88,6 +99,7 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
         "winners": 2,
         "meta": 2,
         "dm_channels": 1,
+        "schedules": 1,
     }
     assert report.summary().startswith("copied 2 games, 3 players, 3 boards, 5 draws")
     async with Storage.open(database) as postgres:
@@ -95,8 +107,8 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
 
     again = await copy_database(source, database)
     assert sum(again.copied.values()) == 0
-    assert sum(again.already_there.values()) == 21
-    assert "copied nothing; 21 rows were already there" in again.summary()
+    assert sum(again.already_there.values()) == 22
+    assert "copied nothing; 22 rows were already there" in again.summary()
     async with Storage.open(database) as postgres:
         assert await dump(postgres) == before
         # New rows get ids past the copied ones.
@@ -160,7 +172,7 @@ async def test_the_migrate_db_command(tmp_path: Path, database: str):
     assert "copied 2 games, 3 players" in first.stdout
     second = migrate_db(str(source), database)
     assert second.returncode == 0, second.stderr
-    assert "copied nothing; 21 rows were already there" in second.stdout
+    assert "copied nothing; 22 rows were already there" in second.stdout
 
     usage = migrate_db(database, str(source))
     assert usage.returncode == 2

@@ -230,3 +230,49 @@ async def test_a_channel_holds_one_game_of_the_excluded_kinds_even_under_a_race(
     assert await new_game(storage, channel_id=77, kind="tictactoe")
     await storage.update_game(created[0].id, status=GameStatus.FINISHED)
     assert await start("housie")
+
+
+async def test_game_nights_are_planned_and_move_on_once(storage: Storage):
+    from bot.storage import ScheduleStatus
+
+    later = await storage.add_schedule(
+        kind="loteria",
+        guild_id=1,
+        channel_id=10,
+        host_id=7,
+        starts_at=2_000_000_600.0,
+        lobby_minutes=15,
+        weekly=True,
+        options={"prizes": "line"},
+    )
+    sooner = await storage.add_schedule(
+        kind="loteria",
+        guild_id=2,
+        channel_id=20,
+        host_id=8,
+        starts_at=2_000_000_000.0,
+        lobby_minutes=5,
+        weekly=False,
+        options={},
+    )
+    assert later.status is ScheduleStatus.WAITING
+    assert later.lobby_at == 2_000_000_600.0 - 15 * 60
+    assert later.weekly
+    assert later.options == {"prizes": "line"}
+    assert [s.id for s in await storage.pending_schedules("loteria")] == [sooner.id, later.id]
+    assert [s.id for s in await storage.pending_schedules("loteria", 1)] == [later.id]
+    assert await storage.pending_schedules("housie") == []
+
+    assert await storage.update_schedule(
+        later.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY, game_id=44
+    )
+    # A second opening of the same night loses: compare-and-set.
+    assert not await storage.update_schedule(
+        later.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY, game_id=45
+    )
+    opened = await storage.get_schedule(later.id)
+    assert (opened.status, opened.game_id) == (ScheduleStatus.LOBBY, 44)
+    assert await storage.update_schedule(
+        sooner.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.CANCELLED
+    )
+    assert [s.id for s in await storage.pending_schedules("loteria")] == [later.id]
