@@ -10,6 +10,7 @@ import json
 import logging
 import pkgutil
 import signal
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -85,6 +86,8 @@ class GameNightBot(commands.Bot):
         self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
+        # Seconds added to the wall clock the game nights are planned on (a test moves it on).
+        self.clock_offset = 0.0
         self.metrics = Metrics()
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
@@ -107,6 +110,10 @@ class GameNightBot(commands.Bot):
                 self, self.settings.metrics_host, self.settings.metrics_port
             )
             await self.http_endpoint.start()
+
+    def now(self) -> float:
+        """The time, in seconds since 1970 (UTC), by which planned game nights open and start."""
+        return time.time() + self.clock_offset
 
     def gateway_connected(self) -> bool:
         """Whether the bot is logged in and its gateway connection is open."""

@@ -31,6 +31,7 @@ from bot.errors import (
 )
 from bot.games import GameCog, dispatch_component
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.nights import GameNights
 from bot.permissions import require_posting
 from bot.reasons import reason_text
 from bot.render import Rendered
@@ -207,7 +208,7 @@ class CallingButton(
         )
 
 
-class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
+class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     """Shared machinery; subclasses supply the rules, texts and images of their game.
 
     Each game is a command group (``/loteria``, ``/housie``); the host controls and ``verify``
@@ -225,6 +226,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         super().__init__(bot)
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
         self.view_slots = asyncio.Semaphore(VIEW_CONCURRENCY)
+        self.nights_wake = asyncio.Event()
+        self.nights_task: asyncio.Task[None] | None = None
 
     def new_live(self, game_id: int) -> LiveGame:
         return LiveGame(game_id)
@@ -329,6 +332,22 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
                 self.ensure_timer(game.id)
             # Boards stored but never sent (the bot stopped while dealing) go out again.
             self.redeliver_later(game.id)
+        self.start_nights()
+
+    async def cog_unload(self) -> None:
+        self.stop_nights()
+        await super().cog_unload()
+
+    async def post_lobby(self, game: GameRow, note: str) -> int:
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        posted = await channel.send(
+            f"{await self.lobby_text(game)}\n{note}", view=self.lobby_view(game)
+        )
+        return posted.id
+
+    def start_running(self, game_id: int) -> None:
+        self.touch_lobby(game_id, urgent=True)
+        self.ensure_timer(game_id)
 
     def ensure_timer(self, game_id: int) -> None:
         live = self.live_game(game_id)
@@ -466,6 +485,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         ]
         if game.status is GameStatus.PAUSED and game.options.get("stalled"):
             lines.insert(3, self.say("status_stalled", locale, channel=game.channel_id))
+        if game.options.get("nobody_came"):
+            lines.insert(3, self.say("night_nobody_came", locale))
         return "\n".join(lines)
 
     def touch_lobby(self, game_id: int, *, urgent: bool = False) -> None:
@@ -1261,6 +1282,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         except discord.HTTPException:
             log.warning("could not post the summary of game %s", game.id, exc_info=True)
         self.touch_lobby(game.id, urgent=True)
+        if game.options.get("night") is not None:
+            await self.night_ended(game)
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         game = await self.game_by_id(game_id, interaction.guild_id)

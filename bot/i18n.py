@@ -149,6 +149,26 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Classic deck or family deck": "Baraja clásica o familiar",
     "Most players who can join": "Máximo de jugadores",
     "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
+    "schedule": "programar",
+    "schedules": "programadas",
+    "unschedule": "desprogramar",
+    "when": "cuando",
+    "lobby": "sala",
+    "weekly": "semanal",
+    "night": "noche",
+    "Plan a game night: a lobby before, the game on time": (
+        "Programa una noche de juego: la sala antes, la partida a su hora"
+    ),
+    "When: today 20:00, friday 8pm, in 2 hours, or a date and time": (
+        "Cuándo: hoy 20:00, viernes 8pm, en 2 horas, o una fecha y hora"
+    ),
+    "Minutes the lobby opens before the start (1-120)": (
+        "Minutos antes del inicio en que se abre la sala (1-120)"
+    ),
+    "The same time every week": "A la misma hora cada semana",
+    "The game nights planned here": "Las noches de juego programadas aquí",
+    "Call off a planned game night": "Cancela una noche de juego programada",
+    "The game night's number (see schedules)": "El número de la noche de juego (ver programadas)",
     "verses": "versos",
     "calls": "cantos",
     "The cantor's verse with each card, or first as a riddle": (
@@ -204,6 +224,88 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "🔢 **{value}** · number {seq} of {total}",
         "🔢 **{value}** · número {seq} de {total}",
     ),
+    "night_planned": (
+        "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
+        "{lobby} minutes before; the game starts on time if anyone has joined.",
+        "📅 Noche de {title} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se abre "
+        "{lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+    ),
+    "night_planned_weekly": (
+        "📅 {title} night #{night}, every week from <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The "
+        "lobby opens {lobby} minutes before; the game starts on time if anyone has joined.",
+        "📅 Noche de {title} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en <#{channel}>. "
+        "La sala se abre {lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+    ),
+    "night_event": (
+        "It is in the server's events, so members can say they are interested.",
+        "Está en los eventos del servidor, para que los miembros marquen que les interesa.",
+    ),
+    "night_no_event": (
+        "(No server event: I need the Create Events permission for that; the night happens "
+        "anyway.)",
+        "(Sin evento del servidor: necesito el permiso Crear eventos para eso; la noche se juega "
+        "igual.)",
+    ),
+    "night_event_name": ("{title} night", "Noche de {title}"),
+    "night_event_description": (
+        "A {title} game in {channel}: the lobby opens a few minutes before.",
+        "Una partida de {title} en {channel}: la sala se abre unos minutos antes.",
+    ),
+    "night_lobby_note": (
+        "📅 Planned game night #{night}: the game starts <t:{at}:R>, on its own.",
+        "📅 Noche de juego programada #{night}: la partida empieza <t:{at}:R>, sola.",
+    ),
+    "night_nobody_came": (
+        "Nobody joined this planned night, so it was called off.",
+        "Nadie se unió a esta noche programada, así que se canceló.",
+    ),
+    "night_missed_busy": (
+        "Your {title} night #{night} could not open in <#{channel}>: game #{game} was still on "
+        "there.",
+        "Tu noche de {title} #{night} no pudo abrirse en <#{channel}>: la partida #{game} seguía "
+        "ahí.",
+    ),
+    "night_missed_channel": (
+        "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
+        "Tu noche de {title} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
+    ),
+    "nights_none": (
+        "No {title} night is planned in this server. Plan one with `/{kind} schedule`.",
+        "No hay ninguna noche de {title} programada en este servidor. Programa una con "
+        "`/{kind} schedule`.",
+    ),
+    "nights_header": ("Planned {title} nights:", "Noches de {title} programadas:"),
+    "nights_line": (
+        "#{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>, by <@{host}>",
+        "#{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>, de <@{host}>",
+    ),
+    "nights_line_weekly": (
+        "#{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>, by <@{host}>, every week",
+        "#{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>, de <@{host}>, cada semana",
+    ),
+    "night_unknown": (
+        "There is no planned {title} night #{night} here.",
+        "No hay ninguna noche de {title} #{night} programada aquí.",
+    ),
+    "night_cancelled": (
+        "📅 {title} night #{night} is called off (by {user}).",
+        "📅 La noche de {title} #{night} se canceló ({user}).",
+    ),
+    "when_unreadable": (
+        "I can't read {when} as a time. Try `today 20:00`, `friday 8pm`, `in 2 hours` or "
+        "`2026-12-24 20:00` (times are in {zone}).",
+        "No puedo leer {when} como una hora. Prueba `hoy 20:00`, `viernes 8pm`, `en 2 horas` o "
+        "`2026-12-24 20:00` (las horas son de {zone}).",
+    ),
+    "when_past": (
+        "{when} has already passed (times are in {zone}).",
+        "{when} ya pasó (las horas son de {zone}).",
+    ),
+    "when_too_far": (
+        "{when} is more than a year away.",
+        "{when} es dentro de más de un año.",
+    ),
+    "when_bad_zone": ("{when} is not a time zone I know.", "{when} no es una zona horaria que conozca."),
     "riddle_line": (
         "🎴 Card {seq} of {total}: guess it from the cantor's verse…",
         "🎴 Carta {seq} de {total}: adivínala por el verso del cantor…",

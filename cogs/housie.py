@@ -31,8 +31,8 @@ from bot.render import housie as render
 from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
 from engine import housie
 from engine.errors import GameError, quoted
+from engine.housie import DEFAULT_PRIZES, HousieGame, Prize, Ticket, TicketDealer, check_prize
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS
-from engine.housie import HousieGame, Prize, Ticket, TicketDealer, check_prize
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -235,6 +235,21 @@ class Housie(
             for board in boards
             if dealt[board.deal_index].to_state() != board.state
         ]
+
+    def scheduled_game(self, seed: bytes, choices: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """A planned night plays the start command's defaults."""
+        prizes = [p.value for p in DEFAULT_PRIZES]
+        state = HousieGame.new(
+            tuple(Prize(code) for code in choices.get("prizes", prizes)), seed
+        )
+        options = {
+            "interval": int(choices.get("interval", 10)),
+            "max_players": int(choices.get("max_players", 100)),
+            "max_tickets": int(choices.get("tickets", 1)),
+            "require_last": bool(choices.get("require_last", False)),
+            "calls": str(choices.get("calls", CALLS_CLASSIC)),
+        }
+        return state.to_state(), options
 
     def verify_values(self, game: GameRow) -> dict[str, Any]:
         return {"prizes": [prize.value for prize in self.engine_game(game).prizes]}

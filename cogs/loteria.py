@@ -56,6 +56,7 @@ PRIZE_PLANS = (
 
 
 VERSES_ON, VERSES_OFF, VERSES_RIDDLE = "on", "off", "riddle"
+DEFAULT_PRIZES, DEFAULT_INTERVAL, DEFAULT_MAX_PLAYERS = "line, full", 10, 100
 VERSE_MODES = (VERSES_ON, VERSES_OFF, VERSES_RIDDLE)
 
 
@@ -263,6 +264,18 @@ class Loteria(
             if dealt[board.deal_index].to_state() != board.state
         ]
 
+    def scheduled_game(self, seed: bytes, choices: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """A planned night plays the start command's defaults."""
+        plan = parse_prizes(str(choices.get("prizes", DEFAULT_PRIZES)))
+        state = LoteriaGame.new(seed, plan, str(choices.get("deck", "classic")))
+        options = {
+            "interval": int(choices.get("interval", DEFAULT_INTERVAL)),
+            "max_players": int(choices.get("max_players", DEFAULT_MAX_PLAYERS)),
+            "require_last": bool(choices.get("require_last", False)),
+            "verses": str(choices.get("verses", VERSES_ON)),
+        }
+        return state.to_state(), options
+
     def verify_values(self, game: GameRow) -> dict[str, Any]:
         state = self.engine_game(game)
         return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
@@ -304,10 +317,10 @@ class Loteria(
     async def start(
         self,
         interaction: discord.Interaction[Any],
-        prizes: str = "line, full",
-        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = 10,
+        prizes: str = DEFAULT_PRIZES,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = DEFAULT_INTERVAL,
         deck: str = "classic",
-        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
+        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
         verses: str = VERSES_ON,
     ) -> None:

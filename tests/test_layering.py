@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments", "bot.backup"),
     ("bot.invite", "bot.config_check"),
     ("bot.games",),
+    ("bot.nights",),
     ("bot.calling", "bot.table", "bot.http_server"),
     ("bot.app",),
     ("cogs",),
