@@ -102,7 +102,7 @@ class Outcome:
 
     @classmethod
     def win(cls, player: Player, line: tuple[int, ...]) -> Outcome:
-        """``player`` has won with the cells ``line`` (sorted)."""
+        """The outcome where ``player`` has won with the cells ``line`` (sorted)."""
         return cls(Status.X_WINS if player is Player.X else Status.O_WINS, line)
 
 
