@@ -31,6 +31,8 @@ from bot.storage import MIGRATIONS
 
 @dataclass(frozen=True)
 class DatabaseState:
+    """What ``check-config`` found of the database: how it is shown, its schema, who runs on it."""
+
     shown: str  # the file's full path, or the URL without its password
     schema_version: int | None  # None: the file is not there yet (the bot creates it)
     in_use_by: int | str | None  # the Game Night process running on it (0 or "" if unknown)

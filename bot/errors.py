@@ -40,6 +40,7 @@ class UserError(Exception):
         self.values = values
 
     def text(self, locale: discord.Locale | str | None = None) -> str:
+        """The refusal in ``locale``'s language (engine errors among the values too)."""
         values = {
             name: error_text(value, locale) if isinstance(value, GameError) else value
             for name, value in self.values.items()
@@ -173,6 +174,7 @@ class GameNightTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        """Answer a failed command (:func:`report_error`), then deliver waiting notices."""
         await report_error(interaction, error, context=await self._game_context(interaction))
         await after_answer(interaction)
 

@@ -61,12 +61,15 @@ class Solution(Protocol):
     each free line's exact value for the side to move."""
 
     @property
-    def rows(self) -> int: ...
+    def rows(self) -> int:
+        """Boxes down the board."""
 
     @property
-    def columns(self) -> int: ...
+    def columns(self) -> int:
+        """Boxes across the board."""
 
-    def line_values(self, drawn: int) -> dict[int, int]: ...
+    def line_values(self, drawn: int) -> dict[int, int]:
+        """Each free line's exact value for the side to move, with the lines ``drawn`` (bits)."""
 
 
 MIN_SIDE: Final = 2
@@ -95,15 +98,20 @@ class DotsReason(Reason):
 
 
 class Player(enum.Enum):
+    """The two sides; FIRST draws the first line."""
+
     FIRST = "first"
     SECOND = "second"
 
     @property
     def other(self) -> Player:
+        """The opponent."""
         return Player.SECOND if self is Player.FIRST else Player.FIRST
 
 
 class Orientation(enum.Enum):
+    """Which way a line runs from its dot: across (to the right) or down."""
+
     ACROSS = "across"
     DOWN = "down"
 
@@ -123,6 +131,7 @@ class Line:
 
     @property
     def dots(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two dots the line joins, as (row, column), the top or left one first."""
         if self.orientation is Orientation.ACROSS:
             return (self.row, self.column), (self.row, self.column + 1)
         return (self.row, self.column), (self.row + 1, self.column)
@@ -148,6 +157,7 @@ class MoveResult:
 
     @property
     def extra_turn(self) -> bool:
+        """Whether the same player moves again: the line completed a box and the game goes on."""
         return bool(self.completed) and not self.game_over
 
 
@@ -275,14 +285,17 @@ class DotsGame:
 
     @property
     def rows(self) -> int:
+        """Boxes down the board."""
         return self._board.rows
 
     @property
     def columns(self) -> int:
+        """Boxes across the board."""
         return self._board.columns
 
     @property
     def turn(self) -> Player:
+        """The player to move."""
         return self._turn
 
     @property
@@ -292,10 +305,12 @@ class DotsGame:
 
     @property
     def scores(self) -> dict[Player, int]:
+        """The boxes each player has completed so far."""
         return {player: boxes.bit_count() for player, boxes in self._boxes.items()}
 
     @property
     def is_over(self) -> bool:
+        """Every line is drawn."""
         return self._drawn == self._board.full
 
     @property
@@ -310,6 +325,7 @@ class DotsGame:
 
     @property
     def all_lines(self) -> tuple[Line, ...]:
+        """Every line of the board, in board order (across lines row by row, then down lines)."""
         return self._board.lines
 
     def free_lines(self) -> tuple[Line, ...]:
@@ -322,6 +338,7 @@ class DotsGame:
 
     @property
     def last_line(self) -> Line | None:
+        """The line drawn last, or None before the first move."""
         return self._board.lines[self._history[-1]] if self._history else None
 
     def _owner_of_index(self, index: int) -> Player:
@@ -344,6 +361,7 @@ class DotsGame:
         return row * self.columns + column
 
     def box_owner(self, row: int, column: int) -> Player | None:
+        """Who completed the box at (``row``, ``column``), or None while it is open."""
         box = self._check_box(row, column)
         for player, boxes in self._boxes.items():
             if (boxes >> box) & 1:
@@ -358,6 +376,7 @@ class DotsGame:
         )
 
     def sides_drawn(self, row: int, column: int) -> int:
+        """How many of the four sides of the box at (``row``, ``column``) are drawn."""
         box = self._check_box(row, column)
         return (self._drawn & self._board.box_masks[box]).bit_count()
 
@@ -399,6 +418,7 @@ class DotsGame:
         return MoveResult(line, mover, tuple(completed), self.is_over)
 
     def copy(self) -> DotsGame:
+        """An independent copy: moves played on it leave this game as it is."""
         clone = DotsGame(self.rows, self.columns)
         clone._drawn, clone._drawn_by_second = self._drawn, self._drawn_by_second
         clone._boxes = dict(self._boxes)
@@ -407,11 +427,13 @@ class DotsGame:
         return clone
 
     def to_state(self) -> str:
+        """``RxC:<moves>``: the board size, then one base-62 digit per line drawn, in order."""
         moves = "".join(_DIGITS[index] for index in self._history)
         return f"{self.rows}x{self.columns}:{moves}"
 
     @classmethod
     def from_state(cls, text: str) -> DotsGame:
+        """The game written by :meth:`to_state`, every move replayed and checked again."""
         size, colon, moves = text.partition(":")
         rows_text, times, columns_text = size.partition("x")
         if not (colon and times and rows_text.isdigit() and columns_text.isdigit()):
@@ -681,6 +703,8 @@ def loony_value(shape: tuple[tuple[bool, int], ...]) -> int:
 
 
 class Level(enum.Enum):
+    """How well :func:`choose_line` plays (the module docstring describes each level)."""
+
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"

@@ -267,10 +267,12 @@ class Tabla:
         return cached
 
     def to_state(self) -> str:
+        """The card numbers in cell order, joined by ``.``."""
         return ".".join(map(str, self.numbers))
 
     @classmethod
     def from_state(cls, text: str) -> Tabla:
+        """The tabla written by :meth:`to_state`; only the canonical text is accepted."""
         parts = text.split(".")
         if not all(part.isascii() and part.isdigit() for part in parts):
             raise GameError(f"tabla state {text!r} is not 16 card numbers joined by '.'")
@@ -445,14 +447,17 @@ class Pattern(enum.Enum):
 
     @property
     def masks(self) -> tuple[int, ...]:
+        """Every 16-bit cell mask that completes this pattern."""
         return _PATTERN_MASKS[self]
 
     @property
     def spanish(self) -> str:
+        """The pattern's name in Spanish (``Chorro``, ``Llena``...)."""
         return _PATTERN_NAMES[self][0]
 
     @property
     def english(self) -> str:
+        """The pattern's name in English (``Line``, ``Full tabla``...)."""
         return _PATTERN_NAMES[self][1]
 
     @classmethod
@@ -612,10 +617,12 @@ class LoteriaGame:
 
     @classmethod
     def new(cls, seed: bytes, prizes: Sequence[Pattern], deck_name: str = "classic") -> LoteriaGame:
+        """A game with ``seed`` playing for ``prizes`` in order, no card called yet."""
         return cls(seed, deck_name, tuple(prizes))
 
     @property
     def deck(self) -> Deck:
+        """The deck the cards are called from (their names and art)."""
         return DECKS[self.deck_name]
 
     @property
@@ -630,6 +637,7 @@ class LoteriaGame:
 
     @property
     def last_called(self) -> Card | None:
+        """The card called last, or None before the first call."""
         return self.deck.card(_order(self.seed)[self.drawn - 1]) if self.drawn else None
 
     @property
@@ -676,6 +684,7 @@ class LoteriaGame:
 
     @classmethod
     def from_state(cls, text: str) -> LoteriaGame:
+        """The game written by :meth:`to_state`; only the canonical text is accepted."""
         parts = text.split("/")
         if len(parts) != 5 or not all(p.isascii() and p.isdigit() for p in parts[3:]):
             raise GameError(f"game state {text!r} is not 'seedhex/deck/prizes/drawn/prize_index'")

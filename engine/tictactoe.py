@@ -59,15 +59,20 @@ class TicTacToeReason(Reason):
 
 
 class Player(enum.Enum):
+    """The two marks; X moves first."""
+
     X = "X"
     O = "O"  # noqa: E741 - the name of the mark
 
     @property
     def other(self) -> Player:
+        """The opponent."""
         return Player.O if self is Player.X else Player.X
 
 
 class Status(enum.Enum):
+    """Where a game stands: in progress, won by X or by O, or drawn."""
+
     IN_PROGRESS = "in progress"
     X_WINS = "X wins"
     O_WINS = "O wins"
@@ -83,6 +88,7 @@ class Outcome:
 
     @property
     def winner(self) -> Player | None:
+        """The player who won, or None while the game goes on or after a draw."""
         if self.status is Status.X_WINS:
             return Player.X
         if self.status is Status.O_WINS:
@@ -91,10 +97,12 @@ class Outcome:
 
     @property
     def is_over(self) -> bool:
+        """Someone has won or the board is full."""
         return self.status is not Status.IN_PROGRESS
 
     @classmethod
     def win(cls, player: Player, line: tuple[int, ...]) -> Outcome:
+        """The outcome where ``player`` has won with the cells ``line`` (sorted)."""
         return cls(Status.X_WINS if player is Player.X else Status.O_WINS, line)
 
 
@@ -127,6 +135,7 @@ class Rules:
 
     @property
     def cells(self) -> int:
+        """How many cells the board has."""
         return self.size * self.size
 
 
@@ -191,14 +200,17 @@ class TicTacToe:
 
     @property
     def rules(self) -> Rules:
+        """The board size and how many in a row win."""
         return self._rules
 
     @property
     def size(self) -> int:
+        """Cells a side."""
         return self._rules.size
 
     @property
     def k(self) -> int:
+        """How many in a row win."""
         return self._rules.k
 
     @property
@@ -208,14 +220,17 @@ class TicTacToe:
 
     @property
     def outcome(self) -> Outcome:
+        """Where the game stands after the last move."""
         return self._outcome
 
     @property
     def is_over(self) -> bool:
+        """Someone has won or the board is full."""
         return self._outcome.is_over
 
     @property
     def move_count(self) -> int:
+        """How many marks are on the board."""
         return self._x.bit_count() + self._o.bit_count()
 
     @property
@@ -224,9 +239,11 @@ class TicTacToe:
         return self._x, self._o
 
     def stones(self, player: Player) -> int:
+        """The cells holding ``player``'s marks, as a bit mask (bit ``cell``)."""
         return self._x if player is Player.X else self._o
 
     def cell(self, cell: int) -> Player | None:
+        """The mark on ``cell``, or None when it is empty."""
         self._check_cell(cell)
         if (self._x >> cell) & 1:
             return Player.X
@@ -236,9 +253,11 @@ class TicTacToe:
 
     @property
     def cells(self) -> tuple[Player | None, ...]:
+        """The mark on each cell in cell order (None for an empty one)."""
         return tuple(self.cell(cell) for cell in range(self._rules.cells))
 
     def empty_mask(self) -> int:
+        """The empty cells, as a bit mask (bit ``cell``)."""
         return _geometry(self._rules).full & ~(self._x | self._o)
 
     def legal_moves(self) -> tuple[int, ...]:
@@ -303,11 +322,13 @@ class TicTacToe:
         return IN_PROGRESS
 
     def copy(self) -> TicTacToe:
+        """An independent copy: moves played on it leave this game as it is."""
         clone = TicTacToe(self._rules)
         clone._x, clone._o, clone._outcome = self._x, self._o, self._outcome
         return clone
 
     def to_state(self) -> str:
+        """``size/k/cells``, an ``X``, ``O`` or ``.`` per cell, e.g. ``3/3/X.O.X....``."""
         marks = "".join(
             "X" if (self._x >> cell) & 1 else "O" if (self._o >> cell) & 1 else "."
             for cell in range(self._rules.cells)
@@ -316,6 +337,7 @@ class TicTacToe:
 
     @classmethod
     def from_state(cls, text: str) -> TicTacToe:
+        """The game written by :meth:`to_state`; rejects boards no legal game can reach."""
         parts = text.split("/")
         if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
             raise TicTacToeError(f"tic-tac-toe state {text!r} is not 'size/k/cells'")
@@ -382,6 +404,8 @@ class TicTacToe:
 
 
 class Level(enum.Enum):
+    """How well :func:`choose_move` plays (the module docstring describes each level)."""
+
     EASY = "easy"
     NORMAL = "normal"
     PERFECT = "perfect"

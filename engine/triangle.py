@@ -79,6 +79,7 @@ class Jump:
         return (1 << self.origin) | (1 << self.over) | (1 << self.target)
 
     def is_legal_on(self, board: int) -> bool:
+        """Whether ``board`` has pegs in ``origin`` and ``over`` and ``target`` empty."""
         return (
             (board >> self.origin) & 1 == 1
             and (board >> self.over) & 1 == 1
@@ -153,6 +154,7 @@ def legal_jumps(board: int) -> tuple[Jump, ...]:
 
 
 def pegs_on(board: int) -> int:
+    """How many pegs are on ``board``."""
     return board.bit_count()
 
 
@@ -271,10 +273,12 @@ class TriangleGame:
 
     @classmethod
     def new(cls, empty_hole: int = 0) -> TriangleGame:
+        """A fresh game with ``empty_hole`` empty (the top hole by default)."""
         return cls(empty_hole)
 
     @property
     def board(self) -> int:
+        """The pegs now, as a 15-bit mask (bit ``h`` set: a peg in hole ``h``)."""
         return self._board
 
     @property
@@ -284,14 +288,17 @@ class TriangleGame:
 
     @property
     def history(self) -> tuple[Jump, ...]:
+        """The jumps played so far, in order."""
         return tuple(self._history)
 
     @property
     def pegs_left(self) -> int:
+        """How many pegs are on the board."""
         return pegs_on(self._board)
 
     @property
     def is_over(self) -> bool:
+        """No jump is left."""
         return not legal_jumps(self._board)
 
     @property
@@ -300,10 +307,12 @@ class TriangleGame:
         return remark(self.pegs_left)
 
     def has_peg(self, hole: int) -> bool:
+        """Whether ``hole`` holds a peg."""
         _check_hole(hole)
         return (self._board >> hole) & 1 == 1
 
     def legal_jumps(self) -> tuple[Jump, ...]:
+        """Every jump that can be played now, in (origin, over, target) order."""
         return legal_jumps(self._board)
 
     def jumps_from(self, hole: int) -> tuple[Jump, ...]:
@@ -383,17 +392,20 @@ class TriangleGame:
         return count_solutions(self._board)
 
     def copy(self) -> TriangleGame:
+        """An independent copy: jumps played on it leave this game as it is."""
         clone = TriangleGame(self._empty_hole)
         clone._board = self._board
         clone._history = list(self._history)
         return clone
 
     def to_state(self) -> str:
+        """``<empty hole>:<jumps>``: holes as base-15 digits, each jump's origin then target."""
         jumps = "".join(_DIGITS[j.origin] + _DIGITS[j.target] for j in self._history)
         return f"{_DIGITS[self._empty_hole]}:{jumps}"
 
     @classmethod
     def from_state(cls, text: str) -> TriangleGame:
+        """The game written by :meth:`to_state`, every jump replayed and checked again."""
         start, colon, jumps = text.partition(":")
         if not colon or len(start) != 1 or start not in _DIGITS or len(jumps) % 2:
             raise TriangleError(f"triangle state {text!r} is not '<hole>:<jump pairs>'")

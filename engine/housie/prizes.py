@@ -43,6 +43,7 @@ class Prize(enum.Enum):
 
     @property
     def display_name(self) -> str:
+        """The prize's English name (``Early Five``, ``Full House``...)."""
         return _PRIZE_NAMES[self]
 
     @property
@@ -207,12 +208,14 @@ class Calls(tuple[int, ...]):
     mask: int
 
     def __new__(cls, numbers: Iterable[int] = ()) -> Calls:
+        """The calls ``numbers``; a number outside 1..90 or a repeat is a :class:`GameError`."""
         calls = super().__new__(cls, numbers)
         calls.mask = _mask_of_calls(calls)
         return calls
 
     @property
     def last(self) -> int | None:
+        """The number called last, or None before the first call."""
         return self[-1] if self else None
 
     @functools.cached_property
