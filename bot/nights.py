@@ -65,20 +65,25 @@ class GameNights(commands.Cog):
 
     @property
     def storage(self) -> Storage:
+        """The bot's database (``GameCog.storage``)."""
         raise NotImplementedError
 
     def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
+        """Message ``key`` naming this game (``GameCog.say``)."""
         raise NotImplementedError
 
     def refusal(self, key: str, /, **values: Any) -> UserError:
+        """A refusal naming this game (``GameCog.refusal``)."""
         raise NotImplementedError
 
     def is_closing(self) -> bool:
+        """Whether the bot is stopping (``GameCog.is_closing``)."""
         raise NotImplementedError
 
     async def require_controller(
         self, interaction: discord.Interaction[Any], game: GameRow
     ) -> None:
+        """Refuse unless the member hosts the game or manages the server."""
         raise NotImplementedError
 
     def scheduled_game(self, seed: bytes, choices: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -96,10 +101,12 @@ class GameNights(commands.Cog):
     # -- the loop ------------------------------------------------------------------------------
 
     def start_nights(self) -> None:
+        """Start the loop that opens and starts this game's planned nights."""
         self.nights_wake = asyncio.Event()
         self.nights_task = asyncio.create_task(self._nights(), name=f"{self.kind}-nights")
 
     def stop_nights(self) -> None:
+        """Stop that loop (the bot is stopping; the nights stay stored)."""
         if self.nights_task is not None:
             self.nights_task.cancel()
 
@@ -109,6 +116,7 @@ class GameNights(commands.Cog):
 
     @staticmethod
     def next_step_at(schedule: ScheduleRow) -> float:
+        """When the night's next step is due: its lobby's opening, or its start."""
         return schedule.lobby_at if schedule.status is ScheduleStatus.WAITING else schedule.starts_at
 
     async def _nights(self) -> None:
@@ -134,6 +142,7 @@ class GameNights(commands.Cog):
                 await asyncio.wait_for(self.nights_wake.wait(), delay)
 
     async def take_step(self, schedule: ScheduleRow) -> None:
+        """Open the night's lobby, or start its game, whichever is due."""
         if schedule.status is ScheduleStatus.WAITING:
             await self.open_night(schedule)
         else:
@@ -265,6 +274,7 @@ class GameNights(commands.Cog):
         return True
 
     async def edit_event(self, schedule: ScheduleRow, *, status: int) -> None:
+        """Move the night's Discord event to ``status`` (quietly: an event is a courtesy)."""
         if schedule.event_id is None:
             return
         with contextlib.suppress(discord.HTTPException):
@@ -273,6 +283,7 @@ class GameNights(commands.Cog):
             )
 
     async def delete_event(self, schedule: ScheduleRow) -> None:
+        """Remove the night's Discord event, if it has one."""
         if schedule.event_id is None:
             return
         with contextlib.suppress(discord.HTTPException):
@@ -300,6 +311,7 @@ class GameNights(commands.Cog):
     async def schedule_night(
         self, interaction: discord.Interaction[Any], when: str, lobby: int, weekly: bool
     ) -> None:
+        """``/<game> schedule``: plan a night at ``when`` (the server's zone), announce it."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
         if not 1 <= lobby <= LOBBY_MINUTES_MOST:
@@ -337,6 +349,7 @@ class GameNights(commands.Cog):
         await answer(interaction, text, ephemeral=False)
 
     async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> schedules``: this server's planned nights of this game, privately."""
         if interaction.guild_id is None:
             raise UserError("server_only")
         nights = await self.storage.pending_schedules(self.kind, interaction.guild_id)
@@ -358,6 +371,7 @@ class GameNights(commands.Cog):
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
     async def cancel_night(self, interaction: discord.Interaction[Any], night: int) -> None:
+        """``/<game> unschedule``: call a planned night off (its host or Manage Server)."""
         schedule = await self.storage.get_schedule(night)
         if (
             schedule is None
@@ -403,10 +417,12 @@ class GameNights(commands.Cog):
         lobby: app_commands.Range[int, 1, LOBBY_MINUTES_MOST] = LOBBY_MINUTES_DEFAULT,
         weekly: bool = False,
     ) -> None:
+        """``/<game> schedule``."""
         await self.schedule_night(interaction, when, lobby, weekly)
 
     @app_commands.command(name="schedules", description=_("The game nights planned here"))
     async def schedules_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> schedules``."""
         await self.list_nights(interaction)
 
     @app_commands.command(name="unschedule", description=_("Call off a planned game night"))
@@ -414,5 +430,6 @@ class GameNights(commands.Cog):
     async def unschedule_command(
         self, interaction: discord.Interaction[Any], night: app_commands.Range[int, 1]
     ) -> None:
+        """``/<game> unschedule``."""
         await self.cancel_night(interaction, night)
 
