@@ -142,6 +142,31 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
         "Comprueba un código de cartón: válido, de qué partida o alterado"
     ),
     "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
+    # /gamenight (cogs/gamenight.py)
+    "gamenight": "gamenight",
+    "settings": "ajustes",
+    "forget-me": "olvidarme",
+    "language": "idioma",
+    "host_role": "rol_anfitrion",
+    "Game Night in this server: its settings, and your data": (
+        "Game Night en este servidor: sus ajustes y tus datos"
+    ),
+    "Show or change the bot's settings in this server (Manage Server)": (
+        "Muestra o cambia los ajustes del bot en este servidor (Gestionar servidor)"
+    ),
+    "The language of games' public messages": "El idioma de los mensajes públicos de las partidas",
+    "Follow the server's language in Discord": "Seguir el idioma del servidor en Discord",
+    "English": "Inglés",
+    "Spanish": "Español",
+    "Who may start games: a role, or @everyone for everybody": (
+        "Quién puede empezar partidas: un rol, o @everyone para todos"
+    ),
+    "The game the interval and prizes are for": "El juego al que van el intervalo y los premios",
+    "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
+    "Default prizes: a Lotería plan, or the Housie prizes to play": (
+        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
+    ),
+    "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
     "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
@@ -294,6 +319,176 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "stats_line": (
         Plural("{place}. <@{user}>: {count} win", "{place}. <@{user}>: {count} wins"),
         Plural("{place}. <@{user}>: {count} victoria", "{place}. <@{user}>: {count} victorias"),
+    ),
+    # /gamenight settings and forget-me (cogs/gamenight.py)
+    "host_role_only": (
+        "Only members with <@&{role}> (or Manage Server) can start games in this server.",
+        "Solo los miembros con <@&{role}> (o Gestionar servidor) pueden empezar partidas en este"
+        " servidor.",
+    ),
+    "table_rematch_forgotten": (
+        "A player of {title} #{game} asked to be forgotten, so it has no rematch: start a new"
+        " game instead.",
+        "Un jugador de {titulo} #{game} pidió que se le olvidara, así que no hay revancha:"
+        " empieza una partida nueva.",
+    ),
+    "settings_header": (
+        "## Game Night settings in this server",
+        "## Ajustes de Game Night en este servidor",
+    ),
+    "settings_language_discord": (
+        "**Language of games:** the server's language in Discord (now {language})",
+        "**Idioma de las partidas:** el del servidor en Discord (ahora {language})",
+    ),
+    "settings_language_en": ("**Language of games:** English", "**Idioma de las partidas:** inglés"),
+    "settings_language_es": (
+        "**Language of games:** Spanish",
+        "**Idioma de las partidas:** español",
+    ),
+    "language_name_en": ("English", "inglés"),
+    "language_name_es": ("Spanish", "español"),
+    "settings_language_note": (
+        "-# Lobbies, calls and results in the channel; private replies and DMs follow each"
+        " member's own language.",
+        "-# Salas, cantadas y resultados en el canal; las respuestas privadas y los MD siguen el"
+        " idioma de cada miembro.",
+    ),
+    "settings_hosts_everyone": (
+        "**Who may start games:** everyone",
+        "**Quién puede empezar partidas:** todos",
+    ),
+    "settings_hosts_role": (
+        "**Who may start games:** members with <@&{role}>, and Manage Server",
+        "**Quién puede empezar partidas:** los miembros con <@&{role}> y Gestionar servidor",
+    ),
+    "settings_hosts_role_gone": (
+        "**Who may start games:** everyone (the host role was deleted; choose another)",
+        "**Quién puede empezar partidas:** todos (el rol de anfitrión se borró; elige otro)",
+    ),
+    "settings_game": (
+        "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
+        "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
+    ),
+    "settings_builtin": (" (default)", " (por defecto)"),
+    "settings_retention": (
+        Plural(
+            "-# Games are deleted {count} day after they end (set by whoever runs the bot).",
+            "-# Games are deleted {count} days after they end (set by whoever runs the bot).",
+        ),
+        Plural(
+            "-# Las partidas se borran {count} día después de acabar (lo fija quien aloja el"
+            " bot).",
+            "-# Las partidas se borran {count} días después de acabar (lo fija quien aloja el"
+            " bot).",
+        ),
+    ),
+    "settings_no_retention": (
+        "-# Finished games are kept; members can remove themselves with `/gamenight forget-me`.",
+        "-# Las partidas terminadas se guardan; cada miembro puede borrarse con"
+        " `/gamenight olvidarme`.",
+    ),
+    "settings_how": (
+        "Change them with `/gamenight settings` and `language`, `host_role` (@everyone: anyone"
+        " hosts), or `game` with `interval` and `prizes`.",
+        "Cámbialos con `/gamenight ajustes` e `idioma`, `rol_anfitrion` (@everyone: cualquiera),"
+        " o `partida` con `intervalo` y `premios`.",
+    ),
+    "settings_saved": ("Saved.", "Guardado."),
+    "settings_which_game": (
+        "Name the game the interval and prizes are for with `game`: {games}.",
+        "Indica con `partida` el juego del intervalo y los premios: {games}.",
+    ),
+    "settings_no_such_game": (
+        "{game} is not a game with defaults; choose {games}.",
+        "{game} no es un juego con valores por defecto; elige {games}.",
+    ),
+    "settings_game_needs_value": (
+        "Give {title} an `interval`, `prizes`, or both.",
+        "Indica para {titulo} el `intervalo`, los `premios` o ambos.",
+    ),
+    "settings_role_managed": (
+        "<@&{role}> belongs to a bot or an integration, so no member can be given it: choose"
+        " another role.",
+        "<@&{role}> pertenece a un bot o una integración y no se puede dar a nadie: elige otro"
+        " rol.",
+    ),
+    "settings_bad_language": (
+        "Choose the language from the list.",
+        "Elige el idioma de la lista.",
+    ),
+    "housie_no_default_prizes": (
+        "Name the prizes to play, e.g. early five, lines, corners (Full House is always played).",
+        "Indica los premios que se juegan, p. ej. cinco primeros, líneas, esquinas (el cartón"
+        " lleno se juega siempre).",
+    ),
+    "housie_bad_default_prize": (
+        "{word} is not one of the Housie prizes to choose: {choices} (Full House is always"
+        " played).",
+        "{word} no es uno de los premios de tómbola a elegir: {choices} (el cartón lleno se"
+        " juega siempre).",
+    ),
+    "forget_confirm": (
+        Plural(
+            "This removes you from **{count} finished game** in every server: your name,"
+            " language, claims and wins (which leave `/stats`). The game stays verifiable: your"
+            " boards stay in it under an anonymous number. Messages already posted in channels"
+            " stay (a server's moderators can delete them). This cannot be undone.",
+            "This removes you from **{count} finished games** in every server: your name,"
+            " language, claims and wins (which leave `/stats`). The games stay verifiable: your"
+            " boards stay in them under an anonymous number. Messages already posted in channels"
+            " stay (a server's moderators can delete them). This cannot be undone.",
+        ),
+        Plural(
+            "Esto te borra de **{count} partida terminada** en todos los servidores: tu nombre,"
+            " idioma, reclamos y victorias (que salen de `/estadísticas`). La partida sigue"
+            " verificable: tus tablas y cartones quedan en ella con un número anónimo. Los mensajes ya"
+            " publicados en los canales se quedan (los moderadores del servidor pueden borrarlos)."
+            " No se puede deshacer.",
+            "Esto te borra de **{count} partidas terminadas** en todos los servidores: tu nombre,"
+            " idioma, reclamos y victorias (que salen de `/estadísticas`). Las partidas siguen"
+            " verificables: tus tablas y cartones quedan en ellas con un número anónimo. Los mensajes ya"
+            " publicados en los canales se quedan (los moderadores del servidor pueden borrarlos)."
+            " No se puede deshacer.",
+        ),
+    ),
+    "forget_live": (
+        Plural(
+            "You are in **{count} game that is still on**: it keeps you until it ends; use"
+            " `/gamenight forget-me` again then.",
+            "You are in **{count} games that are still on**: they keep you until they end; use"
+            " `/gamenight forget-me` again then.",
+        ),
+        Plural(
+            "Estás en **{count} partida en curso**: te conserva hasta que acabe; usa"
+            " `/gamenight olvidarme` otra vez entonces.",
+            "Estás en **{count} partidas en curso**: te conservan hasta que acaben; usa"
+            " `/gamenight olvidarme` otra vez entonces.",
+        ),
+    ),
+    "forget_nothing": (
+        "No finished game holds anything about you.",
+        "Ninguna partida terminada guarda nada tuyo.",
+    ),
+    "forget_button_yes": ("Forget me", "Olvídame"),
+    "forget_button_no": ("Keep my data", "Conservar mis datos"),
+    "forget_done": (
+        Plural(
+            "Done: you were removed from {count} finished game.",
+            "Done: you were removed from {count} finished games.",
+        ),
+        Plural(
+            "Hecho: se te borró de {count} partida terminada.",
+            "Hecho: se te borró de {count} partidas terminadas.",
+        ),
+    ),
+    "forget_kept": ("Nothing was removed.", "No se borró nada."),
+    "forget_expired": (
+        "This confirmation has expired: use `/gamenight forget-me` again.",
+        "Esta confirmación caducó: usa `/gamenight olvidarme` otra vez.",
+    ),
+    "forget_not_yours": (
+        "This confirmation belongs to someone else.",
+        "Esta confirmación es de otra persona.",
     ),
     "or": (" or ", " o "),
     "no_game_here": (

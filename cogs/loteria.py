@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.calling import (
+    DEFAULT_INTERVAL,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 PATTERN_CHOICES = [
     app_commands.Choice(name=_(pattern.english), value=pattern.value) for pattern in Pattern
 ]
+DEFAULT_PLAN = "line, full"
 PRIZE_PLANS = (
     "line",
     "full",
@@ -264,6 +266,22 @@ class Loteria(
         state = self.engine_game(game)
         return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
 
+    def default_prizes(self, text: str) -> str:
+        return ", ".join(pattern.value for pattern in parse_prizes(text))
+
+    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+        plan = parse_prizes(stored or DEFAULT_PLAN)
+        return " → ".join(self.prize_name(pattern.value, locale) for pattern in plan)
+
+    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+        return [(plan, plan) for plan in self.plans_for(typed)]
+
+    @staticmethod
+    def plans_for(typed: str) -> list[str]:
+        """The usual prize plans starting with what was typed (all of them if none does)."""
+        typed = typed.strip().lower()
+        return [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
+
     def describe_options(self, game: GameRow) -> str:
         state = self.engine_game(game)
         locale = self.channel_locale(game)
@@ -301,13 +319,18 @@ class Loteria(
     async def start(
         self,
         interaction: discord.Interaction[Any],
-        prizes: str = "line, full",
-        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = 10,
+        prizes: str | None = None,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         deck: str = "classic",
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
         slept_rule: bool = False,
         verses: str = VERSES_ON,
     ) -> None:
+        settings = await self.host_settings(interaction)
+        # What the host leaves out, the server's defaults fill (/gamenight settings).
+        defaults = settings.defaults(self.kind)
+        prizes = prizes if prizes is not None else defaults.prizes or DEFAULT_PLAN
+        interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
         if deck not in DECKS:
             raise UserError("loteria_bad_deck")
         if verses not in VERSE_MODES:
@@ -327,15 +350,14 @@ class Loteria(
                 "require_last": slept_rule,
                 "verses": verses,
             },
+            settings=settings,
         )
 
     @start.autocomplete("prizes")
     async def prizes_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        typed = current.strip().lower()
-        plans = [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
-        return [app_commands.Choice(name=plan, value=plan) for plan in plans[:25]]
+        return [app_commands.Choice(name=plan, value=plan) for plan in self.plans_for(current)]
 
     @app_commands.command(name="join", description=_("Join the Lotería game in this channel"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -23,7 +23,7 @@ from bot.storage._sqlite import SQLiteBackend, open_sqlite
 from bot.storage._storage import Storage, hold_database
 
 # Parents before children, for the foreign keys.
-TABLES = ("games", "players", "boards", "draws", "claims", "winners", "meta")
+TABLES = ("games", "players", "boards", "draws", "claims", "winners", "meta", "server_settings")
 # Columns whose values PostgreSQL makes (identity columns), and that SQLite holds as rowid.
 IDENTITY = {"games": "id", "boards": "id", "claims": "id", "winners": "rowid"}
 
