@@ -8,8 +8,6 @@ the bot's side.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import logging
 import re
@@ -21,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGameCog
 from bot.errors import UserError, after_answer, check_range, report_error
@@ -35,7 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PURGE_EVERY = 24 * 3600.0  # seconds between two retention purges
 DAY = 24 * 3600.0
 CONFIRM_SECONDS = 300  # how long a forget-me confirmation can be answered
 AUTOCOMPLETE_LIMIT = 25
@@ -99,29 +96,26 @@ class GameNight(
 ):
     def __init__(self, bot: GameNightBot) -> None:
         self.bot = bot
-        self.purger: asyncio.Task[None] | None = None
+        self.purges = 0  # retention purges made since start-up
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ForgetButton)
         if self.bot.settings.retention_days is not None:
-            self.purger = asyncio.create_task(self._purge_daily(), name="retention-purge")
+            self.purge_daily.start()  # the first purge now, at start-up
 
     async def cog_unload(self) -> None:
-        if self.purger is not None:
-            self.purger.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.purger
+        self.purge_daily.cancel()
 
     # -- retention -----------------------------------------------------------------------------
 
-    async def _purge_daily(self) -> None:
+    @tasks.loop(hours=24)
+    async def purge_daily(self) -> None:
         """Purge at start-up, then every day; a failure is logged and tried again next time."""
-        while True:
-            try:
-                await self.purge_old_games()
-            except Exception:
-                log.exception("could not purge old games; trying again in %g s", PURGE_EVERY)
-            await asyncio.sleep(PURGE_EVERY)
+        try:
+            await self.purge_old_games()
+        except Exception:
+            log.exception("could not purge old games; trying again tomorrow")
+        self.purges += 1
 
     async def purge_old_games(self) -> int:
         """Delete the games over for longer than ``GAMENIGHT_RETENTION_DAYS``."""

@@ -144,3 +144,14 @@ def test_retention_is_off_unless_set():
     assert Settings.load(base, env_file=None).retention_days is None
     assert Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": ""}, None).retention_days is None
     assert Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": " 90 "}, None).retention_days == 90
+
+
+def test_check_config_names_the_retention():
+    from bot.config_check import DatabaseState, summary
+
+    base = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY}
+    state = DatabaseState("db", None, None)
+    kept = summary(Settings.load(base, None), state, None)
+    assert "  GAMENIGHT_RETENTION_DAYS not set (finished games are kept)" in kept
+    purged = summary(Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": "90"}, None), state, None)
+    assert "  GAMENIGHT_RETENTION_DAYS 90 (games over for longer are deleted, daily)" in purged
