@@ -25,7 +25,7 @@ from bot.games import GameCog, GameKind
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
-from bot.storage import Storage, hold_database
+from bot.storage import NOTICE_PREFIX, Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,6 @@ EXTENSIONS: tuple[str, ...] = discover_extensions()
 # discord.py names the tasks that run slash commands and component callbacks so.
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
-NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next interaction
 # systemd and container runtimes stop a service with SIGTERM; Ctrl-C sends SIGINT.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 

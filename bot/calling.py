@@ -44,6 +44,7 @@ from bot.storage import (
     GameRow,
     GameStatus,
     PlayerRow,
+    ServerSettings,
     WinnerRow,
 )
 from bot.verify_link import PAGE_NAME, verify_fragment, verify_url
@@ -65,7 +66,9 @@ DM_CONCURRENCY = 8
 VIEW_CONCURRENCY = 4
 FALSE_CLAIM_LIMIT = 2
 MIN_INTERVAL, MAX_INTERVAL = 5, 120
+DEFAULT_INTERVAL = 10  # seconds between calls when neither the host nor the server chose
 MAX_PLAYERS_LIMIT = 1000
+DEFAULT_MAX_PLAYERS = 100  # players a lobby takes when the host does not say
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
@@ -315,6 +318,19 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """One line describing the game's settings for the lobby."""
         raise NotImplementedError
 
+    def default_prizes(self, text: str) -> str:
+        """``text`` as a server's default prizes for ``start`` (``/gamenight settings``), checked
+        as ``start`` checks its own, with the same refusals; returns the form stored."""
+        raise NotImplementedError
+
+    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+        """Default prizes as stored by :meth:`default_prizes` (None: ``start``'s own)."""
+        raise NotImplementedError
+
+    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+        """``(name, value)`` default prizes to offer while ``typed`` is being typed."""
+        return []
+
     def board_word(self, count: int, locale: LocaleLike = None) -> str:
         """What a board is called ("tabla", "tickets", "cartón"), in the player's language."""
         return message(f"{self.kind}_board", locale, count=count)
@@ -419,11 +435,13 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         seed: bytes,
         state: str,
         options: dict[str, Any],
+        settings: ServerSettings,
     ) -> GameRow:
+        """Open the lobby; ``settings`` (from :meth:`host_settings`) give its language."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
         require_posting(interaction)
-        options = {**options, "guild_locale": str(interaction.guild_locale or "")}
+        options = {**options, "guild_locale": settings.public_locale(interaction.guild_locale)}
         # The lobby is the answer; the database may be busy, so acknowledge first.
         await defer_public(interaction)
         try:

@@ -181,6 +181,12 @@ def summary(settings: Settings, database: DatabaseState, env_file: Path | None) 
         + (" (real time)" if settings.time_scale == 1 else " (timers run faster or slower)"),
         f"  DISCORD_API_BASE_URL    {_shown_url(settings.api_base_url)}",
         f"  DISCORD_GATEWAY_URL     {_shown_url(settings.gateway_url)}",
+        "  GAMENIGHT_RETENTION_DAYS "
+        + (
+            f"{settings.retention_days} (games over for longer are deleted, daily)"
+            if settings.retention_days is not None
+            else "not set (finished games are kept)"
+        ),
     ]
 
 

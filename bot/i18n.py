@@ -142,6 +142,35 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
         "Comprueba un código de cartón: válido, de qué partida o alterado"
     ),
     "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
+    # /gamenight (cogs/gamenight.py)
+    "gamenight": "gamenight",
+    "settings": "ajustes",
+    "forget-me": "olvidarme",
+    "language": "idioma",
+    "host_role": "rol_anfitrion",
+    "time_zone": "zona_horaria",
+    "The time zone planned game nights are read in, e.g. America/Mexico_City": (
+        "La zona horaria de las noches de juego planeadas, p. ej. America/Mexico_City"
+    ),
+    "Game Night in this server: its settings, and your data": (
+        "Game Night en este servidor: sus ajustes y tus datos"
+    ),
+    "Show or change the bot's settings in this server (Manage Server)": (
+        "Muestra o cambia los ajustes del bot en este servidor (Gestionar servidor)"
+    ),
+    "The language of games' public messages": "El idioma de los mensajes públicos de las partidas",
+    "Follow the server's language in Discord": "Seguir el idioma del servidor en Discord",
+    "English": "Inglés",
+    "Spanish": "Español",
+    "Who may start games: a role, or @everyone for everybody": (
+        "Quién puede empezar partidas: un rol, o @everyone para todos"
+    ),
+    "The game the interval and prizes are for": "El juego al que van el intervalo y los premios",
+    "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
+    "Default prizes: a Lotería plan, or the Housie prizes to play": (
+        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
+    ),
+    "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
     "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
@@ -227,13 +256,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "night_planned": (
         "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
         "{lobby} minutes before; the game starts on time if anyone has joined.",
-        "📅 Noche de {title} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se abre "
+        "📅 Noche de {titulo} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se abre "
         "{lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
     ),
     "night_planned_weekly": (
         "📅 {title} night #{night}, every week from <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The "
         "lobby opens {lobby} minutes before; the game starts on time if anyone has joined.",
-        "📅 Noche de {title} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en <#{channel}>. "
+        "📅 Noche de {titulo} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en <#{channel}>. "
         "La sala se abre {lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
     ),
     "night_event": (
@@ -246,10 +275,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "(Sin evento del servidor: necesito el permiso Crear eventos para eso; la noche se juega "
         "igual.)",
     ),
-    "night_event_name": ("{title} night", "Noche de {title}"),
+    "night_event_name": ("{title} night", "Noche de {titulo}"),
     "night_event_description": (
         "A {title} game in {channel}: the lobby opens a few minutes before.",
-        "Una partida de {title} en {channel}: la sala se abre unos minutos antes.",
+        "Una partida de {titulo} en {channel}: la sala se abre unos minutos antes.",
     ),
     "night_lobby_note": (
         "📅 Planned game night #{night}: the game starts <t:{at}:R>, on its own.",
@@ -262,19 +291,19 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "night_missed_busy": (
         "Your {title} night #{night} could not open in <#{channel}>: game #{game} was still on "
         "there.",
-        "Tu noche de {title} #{night} no pudo abrirse en <#{channel}>: la partida #{game} seguía "
+        "Tu noche de {titulo} #{night} no pudo abrirse en <#{channel}>: la partida #{game} seguía "
         "ahí.",
     ),
     "night_missed_channel": (
         "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
-        "Tu noche de {title} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
+        "Tu noche de {titulo} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
     ),
     "nights_none": (
         "No {title} night is planned in this server. Plan one with `/{kind} schedule`.",
-        "No hay ninguna noche de {title} programada en este servidor. Programa una con "
+        "No hay ninguna noche de {titulo} programada en este servidor. Programa una con "
         "`/{kind} schedule`.",
     ),
-    "nights_header": ("Planned {title} nights:", "Noches de {title} programadas:"),
+    "nights_header": ("Planned {title} nights:", "Noches de {titulo} programadas:"),
     "nights_line": (
         "#{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>, by <@{host}>",
         "#{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>, de <@{host}>",
@@ -285,11 +314,11 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "night_unknown": (
         "There is no planned {title} night #{night} here.",
-        "No hay ninguna noche de {title} #{night} programada aquí.",
+        "No hay ninguna noche de {titulo} #{night} programada aquí.",
     ),
     "night_cancelled": (
         "📅 {title} night #{night} is called off (by {user}).",
-        "📅 La noche de {title} #{night} se canceló ({user}).",
+        "📅 La noche de {titulo} #{night} se canceló ({user}).",
     ),
     "when_unreadable": (
         "I can't read {when} as a time. Try `today 20:00`, `friday 8pm`, `in 2 hours` or "
@@ -405,14 +434,188 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         Plural("{place}. <@{user}>: {count} win", "{place}. <@{user}>: {count} wins"),
         Plural("{place}. <@{user}>: {count} victoria", "{place}. <@{user}>: {count} victorias"),
     ),
+    # /gamenight settings and forget-me (cogs/gamenight.py)
+    "host_role_only": (
+        "Only members with <@&{role}> (or Manage Server) can start games in this server.",
+        "Solo los miembros con <@&{role}> (o Gestionar servidor) pueden empezar partidas en este"
+        " servidor.",
+    ),
+    "table_rematch_forgotten": (
+        "A player of {title} #{game} asked to be forgotten, so it has no rematch: start a new"
+        " game instead.",
+        "Un jugador de {titulo} #{game} pidió que se le olvidara, así que no hay revancha:"
+        " empieza una partida nueva.",
+    ),
+    "settings_header": (
+        "## Game Night settings in this server",
+        "## Ajustes de Game Night en este servidor",
+    ),
+    "settings_language_discord": (
+        "**Language of games:** the server's language in Discord (now {language})",
+        "**Idioma de las partidas:** el del servidor en Discord (ahora {language})",
+    ),
+    "settings_language_en": ("**Language of games:** English", "**Idioma de las partidas:** inglés"),
+    "settings_language_es": (
+        "**Language of games:** Spanish",
+        "**Idioma de las partidas:** español",
+    ),
+    "language_name_en": ("English", "inglés"),
+    "language_name_es": ("Spanish", "español"),
+    "settings_language_note": (
+        "-# Lobbies, calls and results in the channel; private replies and DMs follow each"
+        " member's own language.",
+        "-# Salas, cantadas y resultados en el canal; las respuestas privadas y los MD siguen el"
+        " idioma de cada miembro.",
+    ),
+    "settings_hosts_everyone": (
+        "**Who may start games:** everyone",
+        "**Quién puede empezar partidas:** todos",
+    ),
+    "settings_hosts_role": (
+        "**Who may start games:** members with <@&{role}>, and Manage Server",
+        "**Quién puede empezar partidas:** los miembros con <@&{role}> y Gestionar servidor",
+    ),
+    "settings_hosts_role_gone": (
+        "**Who may start games:** everyone (the host role was deleted; choose another)",
+        "**Quién puede empezar partidas:** todos (el rol de anfitrión se borró; elige otro)",
+    ),
+    "settings_time_zone": (
+        "**Time zone of planned nights:** {zone}",
+        "**Zona horaria de las noches planeadas:** {zone}",
+    ),
+    "settings_game": (
+        "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
+        "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
+    ),
+    "settings_builtin": (" (default)", " (por defecto)"),
+    "settings_retention": (
+        Plural(
+            "-# Games are deleted {count} day after they end (set by whoever runs the bot).",
+            "-# Games are deleted {count} days after they end (set by whoever runs the bot).",
+        ),
+        Plural(
+            "-# Las partidas se borran {count} día después de acabar (lo fija quien aloja el"
+            " bot).",
+            "-# Las partidas se borran {count} días después de acabar (lo fija quien aloja el"
+            " bot).",
+        ),
+    ),
+    "settings_no_retention": (
+        "-# Finished games are kept; members can remove themselves with `/gamenight forget-me`.",
+        "-# Las partidas terminadas se guardan; cada miembro puede borrarse con"
+        " `/gamenight olvidarme`.",
+    ),
+    "settings_how": (
+        "Change them with `/gamenight settings` and `language`, `host_role` (@everyone: anyone"
+        " hosts), `time_zone`, or `game` with `interval` and `prizes`.",
+        "Cámbialos con `/gamenight ajustes` e `idioma`, `rol_anfitrion` (@everyone: cualquiera),"
+        " `zona_horaria`, o `partida` con `intervalo` y `premios`.",
+    ),
+    "settings_saved": ("Saved.", "Guardado."),
+    "settings_which_game": (
+        "Name the game the interval and prizes are for with `game`: {games}.",
+        "Indica con `partida` el juego del intervalo y los premios: {games}.",
+    ),
+    "settings_no_such_game": (
+        "{game} is not a game with defaults; choose {games}.",
+        "{game} no es un juego con valores por defecto; elige {games}.",
+    ),
+    "settings_game_needs_value": (
+        "Give {title} an `interval`, `prizes`, or both.",
+        "Indica para {titulo} el `intervalo`, los `premios` o ambos.",
+    ),
+    "settings_role_managed": (
+        "<@&{role}> belongs to a bot or an integration, so no member can be given it: choose"
+        " another role.",
+        "<@&{role}> pertenece a un bot o una integración y no se puede dar a nadie: elige otro"
+        " rol.",
+    ),
+    "settings_bad_language": (
+        "Choose the language from the list.",
+        "Elige el idioma de la lista.",
+    ),
+    "housie_no_default_prizes": (
+        "Name the prizes to play, e.g. early five, lines, corners (Full House is always played).",
+        "Indica los premios que se juegan, p. ej. cinco primeros, líneas, esquinas (el cartón"
+        " lleno se juega siempre).",
+    ),
+    "housie_bad_default_prize": (
+        "{word} is not one of the Housie prizes to choose: {choices} (Full House is always"
+        " played).",
+        "{word} no es uno de los premios de tómbola a elegir: {choices} (el cartón lleno se"
+        " juega siempre).",
+    ),
+    "forget_confirm": (
+        Plural(
+            "This removes you from **{count} finished game** in every server: your name,"
+            " language, claims and wins (which leave `/stats`). The game stays verifiable: your"
+            " boards stay in it under an anonymous number. Messages already posted in channels"
+            " stay (a server's moderators can delete them). This cannot be undone.",
+            "This removes you from **{count} finished games** in every server: your name,"
+            " language, claims and wins (which leave `/stats`). The games stay verifiable: your"
+            " boards stay in them under an anonymous number. Messages already posted in channels"
+            " stay (a server's moderators can delete them). This cannot be undone.",
+        ),
+        Plural(
+            "Esto te borra de **{count} partida terminada** en todos los servidores: tu nombre,"
+            " idioma, reclamos y victorias (que salen de `/estadísticas`). La partida sigue"
+            " verificable: tus tablas y cartones quedan en ella con un número anónimo. Los mensajes ya"
+            " publicados en los canales se quedan (los moderadores del servidor pueden borrarlos)."
+            " No se puede deshacer.",
+            "Esto te borra de **{count} partidas terminadas** en todos los servidores: tu nombre,"
+            " idioma, reclamos y victorias (que salen de `/estadísticas`). Las partidas siguen"
+            " verificables: tus tablas y cartones quedan en ellas con un número anónimo. Los mensajes ya"
+            " publicados en los canales se quedan (los moderadores del servidor pueden borrarlos)."
+            " No se puede deshacer.",
+        ),
+    ),
+    "forget_live": (
+        Plural(
+            "You are in **{count} game that is still on**: it keeps you until it ends; use"
+            " `/gamenight forget-me` again then.",
+            "You are in **{count} games that are still on**: they keep you until they end; use"
+            " `/gamenight forget-me` again then.",
+        ),
+        Plural(
+            "Estás en **{count} partida en curso**: te conserva hasta que acabe; usa"
+            " `/gamenight olvidarme` otra vez entonces.",
+            "Estás en **{count} partidas en curso**: te conservan hasta que acaben; usa"
+            " `/gamenight olvidarme` otra vez entonces.",
+        ),
+    ),
+    "forget_nothing": (
+        "No finished game holds anything about you.",
+        "Ninguna partida terminada guarda nada tuyo.",
+    ),
+    "forget_button_yes": ("Forget me", "Olvídame"),
+    "forget_button_no": ("Keep my data", "Conservar mis datos"),
+    "forget_done": (
+        Plural(
+            "Done: you were removed from {count} finished game.",
+            "Done: you were removed from {count} finished games.",
+        ),
+        Plural(
+            "Hecho: se te borró de {count} partida terminada.",
+            "Hecho: se te borró de {count} partidas terminadas.",
+        ),
+    ),
+    "forget_kept": ("Nothing was removed.", "No se borró nada."),
+    "forget_expired": (
+        "This confirmation has expired: use `/gamenight forget-me` again.",
+        "Esta confirmación caducó: usa `/gamenight olvidarme` otra vez.",
+    ),
+    "forget_not_yours": (
+        "This confirmation belongs to someone else.",
+        "Esta confirmación es de otra persona.",
+    ),
     "or": (" or ", " o "),
     "no_game_here": (
         "There is no {title} game in this channel. Start one with `/{kind} start`.",
-        "No hay una partida de {title} en este canal. Empieza una con `/{kind} start`.",
+        "No hay una partida de {titulo} en este canal. Empieza una con `/{kind} start`.",
     ),
     "no_such_game": (
         "There is no {title} game #{game}.",
-        "No existe la partida de {title} #{game}.",
+        "No existe la partida de {titulo} #{game}.",
     ),
     "host_only": (
         "Only the host (<@{host}>) or someone with Manage Server can do that.",
@@ -429,7 +632,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "lobby_header": (
         "## {title} #{game} hosted by <@{host}>",
-        "## {title} #{game}, organizada por <@{host}>",
+        "## {titulo} #{game}, organizada por <@{host}>",
     ),
     "status_lobby": (
         "Lobby open: press **Join** to get your {board} by DM.",
@@ -456,7 +659,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "button_gone": ("That button is not in use any more.", "Ese botón ya no está en uso."),
     "joins_closed": (
         "{title} #{game} has already started; joins are closed.",
-        "{title} #{game} ya empezó; ya no se puede unir nadie.",
+        "{titulo} #{game} ya empezó; ya no se puede unir nadie.",
     ),
     "already_joined": (
         "You are already in this game: your {board} is in your DMs (or use `/{kind} {show}`).",
@@ -471,7 +674,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
             "Here is {boards} for {title} #{game} in <#{channel}>. Good luck!",
             "Here are {boards} for {title} #{game} in <#{channel}>. Good luck!",
         ),
-        "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
+        "Aquí tienes {boards} para {titulo} #{game} en <#{channel}>. ¡Buena suerte!",
     ),
     "boards_phrase": (
         Plural("your {board}", "your {count} {board}"),
@@ -482,7 +685,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "joined_dm_failed": (
         "You're in {title} #{game}! Discord would not deliver my DM just now, so here is "
         "{boards}. See it any time with `/{kind} {show}`.",
-        "¡Estás en {title} #{game}! Discord no entregó mi mensaje directo, así que aquí tienes "
+        "¡Estás en {titulo} #{game}! Discord no entregó mi mensaje directo, así que aquí tienes "
         "{boards}. Míralo cuando quieras con `/{kind} {show}`.",
     ),
     "already_shown": (
@@ -527,20 +730,20 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "⚠️ {title} #{game} in <#{channel}> is paused: I can no longer post there (a permission "
         "was taken away). Give me back View Channel, Send Messages and Attach Files in that "
         "channel, then use `/{kind} resume` there. Nothing is lost.",
-        "⚠️ {title} #{game} en <#{channel}> está en pausa: ya no puedo publicar ahí (me quitaron "
+        "⚠️ {titulo} #{game} en <#{channel}> está en pausa: ya no puedo publicar ahí (me quitaron "
         "un permiso). Devuélveme Ver canal, Enviar mensajes y Adjuntar archivos en ese canal y "
         "usa `/{kind} resume` ahí. No se pierde nada.",
     ),
     "host_channel_gone": (
         "{title} #{game} has ended: its channel was deleted. Its results stay verifiable with "
         "`/{kind} verify game:{game}`.",
-        "{title} #{game} terminó: se borró su canal. Sus resultados se pueden verificar con "
+        "{titulo} #{game} terminó: se borró su canal. Sus resultados se pueden verificar con "
         "`/{kind} verify game:{game}`.",
     ),
     "reason_channel_gone": ("its channel was deleted", "se borró su canal"),
     "already_stopping": (
         "{title} #{game} is already being stopped.",
-        "{title} #{game} ya se está terminando.",
+        "{titulo} #{game} ya se está terminando.",
     ),
     "claim_judged": (
         "Your claim on call {seq} was already judged (see the channel); pressing again changes "
@@ -568,13 +771,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "joined_dm": (
         "You're in {title} #{game}! Check your DMs for {boards}.",
-        "¡Estás en {title} #{game}! Busca {boards} en tus mensajes directos.",
+        "¡Estás en {titulo} #{game}! Busca {boards} en tus mensajes directos.",
     ),
     "joined_no_dm": (
         "You're in {title} #{game}! I couldn't DM you, so here it is. To get it by DM next "
         "time, allow direct messages from server members (server name > Privacy Settings > "
         "Direct Messages).",
-        "¡Estás en {title} #{game}! No pude enviarte un mensaje directo, así que aquí la tienes. "
+        "¡Estás en {titulo} #{game}! No pude enviarte un mensaje directo, así que aquí la tienes. "
         "Para recibirla por mensaje directo, permite mensajes directos de miembros del servidor "
         "(nombre del servidor > Ajustes de privacidad > Mensajes directos).",
     ),
@@ -583,37 +786,37 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "La partida ya empezó; ya no puedes salir, pero puedes dejar de jugar.",
     ),
     "not_in_game": ("You are not in this game.", "No estás en esta partida."),
-    "left": ("You left {title} #{game}.", "Saliste de {title} #{game}."),
+    "left": ("You left {title} #{game}.", "Saliste de {titulo} #{game}."),
     "not_playing": (
         "You are not playing in {title} #{game}.",
-        "No estás jugando en {title} #{game}.",
+        "No estás jugando en {titulo} #{game}.",
     ),
     "your_boards": (
         "{title} #{game}, {calls} calls so far: {boards}.",
-        "{title} #{game}, van {calls} cantadas: {boards}.",
+        "{titulo} #{game}, van {calls} cantadas: {boards}.",
     ),
     "not_in_lobby": (
         "{title} #{game} is not in its lobby any more.",
-        "{title} #{game} ya no está en la sala de espera.",
+        "{titulo} #{game} ya no está en la sala de espera.",
     ),
     "nobody_joined": (
         "Nobody has joined yet: wait for at least one player.",
         "Todavía no se ha unido nadie: espera al menos a un jugador.",
     ),
-    "already_started": ("{title} #{game} has already started.", "{title} #{game} ya empezó."),
+    "already_started": ("{title} #{game} has already started.", "{titulo} #{game} ya empezó."),
     "starting": (
         "{title} #{game} is starting. Good luck!",
-        "¡{title} #{game} empieza! ¡Buena suerte!",
+        "¡{titulo} #{game} empieza! ¡Buena suerte!",
     ),
     "only_lobby_cancel": (
         "Only a game still in its lobby can be cancelled; use stop instead.",
         "Solo se puede cancelar una partida en la sala de espera; usa stop.",
     ),
-    "cancelled": ("{title} #{game} cancelled.", "{title} #{game} cancelada."),
-    "not_running": ("{title} #{game} is not running.", "{title} #{game} no está en marcha."),
-    "paused": ("⏸️ {title} #{game} paused by {user}.", "⏸️ {user} pausó {title} #{game}."),
-    "not_paused": ("{title} #{game} is not paused.", "{title} #{game} no está en pausa."),
-    "resumed": ("▶️ {title} #{game} resumed.", "▶️ {title} #{game} continúa."),
+    "cancelled": ("{title} #{game} cancelled.", "{titulo} #{game} cancelada."),
+    "not_running": ("{title} #{game} is not running.", "{titulo} #{game} no está en marcha."),
+    "paused": ("⏸️ {title} #{game} paused by {user}.", "⏸️ {user} pausó {titulo} #{game}."),
+    "not_paused": ("{title} #{game} is not paused.", "{titulo} #{game} no está en pausa."),
+    "resumed": ("▶️ {title} #{game} resumed.", "▶️ {titulo} #{game} continúa."),
     "bad_interval": (
         "The interval must be {low} to {high} seconds.",
         "El intervalo debe ser de {low} a {high} segundos.",
@@ -622,13 +825,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "⏱️ One call every {seconds} s from now on.",
         "⏱️ Desde ahora, una cantada cada {seconds} s.",
     ),
-    "stopped": ("⏹️ {title} #{game} stopped by {user}.", "⏹️ {user} terminó {title} #{game}."),
+    "stopped": ("⏹️ {title} #{game} stopped by {user}.", "⏹️ {user} terminó {titulo} #{game}."),
     "claim_elsewhere": (
         "Claim in the channel where the game is played.",
         "Reclama en el canal donde se juega la partida.",
     ),
-    "game_over": ("{title} #{game} is over.", "{title} #{game} ya terminó."),
-    "not_started": ("{title} #{game} has not started yet.", "{title} #{game} todavía no empieza."),
+    "game_over": ("{title} #{game} is over.", "{titulo} #{game} ya terminó."),
+    "not_started": ("{title} #{game} has not started yet.", "{titulo} #{game} todavía no empieza."),
     "player_out": (
         "You are out of this game after two false claims.",
         "Estás fuera de esta partida por dos reclamos falsos.",
@@ -667,7 +870,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "false_warn": ("One more false claim and they are out.", "Un reclamo falso más y queda fuera."),
     "over_header": (
         "## {title} #{game} is over: {reason}.",
-        "## {title} #{game} terminó: {reason}.",
+        "## {titulo} #{game} terminó: {reason}.",
     ),
     "calls_count": ("Calls: {count}.", "Cantadas: {count}."),
     "winners": ("Winners:", "Ganadores:"),
@@ -695,12 +898,12 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "reason_stopped": ("stopped by the host", "la terminó el anfitrión"),
     "still_on": (
         "{title} #{game} is still on; its seed is revealed when it ends.",
-        "{title} #{game} sigue en juego; su semilla se revela al terminar.",
+        "{titulo} #{game} sigue en juego; su semilla se revela al terminar.",
     ),
     "verify_failed": ("⚠️ Verification FAILED:", "⚠️ La verificación FALLÓ:"),
     "verified": (
         "✅ {title} #{game} verified: all {calls} calls and {boards} boards match the seed.",
-        "✅ {title} #{game} verificada: las {calls} cantadas y los {boards} tableros coinciden con "
+        "✅ {titulo} #{game} verificada: las {calls} cantadas y los {boards} tableros coinciden con "
         "la semilla.",
     ),
     "seed_commitment": (

@@ -30,10 +30,12 @@ from bot.i18n import LocaleLike
 from bot.permissions import can_create_events, require_posting
 from bot.storage import (
     ChannelBusyError,
+    GameDefaults,
     GameRow,
     GameStatus,
     ScheduleRow,
     ScheduleStatus,
+    ServerSettings,
     Storage,
 )
 from bot.when import WhenError, parse_when, zone_named
@@ -86,8 +88,15 @@ class GameNights(commands.Cog):
         """Refuse unless the member hosts the game or manages the server."""
         raise NotImplementedError
 
-    def scheduled_game(self, seed: bytes, choices: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The first state and the options of a game a night opens (its defaults)."""
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults
+    ) -> tuple[str, dict[str, Any]]:
+        """The first state and the options of a game a night opens: the start command's with
+        no options given, the server's ``defaults`` for this game applied."""
+        raise NotImplementedError
+
+    async def host_settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
+        """The server's settings, once the member may host there (``GameCog.host_settings``)."""
         raise NotImplementedError
 
     async def post_lobby(self, game: GameRow, note: str) -> int:
@@ -155,9 +164,10 @@ class GameNights(commands.Cog):
         ):
             return
         seed = self.bot.new_seed()
-        state, options = self.scheduled_game(seed, dict(schedule.options))
-        guild = self.bot.get_guild(schedule.guild_id)
-        locale = str(guild.preferred_locale) if guild is not None else ""
+        # The server's settings as they are when the lobby opens, not when the night was planned.
+        settings = await self.storage.server_settings(schedule.guild_id)
+        state, options = self.scheduled_game(seed, settings.defaults(self.kind))
+        locale = await self.public_locale(schedule.guild_id)
         options |= {"guild_locale": locale, "night": schedule.id}
         if schedule.event_id is not None:
             options["event_id"] = schedule.event_id
@@ -192,8 +202,7 @@ class GameNights(commands.Cog):
         await self.storage.update_schedule(
             schedule.id, expect=ScheduleStatus.LOBBY, status=ScheduleStatus.MISSED
         )
-        guild = self.bot.get_guild(schedule.guild_id)
-        locale = guild.preferred_locale if guild is not None else None
+        locale = await self.public_locale(schedule.guild_id)
         text = self.say(key, locale, night=schedule.id, channel=schedule.channel_id, **values)
         await self.bot.tell(schedule.host_id, text)
         await self.delete_event(schedule)
@@ -253,7 +262,7 @@ class GameNights(commands.Cog):
             return False
         channel = guild.get_channel(schedule.channel_id)
         where = f"#{channel.name}" if channel is not None else "Discord"
-        locale = guild.preferred_locale
+        locale = await self.public_locale(schedule.guild_id)
         start = datetime.datetime.fromtimestamp(schedule.starts_at, datetime.UTC)
         try:
             event = await guild.create_scheduled_event(
@@ -300,12 +309,18 @@ class GameNights(commands.Cog):
 
     # -- commands ------------------------------------------------------------------------------
 
-    async def zone_of(self, guild_id: int) -> datetime.tzinfo:
-        """The server's time zone (a server setting; UTC unless set)."""
-        name = await self.storage.get_meta(f"zone:{guild_id}")
+    async def public_locale(self, guild_id: int) -> str:
+        """The language of the server's games in public (``/gamenight settings language``)."""
+        guild = self.bot.get_guild(guild_id)
+        settings = await self.storage.server_settings(guild_id)
+        return settings.public_locale(guild.preferred_locale if guild is not None else "")
+
+    @staticmethod
+    def zone_of(settings: ServerSettings) -> datetime.tzinfo:
+        """The server's time zone (``/gamenight settings time_zone``; UTC unless set)."""
         try:
-            return zone_named(name) if name else datetime.UTC
-        except WhenError:
+            return zone_named(settings.time_zone)
+        except WhenError:  # a name this machine's time zone database no longer knows
             return datetime.UTC
 
     async def schedule_night(
@@ -317,7 +332,8 @@ class GameNights(commands.Cog):
         if not 1 <= lobby <= LOBBY_MINUTES_MOST:
             raise UserError("out_of_range", option="lobby", low=1, high=LOBBY_MINUTES_MOST)
         require_posting(interaction)
-        zone = await self.zone_of(interaction.guild_id)
+        settings = await self.host_settings(interaction)  # the host role, when the server has one
+        zone = self.zone_of(settings)
         now = datetime.datetime.fromtimestamp(self.bot.now(), datetime.UTC)
         try:
             moment = parse_when(when, now, zone)
@@ -336,7 +352,7 @@ class GameNights(commands.Cog):
         )
         announced = await self.create_event(schedule)
         self.nights_wake.set()
-        locale = interaction.guild_locale
+        locale = settings.public_locale(interaction.guild_locale)
         text = self.say(
             "night_planned_weekly" if weekly else "night_planned",
             locale,
@@ -397,7 +413,10 @@ class GameNights(commands.Cog):
         await answer(
             interaction,
             self.say(
-                "night_cancelled", interaction.guild_locale, night=night, user=interaction.user.mention
+                "night_cancelled",
+                await self.public_locale(schedule.guild_id),
+                night=night,
+                user=interaction.user.mention,
             ),
             ephemeral=False,
         )

@@ -12,6 +12,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.calling import (
+    DEFAULT_INTERVAL,
+    DEFAULT_MAX_PLAYERS,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
@@ -25,7 +27,7 @@ from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import help as render_help
 from bot.render import loteria as render
-from bot.storage import BoardRow, GameRow
+from bot.storage import BoardRow, GameDefaults, GameRow
 from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 PATTERN_CHOICES = [
     app_commands.Choice(name=_(pattern.english), value=pattern.value) for pattern in Pattern
 ]
+DEFAULT_PLAN = "line, full"
 PRIZE_PLANS = (
     "line",
     "full",
@@ -56,7 +59,6 @@ PRIZE_PLANS = (
 
 
 VERSES_ON, VERSES_OFF, VERSES_RIDDLE = "on", "off", "riddle"
-DEFAULT_PRIZES, DEFAULT_INTERVAL, DEFAULT_MAX_PLAYERS = "line, full", 10, 100
 VERSE_MODES = (VERSES_ON, VERSES_OFF, VERSES_RIDDLE)
 
 
@@ -264,21 +266,38 @@ class Loteria(
             if dealt[board.deal_index].to_state() != board.state
         ]
 
-    def scheduled_game(self, seed: bytes, choices: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """A planned night plays the start command's defaults."""
-        plan = parse_prizes(str(choices.get("prizes", DEFAULT_PRIZES)))
-        state = LoteriaGame.new(seed, plan, str(choices.get("deck", "classic")))
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults
+    ) -> tuple[str, dict[str, Any]]:
+        """A planned night plays what the start command would with no options given."""
+        state = LoteriaGame.new(seed, parse_prizes(defaults.prizes or DEFAULT_PLAN), "classic")
         options = {
-            "interval": int(choices.get("interval", DEFAULT_INTERVAL)),
-            "max_players": int(choices.get("max_players", DEFAULT_MAX_PLAYERS)),
-            "require_last": bool(choices.get("require_last", False)),
-            "verses": str(choices.get("verses", VERSES_ON)),
+            "interval": defaults.interval or DEFAULT_INTERVAL,
+            "max_players": DEFAULT_MAX_PLAYERS,
+            "require_last": False,
+            "verses": VERSES_ON,
         }
         return state.to_state(), options
 
     def verify_values(self, game: GameRow) -> dict[str, Any]:
         state = self.engine_game(game)
         return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
+
+    def default_prizes(self, text: str) -> str:
+        return ", ".join(pattern.value for pattern in parse_prizes(text))
+
+    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+        plan = parse_prizes(stored or DEFAULT_PLAN)
+        return " → ".join(self.prize_name(pattern.value, locale) for pattern in plan)
+
+    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+        return [(plan, plan) for plan in self.plans_for(typed)]
+
+    @staticmethod
+    def plans_for(typed: str) -> list[str]:
+        """The usual prize plans starting with what was typed (all of them if none does)."""
+        typed = typed.strip().lower()
+        return [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
 
     def describe_options(self, game: GameRow) -> str:
         state = self.engine_game(game)
@@ -317,13 +336,18 @@ class Loteria(
     async def start(
         self,
         interaction: discord.Interaction[Any],
-        prizes: str = DEFAULT_PRIZES,
-        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = DEFAULT_INTERVAL,
+        prizes: str | None = None,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         deck: str = "classic",
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
         verses: str = VERSES_ON,
     ) -> None:
+        settings = await self.host_settings(interaction)
+        # What the host leaves out, the server's defaults fill (/gamenight settings).
+        defaults = settings.defaults(self.kind)
+        prizes = prizes if prizes is not None else defaults.prizes or DEFAULT_PLAN
+        interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
         if deck not in DECKS:
             raise UserError("loteria_bad_deck")
         if verses not in VERSE_MODES:
@@ -343,15 +367,14 @@ class Loteria(
                 "require_last": slept_rule,
                 "verses": verses,
             },
+            settings=settings,
         )
 
     @start.autocomplete("prizes")
     async def prizes_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        typed = current.strip().lower()
-        plans = [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
-        return [app_commands.Choice(name=plan, value=plan) for plan in plans[:25]]
+        return [app_commands.Choice(name=plan, value=plan) for plan in self.plans_for(current)]
 
     @app_commands.command(name="join", description=_("Join the Lotería game in this channel"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -28,7 +28,8 @@ class Stats(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is None:
             raise UserError("server_only")
-        locale = interaction.guild_locale
+        settings = await self.bot.storage.server_settings(interaction.guild_id)
+        locale = settings.public_locale(interaction.guild_locale)  # a public answer
         games = self.bot.games()
         rows = await self.bot.storage.leaderboard(interaction.guild_id, per_kind=LEADERS_PER_GAME)
         if not rows:

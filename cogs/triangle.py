@@ -232,6 +232,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             raise UserError("table_server_only")
         if start is not None:
             check_range("start", start, 0, HOLES - 1)
+        settings = await self.host_settings(interaction)
         require_posting(interaction)
         user = interaction.user
         state = PICK_STATE if start is None else TriangleGame.new(start).to_state()
@@ -247,7 +248,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 options={
                     "deadline": self.deadline_after(self.idle_seconds),
                     "hints": 0,
-                    "guild_locale": str(interaction.guild_locale or ""),
+                    "guild_locale": settings.public_locale(interaction.guild_locale),
                 },
                 state=state,
                 status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
@@ -272,7 +273,8 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         await interaction.response.defer(thinking=True)
         jumps = await asyncio.to_thread(best_line, start_board(start))
         animation = await asyncio.to_thread(render_solution, start, jumps)
-        text = solution_text(start, jumps, interaction.guild_locale)  # a public answer
+        settings = await self.server_settings(interaction.guild_id)
+        text = solution_text(start, jumps, settings.public_locale(interaction.guild_locale))
         await interaction.followup.send(text, file=attachment(animation))
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))

@@ -33,6 +33,7 @@ TABLES = (
     "meta",
     "dm_channels",
     "schedules",
+    "server_settings",
 )
 # Columns whose values PostgreSQL makes (identity columns), and that SQLite holds as rowid.
 IDENTITY = {

@@ -249,9 +249,36 @@ CREATE TABLE schedules (
 CREATE INDEX schedules_by_status ON schedules (status, kind, starts_at);
 """
 
+# Each server's /gamenight settings (its language, who may host, the start commands' defaults
+# per game as JSON keyed by kind); finished games found by age, for the retention purge.
+_SERVER_SETTINGS_SQLITE = """
+CREATE TABLE server_settings (
+    guild_id INTEGER PRIMARY KEY,
+    language TEXT NOT NULL DEFAULT 'discord',
+    time_zone TEXT NOT NULL DEFAULT 'UTC',
+    host_role_id INTEGER,
+    game_defaults TEXT NOT NULL DEFAULT '{}',
+    updated_at REAL NOT NULL
+);
+CREATE INDEX games_by_finish ON games (finished_at);
+"""
+
+_SERVER_SETTINGS_POSTGRES = """
+CREATE TABLE server_settings (
+    guild_id BIGINT PRIMARY KEY,
+    language TEXT NOT NULL DEFAULT 'discord',
+    time_zone TEXT NOT NULL DEFAULT 'UTC',
+    host_role_id BIGINT,
+    game_defaults TEXT NOT NULL DEFAULT '{}',
+    updated_at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX games_by_finish ON games (finished_at);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
     Migration(sqlite=_THIRD_SQLITE, postgres=_THIRD_POSTGRES),
     Migration(sqlite=_FOURTH_SQLITE, postgres=_FOURTH_POSTGRES),
+    Migration(sqlite=_SERVER_SETTINGS_SQLITE, postgres=_SERVER_SETTINGS_POSTGRES),
 )

@@ -4,7 +4,8 @@ errors: the same for every backend."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -158,6 +159,63 @@ class LeaderboardRow:
     wins: int
 
 
+class ServerLanguage(StrEnum):
+    """The language of a server's public messages (lobbies, calls, verdicts, results)."""
+
+    DISCORD = "discord"  # the server's language as Discord sends it (its primary language)
+    ENGLISH = "en"
+    SPANISH = "es"
+
+
+_PUBLIC_LOCALES = {ServerLanguage.ENGLISH: "en-US", ServerLanguage.SPANISH: "es-ES"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameDefaults:
+    """A server's defaults for one kind of game's start command (None: the command's own)."""
+
+    interval: int | None = None
+    prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            name: value
+            for name, value in (("interval", self.interval), ("prizes", self.prizes))
+            if value is not None
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """What a server's managers chose with ``/gamenight settings`` (the defaults otherwise)."""
+
+    guild_id: int
+    language: ServerLanguage = ServerLanguage.DISCORD
+    host_role_id: int | None = None  # None: every member may start games
+    time_zone: str = "UTC"  # an IANA name; planned game nights' wall-clock times are read in it
+    game_defaults: Mapping[str, GameDefaults] = field(default_factory=dict)
+
+    def public_locale(self, guild_locale: object) -> str:
+        """The locale of the public messages of a game opening now, given the server's
+        language as Discord sends it (``interaction.guild_locale``)."""
+        forced = _PUBLIC_LOCALES.get(self.language)
+        return forced if forced is not None else str(guild_locale or "")
+
+    def defaults(self, kind: str) -> GameDefaults:
+        return self.game_defaults.get(kind, GameDefaults())
+
+    def with_defaults(self, kind: str, defaults: GameDefaults) -> ServerSettings:
+        return replace(self, game_defaults={**self.game_defaults, kind: defaults})
+
+
+@dataclass(frozen=True, slots=True)
+class MemberGames:
+    """How many games hold a member's personal data: over (finished or cancelled), and live."""
+
+    over: int
+    live: int
+
+
 class StorageError(Exception):
     """The database refused a write (for example a second winner row for the same prize)."""
 
@@ -252,4 +310,21 @@ def board_row(row: Row) -> BoardRow:
         state=str(row["state"]),
         code=str(row["code"]),
         out=bool(row["out"]),
+    )
+
+
+def server_settings_row(row: Row) -> ServerSettings:
+    defaults = json.loads(row["game_defaults"])
+    return ServerSettings(
+        guild_id=int(row["guild_id"]),
+        language=ServerLanguage(row["language"]),
+        host_role_id=None if row["host_role_id"] is None else int(row["host_role_id"]),
+        time_zone=str(row["time_zone"]),
+        game_defaults={
+            str(kind): GameDefaults(
+                interval=None if values.get("interval") is None else int(values["interval"]),
+                prizes=None if values.get("prizes") is None else str(values["prizes"]),
+            )
+            for kind, values in defaults.items()
+        },
     )

@@ -121,7 +121,7 @@ async def test_help_alone_gives_every_game_in_a_few_words(emulator: Emulator, se
         for command in emulator.synced_commands
         if command["name"] not in {synced_root(emulator, game)["name"] for game in games}
     ]
-    assert {command["name"] for command in others} == {"help", "stats"}
+    assert {command["name"] for command in others} == {"gamenight", "help", "stats"}
     for command in others:
         for typed, _ in commands_of(command, None):
             assert f"`{typed}" in fields["More commands"]

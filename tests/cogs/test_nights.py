@@ -12,6 +12,7 @@ import pytest
 from bot.storage import GameStatus, ScheduleStatus
 from emulator import Emulator
 from emulator.model import Permission
+from engine.housie import HousieGame
 from tests.cogs.helpers import button_id
 
 pytestmark = pytest.mark.backends("sqlite", "postgres")
@@ -139,12 +140,16 @@ async def test_times_are_read_in_the_servers_zone_and_checked(emulator: Emulator
     guild.add_channel("general")
     host = guild.add_member("host")
     bot = await start_bot(time_scale=100)
-    await bot.storage.set_meta(f"zone:{guild.id}", "America/Mexico_City")
+    manager = guild.add_member("manager", manage_guild=True)
+    zoned = await (
+        await manager.slash("gamenight settings", time_zone="America/Mexico_City")
+    ).reply()
+    assert "America/Mexico_City" in zoned.content
     await (await host.slash("loteria schedule", when="tomorrow 20:00")).reply()
     (night,) = await bot.storage.pending_schedules("loteria")
-    local = datetime.datetime.fromtimestamp(
-        night.starts_at, datetime.UTC
-    ).astimezone(datetime.timezone(datetime.timedelta(hours=-6)))
+    local = datetime.datetime.fromtimestamp(night.starts_at, datetime.UTC).astimezone(
+        datetime.timezone(datetime.timedelta(hours=-6))
+    )
     assert (local.hour, local.minute) == (20, 0)
     for when, words in (("someday", "can't read"), ("2020-01-01 10:00", "already passed")):
         refused = await (await host.slash("loteria schedule", when=when)).reply()
@@ -165,3 +170,34 @@ async def test_without_create_events_the_night_still_happens(emulator: Emulator,
     assert guild.scheduled_events == {}
     await move_clock(bot, bot.get_cog("Lotería"), 15 * MINUTE)
     await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+
+
+async def test_a_night_follows_the_servers_settings(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Game Night", locale="en-US")
+    channel = guild.add_channel("general")
+    manager = guild.add_member("manager", manage_guild=True)
+    hosts = guild.add_role("hosts")
+    host, member = guild.add_member("host", roles=[hosts]), guild.add_member("member")
+    bot = await start_bot(time_scale=100)
+    await (await manager.slash("gamenight settings", language="es", host_role=hosts)).reply()
+    await (
+        await manager.slash("gamenight settings", game="housie", interval=30, prizes="lines")
+    ).reply()
+
+    refused = await (await member.slash("housie schedule", when="in 20 minutes")).reply()
+    assert refused.ephemeral
+    assert f"<@&{hosts.id}>" in refused.content
+    planned = await (await host.slash("housie schedule", when="in 20 minutes")).reply()
+    assert "Noche de Tómbola #1" in planned.content  # in the server's chosen language
+    assert await bot.storage.pending_schedules("housie", guild.id)
+
+    # Chosen after the night was planned, still followed: the lobby reads them when it opens.
+    await (await manager.slash("gamenight settings", game="housie", interval=45)).reply()
+    await move_clock(bot, bot.get_cog("Housie"), 15 * MINUTE)
+    await channel.wait_for_message(lambda m: "#1" in m.content and m.components)
+    (night,) = await bot.storage.pending_schedules("housie")
+    game = await bot.storage.get_game(night.game_id)
+    assert game.options["interval"] == 45
+    assert game.options["guild_locale"] == "es-ES"
+    prizes = [prize.value for prize in HousieGame.from_state(game.state).prizes]
+    assert prizes == ["TL", "ML", "BL", "FH"]
