@@ -571,6 +571,55 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "winners": ("Winners:", "Ganadores:"),
     "winner_line": ("- {prize}: <@{user}> (call {seq})", "- {prize}: <@{user}> (cantada {seq})"),
     "no_winners": ("Nobody won a prize this time.", "Esta vez nadie ganó un premio."),
+    # The picture the summary carries (bot/render/results.py): its labels and alt text.
+    "result_heading": ("Game {game} · the winners", "Partida {game} · los ganadores"),
+    "result_page": ("picture {page} of {pages}", "imagen {page} de {pages}"),
+    "result_shared": ("shared", "compartido"),
+    "result_player": ("A player", "Un jugador"),
+    "result_call_card": ("Call {seq}: {card}", "Cantada {seq}: {card}"),
+    "result_call_number": (
+        "Ticket {ticket} · call {seq}: number {number}",
+        "Cartón {ticket} · cantada {seq}: el {number}",
+    ),
+    "result_housie_title": ("HOUSIE", "TÓMBOLA"),
+    "result_alt_page": (" (picture {page} of {pages})", " (imagen {page} de {pages})"),
+    "result_alt_shared": (", shared", ", compartido"),
+    "result_alt_loteria_head": (
+        "Lotería game {game}, the winners{page}.",
+        "Lotería, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_loteria": (
+        "{prize}{shared}: {name}, on call {seq} ({card}), with {cards}.",
+        "{prize}{shared}: {name}, en la cantada {seq} ({card}), con {cards}.",
+    ),
+    "result_alt_loteria_short": (
+        "{prize}{shared}: {name}, on call {seq} ({card}).",
+        "{prize}{shared}: {name}, en la cantada {seq} ({card}).",
+    ),
+    "result_alt_housie_head": (
+        "Housie game {game}, the winners{page}.",
+        "Tómbola, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_housie": (
+        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}), with "
+        "{numbers}.",
+        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}), con "
+        "{numbers}.",
+    ),
+    "result_alt_housie_short": (
+        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}).",
+        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}).",
+    ),
+    "result_alt_more": (
+        Plural(
+            "And {count} more winner, named in the message.",
+            "And {count} more winners, named in the message.",
+        ),
+        Plural(
+            "Y {count} ganador más, nombrado en el mensaje.",
+            "Y {count} ganadores más, nombrados en el mensaje.",
+        ),
+    ),
     "seed_reveal": (
         "Seed: `{seed}` (its SHA-256 is the commitment posted in the lobby). Check it with "
         "`/{kind} verify game:{game}`.",
