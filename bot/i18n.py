@@ -141,7 +141,16 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Check a ticket code: valid, which game, or tampered": (
         "Comprueba un código de cartón: válido, de qué partida o alterado"
     ),
-    "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
+    "This server's leaderboard: wins and games played per game": (
+        "Clasificación del servidor: victorias y partidas jugadas por juego"
+    ),
+    "period": "periodo",
+    "Which finished games count (default: all time)": (
+        "Qué partidas terminadas cuentan (por defecto: todas)"
+    ),
+    "This week (the last 7 days)": "Esta semana (los últimos 7 días)",
+    "This month (the last 30 days)": "Este mes (los últimos 30 días)",
+    "All time": "Desde siempre",
     "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
     "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
@@ -295,13 +304,45 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "not_here": ("You can't use this command here.", "No puedes usar este comando aquí."),
     "stats_none": (
-        "No wins recorded in this server yet. Start a game with {commands}!",
-        "Todavía no hay victorias en este servidor. ¡Empieza una partida con {commands}!",
+        "No games finished in this server yet. Start one with {commands}!",
+        "Todavía no ha terminado ninguna partida en este servidor. ¡Empieza una con {commands}!",
     ),
-    "stats_header": ("## Leaderboard", "## Clasificación"),
+    "stats_none_period": (
+        "No games finished in this server in {period}. Start one with {commands}!",
+        "No terminó ninguna partida en este servidor en {period}. ¡Empieza una con {commands}!",
+    ),
+    # /stats periods (cogs/stats.py PERIODS), as "the leaderboard of {period}".
+    "stats_period_week": ("the last 7 days", "los últimos 7 días"),
+    "stats_period_month": ("the last 30 days", "los últimos 30 días"),
+    "stats_period_all": ("all time", "todos los tiempos"),
+    "stats_header": ("## Leaderboard of {period}", "## Clasificación de {period}"),
     "stats_line": (
-        Plural("{place}. <@{user}>: {count} win", "{place}. <@{user}>: {count} wins"),
-        Plural("{place}. <@{user}>: {count} victoria", "{place}. <@{user}>: {count} victorias"),
+        "{place}. <@{user}>: {wins} in {games}",
+        "{place}. <@{user}>: {wins} en {games}",
+    ),
+    "stats_wins": (
+        Plural("{count} win", "{count} wins"),
+        Plural("{count} victoria", "{count} victorias"),
+    ),
+    "stats_games": (
+        Plural("{count} game", "{count} games"),
+        Plural("{count} partida", "{count} partidas"),
+    ),
+    "stats_picture_title": ("LEADERBOARD", "CLASIFICACIÓN"),
+    "stats_picture_wins": ("WINS", "VICTORIAS"),
+    "stats_picture_played": ("GAMES", "PARTIDAS"),
+    "stats_alt_head": (
+        "Leaderboard of {server}, {period}: wins and games played.",
+        "Clasificación de {server}, {period}: victorias y partidas jugadas.",
+    ),
+    "stats_alt_head_short": (
+        "Leaderboard of {server}, {period}: wins of games played.",
+        "Clasificación de {server}, {period}: victorias de partidas jugadas.",
+    ),
+    "stats_alt_line": ("{place}. {name}, {wins} in {games}", "{place}. {name}, {wins} en {games}"),
+    "stats_alt_line_short": (
+        "{place}. {name} {wins} of {played}",
+        "{place}. {name} {wins} de {played}",
     ),
     "or": (" or ", " o "),
     "no_game_here": (

@@ -110,11 +110,6 @@ def _grid(count: int, widest: int) -> tuple[int, int]:
     return columns, rows
 
 
-def _scaled(board: Image.Image, width: int) -> Image.Image:
-    height = round(board.height * width / board.width)
-    return board.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
-
-
 def _draw_band(
     image: Image.Image, look: _Look, heading: str, page: str, *, locale: LocaleLike
 ) -> None:
@@ -180,6 +175,36 @@ def _draw_panel(
     image.paste(board, (left, top + CAPTION))
 
 
+@dataclass(frozen=True, slots=True)
+class PageLayout:
+    """Where a page's winners go: its size and each board's box (left, top, width, height);
+    each board's caption sits in the ``CAPTION`` pixels above it."""
+
+    size: tuple[int, int]
+    boards: tuple[tuple[int, int, int, int], ...]
+
+
+def page_layout(count: int, look: _Look, board_size: tuple[int, int]) -> PageLayout:
+    """The layout of a page of ``count`` winners whose boards are ``board_size`` at full size."""
+    columns, rows = _grid(count, len(look.board_widths))
+    board_width = look.board_widths[columns - 1]
+    board_height = round(board_size[1] * board_width / board_size[0])
+    cell_width = board_width + 2 * PANEL_PAD
+    cell_height = CAPTION + board_height + 2 * PANEL_PAD
+    width = 2 * OUTER + columns * cell_width + (columns - 1) * GAP_X
+    height = BAND + OUTER + rows * cell_height + (rows - 1) * GAP_Y + OUTER
+    boxes = []
+    for index in range(count):
+        row, column = divmod(index, columns)
+        # A short last row is centred under the others.
+        in_row = min(columns, count - row * columns)
+        indent = (columns - in_row) * (cell_width + GAP_X) // 2
+        left = OUTER + indent + column * (cell_width + GAP_X) + PANEL_PAD
+        top = BAND + OUTER + row * (cell_height + GAP_Y) + PANEL_PAD + CAPTION
+        boxes.append((left, top, board_width, board_height))
+    return PageLayout((width, height), tuple(boxes))
+
+
 def _page_image(
     panels: Sequence[_Panel],
     look: _Look,
@@ -188,27 +213,15 @@ def _page_image(
     *,
     locale: LocaleLike,
 ) -> Image.Image:
-    columns, rows = _grid(len(panels), len(look.board_widths))
-    board_width = look.board_widths[columns - 1]
-    boards = [_scaled(panel.board, board_width) for panel in panels]
-    board_height = boards[0].height
-    cell_width = board_width + 2 * PANEL_PAD
-    cell_height = CAPTION + board_height + 2 * PANEL_PAD
-    width = 2 * OUTER + columns * cell_width + (columns - 1) * GAP_X
-    height = BAND + OUTER + rows * cell_height + (rows - 1) * GAP_Y + OUTER
-    image = Image.new("RGB", (width, height), look.background)
+    layout = page_layout(len(panels), look, panels[0].board.size)
+    image = Image.new("RGB", layout.size, look.background)
     draw = ImageDraw.Draw(image)
     _draw_band(image, look, heading, page, locale=locale)
-    draw.rectangle((0, 0, width - 1, height - 1), outline=look.band, width=6)
+    draw.rectangle((0, 0, image.width - 1, image.height - 1), outline=look.band, width=6)
     shared_word = message("result_shared", locale)
-    for index, (panel, board) in enumerate(zip(panels, boards, strict=True)):
-        row, column = divmod(index, columns)
-        # A short last row is centred under the others.
-        in_row = min(columns, len(panels) - row * columns)
-        indent = (columns - in_row) * (cell_width + GAP_X) // 2
-        left = OUTER + indent + column * (cell_width + GAP_X) + PANEL_PAD
-        top = BAND + OUTER + row * (cell_height + GAP_Y) + PANEL_PAD
-        _draw_panel(image, draw, panel, look, (left, top), board, shared_word)
+    for panel, (left, top, width, height) in zip(panels, layout.boards, strict=True):
+        board = panel.board.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+        _draw_panel(image, draw, panel, look, (left, top - CAPTION), board, shared_word)
     return image
 
 
