@@ -229,3 +229,23 @@ def render_leaderboard(
     image = leaderboard_image(games, period=period, server=server, locale=locale)
     alt = leaderboard_alt_text(games, period=period, server=server, locale=locale)
     return Rendered(encode_png(image), alt, safe_filename("leaderboard"))
+
+
+def samples() -> list[tuple[str, Rendered]]:
+    """A server's leaderboard of the last 7 days: five games, names in several scripts."""
+    names = ("Alice", "محمد عبد الله", "李小龍", "Maximiliano Alessandro Fernández", "Zoë ✨")
+    titles = ("Lotería", "Housie", "Tic-tac-toe", "Dots and Boxes", "Tricky Triangle")
+    games = [
+        GameStandings(
+            title,
+            tuple(
+                Standing(
+                    names[(index + place) % len(names)], 10 - 2 * place - index % 3, 12 - place
+                )
+                for place in range(5 - index % 3)
+            ),
+        )
+        for index, title in enumerate(titles)
+    ]
+    period = message("stats_period_week", None)
+    return [("leaderboard.png", render_leaderboard(games, period=period, server="Game Night"))]

@@ -459,3 +459,95 @@ __all__ = [
     "render_housie_result",
     "render_loteria_result",
 ]
+
+
+# -- samples (python -m bot.render --sample) ----------------------------------------------------
+
+SAMPLE_NAMES = (
+    "Alice",
+    "محمد عبد الله",
+    "李小龍",
+    "Maximiliano Alessandro Fernández",
+    "Zoë ✨",
+    "अर्जुन शर्मा",
+    "Bob",
+    "Ωmega",
+    "Carmen",
+    "שרה",
+    "Kwame",
+    "Ana",
+)
+
+
+def samples() -> list[tuple[str, Rendered]]:
+    """A Lotería night (line, corners, full) in Spanish and a Housie night of eight prizes in
+    English, played from a fixed seed as the bot would judge them."""
+    from engine.fairness import draw_order
+    from engine.housie import Prize, check_prize, tickets_at
+    from engine.loteria import CLASSIC_DECK, DECK_SIZE, check_claim, tablas_at
+
+    seed = bytes(range(32))
+    order = draw_order(seed, DECK_SIZE)
+    tablas = tablas_at(seed, 0, len(SAMPLE_NAMES))
+    loteria_wins = []
+    at = 1
+    for pattern in (Pattern.LINE, Pattern.CORNERS, Pattern.FULL):
+        # The prize goes on the first call from ``at`` on that completes it for someone.
+        while not any(check_claim(t, order[:at], pattern).valid for t in tablas):
+            at += 1
+        won = [(i, check_claim(t, order[:at], pattern)) for i, t in enumerate(tablas)]
+        won = [(i, claim) for i, claim in won if claim.valid]
+        for i, claim in won:
+            loteria_wins.append(
+                LoteriaWin(
+                    SAMPLE_NAMES[i],
+                    pattern.spanish,
+                    pattern,
+                    at,
+                    tablas[i],
+                    claim.cells,
+                    shared=len(won) > 1,
+                )
+            )
+    calls = draw_order(seed, 90)
+    tickets = tickets_at(seed, 0, 2 * len(SAMPLE_NAMES))  # two to a player
+    housie_wins = []
+    houses: set[int] = set()
+    house_at = 1
+    for prize in Prize:
+        # Each prize on its own first completion; the houses one after another, on new tickets.
+        check = Prize.FULL_HOUSE if prize.is_house else prize
+        at = house_at if prize.is_house else 1
+        eligible = [i for i in range(len(tickets)) if i not in houses or not prize.is_house]
+        while not any(check_prize(tickets[i], calls[:at], check).valid for i in eligible):
+            at += 1
+        found = {}
+        for i in eligible:  # a player wins a prize once, with their first ticket that has it
+            result = check_prize(tickets[i], calls[:at], check)
+            if result.valid and i // 2 not in found:
+                found[i // 2] = (i, result.numbers)
+        if prize.is_house:
+            found = dict(list(found.items())[:1])
+            houses.update(i for i, _ in found.values())
+            house_at = at
+        for player, (i, numbers) in found.items():
+            housie_wins.append(
+                HousieWin(
+                    SAMPLE_NAMES[player],
+                    prize.display_name,
+                    at,
+                    tickets[i],
+                    numbers,
+                    i % 2 + 1,
+                    shared=len(found) > 1,
+                )
+            )
+    return [
+        (
+            "results-loteria.png",
+            render_loteria_result(
+                loteria_wins, CLASSIC_DECK, game_id="L7Q2", called=order, locale="es-ES"
+            )[0],
+        ),
+        ("results-housie.png", render_housie_result(housie_wins, game_id="H42", called=calls)[0]),
+    ]
