@@ -110,9 +110,8 @@ def _grid(count: int, widest: int) -> tuple[int, int]:
     return columns, rows
 
 
-def _draw_band(
-    image: Image.Image, look: _Look, heading: str, page: str, *, locale: LocaleLike
-) -> None:
+def _draw_band(image: Image.Image, look: _Look, heading: str, page: str) -> None:
+    """The title band: the game's name on the left, the heading (and page) on the right."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, image.width - 1, BAND - 1), fill=look.band)
     title = fit_line(look.title, FontFace.SLAB, 40, 26, image.width / 2 - OUTER)
@@ -216,7 +215,7 @@ def _page_image(
     layout = page_layout(len(panels), look, panels[0].board.size)
     image = Image.new("RGB", layout.size, look.background)
     draw = ImageDraw.Draw(image)
-    _draw_band(image, look, heading, page, locale=locale)
+    _draw_band(image, look, heading, page)
     draw.rectangle((0, 0, image.width - 1, image.height - 1), outline=look.band, width=6)
     shared_word = message("result_shared", locale)
     for panel, (left, top, width, height) in zip(panels, layout.boards, strict=True):
