@@ -336,8 +336,8 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Clasificación de {server}, {period}: victorias y partidas jugadas.",
     ),
     "stats_alt_head_short": (
-        "Leaderboard of {server}, {period}: wins of games played.",
-        "Clasificación de {server}, {period}: victorias de partidas jugadas.",
+        "Leaderboard of {server}, {period}: wins out of games played.",
+        "Clasificación de {server}, {period}: victorias de las partidas jugadas.",
     ),
     "stats_alt_line": ("{place}. {name}, {wins} in {games}", "{place}. {name}, {wins} en {games}"),
     "stats_alt_line_short": (

@@ -96,7 +96,7 @@ def test_a_crowded_board_keeps_every_name_in_a_shorter_alt_text():
     rendered = render_leaderboard(games, period="all time", server="A server", locale=None)
     image = open_checked(rendered)
     assert image.width == 2 * OUTER + 2 * CARD_WIDTH + CARD_GAP  # two cards to a row
-    assert "wins of games played" in rendered.alt_text
+    assert "wins out of games played" in rendered.alt_text
     assert f"1. {NAMES[0]} {MAX_PLAYERS + 1} of {2 * MAX_PLAYERS}" in rendered.alt_text
 
 
