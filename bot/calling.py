@@ -287,6 +287,20 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """The channel announcement for call number ``seq`` (text and pictures)."""
         raise NotImplementedError
 
+    def render_result(
+        self,
+        game: GameRow,
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+    ) -> list[Rendered]:
+        """The pictures the end-of-game summary carries (``bot.render.results``): each of
+        ``winners``' board (found among the game's ``boards``) with the winning cells, their name
+        (from ``players``), the prize and the call it was won on, in the server's language.
+        One picture unless there are very many winners; none when nobody won (the default).
+        Runs in a worker thread."""
+        return []
+
     def riddle(self, game: GameRow, value: int, seq: int) -> str | None:
         """What to post before the call itself is revealed (None: nothing; the default)."""
         return None
@@ -1294,14 +1308,32 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         assert game.seed is not None
         lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
         lines.append(await self.verify_line(game, announced, locale))
-        channel = self.bot.get_partial_messageable(game.channel_id)
-        try:
-            await channel.send("\n".join(lines))
-        except discord.HTTPException:
-            log.warning("could not post the summary of game %s", game.id, exc_info=True)
+        await self.post_summary(game, "\n".join(lines), winners)
         self.touch_lobby(game.id, urgent=True)
         if game.options.get("night") is not None:
             await self.night_ended(game)
+
+    async def post_summary(self, game: GameRow, text: str, winners: Sequence[WinnerRow]) -> None:
+        """Post the end-of-game summary with the winners' picture; the text alone if the
+        picture cannot be drawn or is refused (the summary reveals the seed: it must go out)."""
+        pictures: list[Rendered] = []
+        if winners:
+            boards = await self.storage.boards(game.id)
+            players = await self.storage.players(game.id)
+            try:
+                pictures = await asyncio.to_thread(
+                    self.render_result, game, winners, boards, players
+                )
+            except Exception:  # the picture is a bonus; the summary must not wait on it
+                log.exception("could not draw the winners of game %s", game.id)
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        attempts = [[attachment(p) for p in pictures], []] if pictures else [[]]
+        for files in attempts:
+            try:
+                await channel.send(text, files=files)
+                return
+            except discord.HTTPException:
+                log.warning("could not post the summary of game %s", game.id, exc_info=True)
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         game = await self.game_by_id(game_id, interaction.guild_id)

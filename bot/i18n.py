@@ -141,7 +141,16 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Check a ticket code: valid, which game, or tampered": (
         "Comprueba un código de cartón: válido, de qué partida o alterado"
     ),
-    "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
+    "This server's leaderboard: wins and games played per game": (
+        "Clasificación del servidor: victorias y partidas jugadas por juego"
+    ),
+    "period": "periodo",
+    "Which finished games count (default: all time)": (
+        "Qué partidas terminadas cuentan (por defecto: todas)"
+    ),
+    "This week (the last 7 days)": "Esta semana (los últimos 7 días)",
+    "This month (the last 30 days)": "Este mes (los últimos 30 días)",
+    "All time": "Desde siempre",
     # /gamenight (cogs/gamenight.py)
     "gamenight": "gamenight",
     "settings": "ajustes",
@@ -426,13 +435,45 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "not_here": ("You can't use this command here.", "No puedes usar este comando aquí."),
     "stats_none": (
-        "No wins recorded in this server yet. Start a game with {commands}!",
-        "Todavía no hay victorias en este servidor. ¡Empieza una partida con {commands}!",
+        "No games finished in this server yet. Start one with {commands}!",
+        "Todavía no ha terminado ninguna partida en este servidor. ¡Empieza una con {commands}!",
     ),
-    "stats_header": ("## Leaderboard", "## Clasificación"),
+    "stats_none_period": (
+        "No games finished in this server in {period}. Start one with {commands}!",
+        "No terminó ninguna partida en este servidor en {period}. ¡Empieza una con {commands}!",
+    ),
+    # /stats periods (cogs/stats.py PERIODS), as "the leaderboard of {period}".
+    "stats_period_week": ("the last 7 days", "los últimos 7 días"),
+    "stats_period_month": ("the last 30 days", "los últimos 30 días"),
+    "stats_period_all": ("all time", "todos los tiempos"),
+    "stats_header": ("## Leaderboard of {period}", "## Clasificación de {period}"),
     "stats_line": (
-        Plural("{place}. <@{user}>: {count} win", "{place}. <@{user}>: {count} wins"),
-        Plural("{place}. <@{user}>: {count} victoria", "{place}. <@{user}>: {count} victorias"),
+        "{place}. <@{user}>: {wins} in {games}",
+        "{place}. <@{user}>: {wins} en {games}",
+    ),
+    "stats_wins": (
+        Plural("{count} win", "{count} wins"),
+        Plural("{count} victoria", "{count} victorias"),
+    ),
+    "stats_games": (
+        Plural("{count} game", "{count} games"),
+        Plural("{count} partida", "{count} partidas"),
+    ),
+    "stats_picture_title": ("LEADERBOARD", "CLASIFICACIÓN"),
+    "stats_picture_wins": ("WINS", "VICTORIAS"),
+    "stats_picture_played": ("GAMES", "PARTIDAS"),
+    "stats_alt_head": (
+        "Leaderboard of {server}, {period}: wins and games played.",
+        "Clasificación de {server}, {period}: victorias y partidas jugadas.",
+    ),
+    "stats_alt_head_short": (
+        "Leaderboard of {server}, {period}: wins out of games played.",
+        "Clasificación de {server}, {period}: victorias de las partidas jugadas.",
+    ),
+    "stats_alt_line": ("{place}. {name}, {wins} in {games}", "{place}. {name}, {wins} en {games}"),
+    "stats_alt_line_short": (
+        "{place}. {name} {wins} of {played}",
+        "{place}. {name} {wins} de {played}",
     ),
     # /gamenight settings and forget-me (cogs/gamenight.py)
     "host_role_only": (
@@ -876,6 +917,55 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "winners": ("Winners:", "Ganadores:"),
     "winner_line": ("- {prize}: <@{user}> (call {seq})", "- {prize}: <@{user}> (cantada {seq})"),
     "no_winners": ("Nobody won a prize this time.", "Esta vez nadie ganó un premio."),
+    # The picture the summary carries (bot/render/results.py): its labels and alt text.
+    "result_heading": ("Game {game} · the winners", "Partida {game} · los ganadores"),
+    "result_page": ("picture {page} of {pages}", "imagen {page} de {pages}"),
+    "result_shared": ("shared", "compartido"),
+    "result_player": ("A player", "Un jugador"),
+    "result_call_card": ("Call {seq}: {card}", "Cantada {seq}: {card}"),
+    "result_call_number": (
+        "Ticket {ticket} · call {seq}: number {number}",
+        "Cartón {ticket} · cantada {seq}: el {number}",
+    ),
+    "result_housie_title": ("HOUSIE", "TÓMBOLA"),
+    "result_alt_page": (" (picture {page} of {pages})", " (imagen {page} de {pages})"),
+    "result_alt_shared": (", shared", ", compartido"),
+    "result_alt_loteria_head": (
+        "Lotería game {game}, the winners{page}.",
+        "Lotería, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_loteria": (
+        "{prize}{shared}: {name}, on call {seq} ({card}), with {cards}.",
+        "{prize}{shared}: {name}, en la cantada {seq} ({card}), con {cards}.",
+    ),
+    "result_alt_loteria_short": (
+        "{prize}{shared}: {name}, on call {seq} ({card}).",
+        "{prize}{shared}: {name}, en la cantada {seq} ({card}).",
+    ),
+    "result_alt_housie_head": (
+        "Housie game {game}, the winners{page}.",
+        "Tómbola, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_housie": (
+        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}), with "
+        "{numbers}.",
+        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}), con "
+        "{numbers}.",
+    ),
+    "result_alt_housie_short": (
+        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}).",
+        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}).",
+    ),
+    "result_alt_more": (
+        Plural(
+            "And {count} more winner, named in the message.",
+            "And {count} more winners, named in the message.",
+        ),
+        Plural(
+            "Y {count} ganador más, nombrado en el mensaje.",
+            "Y {count} ganadores más, nombrados en el mensaje.",
+        ),
+    ),
     "seed_reveal": (
         "Seed: `{seed}` (its SHA-256 is the commitment posted in the lobby). Check it with "
         "`/{kind} verify game:{game}`.",

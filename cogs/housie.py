@@ -6,6 +6,7 @@ import asyncio
 import re
 import threading
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,12 +27,13 @@ from bot.calling import (
 )
 from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
 from bot.housie_calls import nickname
-from bot.i18n import LocaleLike, is_spanish
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.render import help as render_help
 from bot.render import housie as render
-from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, WinnerRow
+from bot.render import results as render_results
+from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS
@@ -167,6 +169,42 @@ class Housie(
             )
             for board in boards
         ]
+
+    def render_result(
+        self,
+        game: GameRow,
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+    ) -> list[Rendered]:
+        called = self.called(game)
+        locale = self.channel_locale(game)
+        tickets = {board.id: board for board in boards}
+        names = {player.user_id: player.display_name for player in players}
+        sharing = Counter(winner.prize for winner in winners)
+        wins = []
+        for winner in winners:
+            board = tickets.get(winner.board_id) if winner.board_id is not None else None
+            if board is None:
+                continue
+            ticket = Ticket.from_state(board.state)
+            result = check_prize(ticket, called[: winner.draw_seq], Prize(winner.prize))
+            if not result.valid:
+                continue
+            wins.append(
+                render_results.HousieWin(
+                    name=names.get(winner.user_id) or message("result_player", locale),
+                    prize=self.prize_name(winner.prize, locale),
+                    seq=winner.draw_seq,
+                    ticket=ticket,
+                    numbers=result.numbers,
+                    ticket_number=board.board_index + 1,
+                    shared=sharing[winner.prize] > 1,
+                )
+            )
+        return render_results.render_housie_result(
+            wins, game_id=str(game.id), called=called, locale=locale
+        )
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +24,12 @@ from bot.calling import (
 )
 from bot.cantor import Verse, verse_of_card
 from bot.errors import UserError, check_range
-from bot.i18n import LocaleLike, is_spanish
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.render import Rendered
 from bot.render import help as render_help
 from bot.render import loteria as render
-from bot.storage import BoardRow, GameDefaults, GameRow
+from bot.render import results as render_results
+from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
@@ -175,6 +177,44 @@ class Loteria(
             )
             for board in boards
         ]
+
+    def render_result(
+        self,
+        game: GameRow,
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+    ) -> list[Rendered]:
+        state = self.engine_game(game)
+        locale = self.channel_locale(game)
+        tablas = {board.id: board for board in boards}
+        names = {player.user_id: player.display_name for player in players}
+        sharing = Counter(winner.prize for winner in winners)
+        wins = []
+        for winner in winners:
+            board = tablas.get(winner.board_id) if winner.board_id is not None else None
+            if board is None:
+                continue
+            tabla = Tabla.from_state(board.state)
+            pattern = Pattern(winner.prize)
+            # The cells that won, as the claim found them (the last card's line first).
+            result = check_claim(tabla, state.called[: winner.draw_seq], pattern)
+            if not result.valid:
+                continue
+            wins.append(
+                render_results.LoteriaWin(
+                    name=names.get(winner.user_id) or message("result_player", locale),
+                    prize=self.prize_name(winner.prize, locale),
+                    pattern=pattern,
+                    seq=winner.draw_seq,
+                    tabla=tabla,
+                    cells=result.cells,
+                    shared=sharing[winner.prize] > 1,
+                )
+            )
+        return render_results.render_loteria_result(
+            wins, state.deck, game_id=str(game.id), called=state.called, locale=locale
+        )
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         state = self.engine_game(game)

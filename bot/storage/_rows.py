@@ -157,6 +157,7 @@ class LeaderboardRow:
     user_id: int
     kind: str
     wins: int
+    played: int  # finished games they took part in
 
 
 class ServerLanguage(StrEnum):

@@ -563,22 +563,57 @@ class Storage:
             for r in rows
         ]
 
-    async def leaderboard(self, guild_id: int, *, per_kind: int = 5) -> list[LeaderboardRow]:
-        """The ``per_kind`` players with most wins in each game kind in a server (one win per
-        game won, however many prizes), ranked within the kind so that a busy game cannot
-        push another's leaders out; by kind, then most wins first."""
+    async def leaderboard(
+        self, guild_id: int, *, per_kind: int = 5, since: float | None = None
+    ) -> list[LeaderboardRow]:
+        """The ``per_kind`` best players of each game kind in a server, over its finished games
+        (those that ended at or after ``since``, a Unix time, when given; cancelled ones never
+        count): most wins first (one per game won, however many prizes), then the fewest games
+        played for them. Ranked within the kind, so that a busy game cannot push another's
+        leaders out; by kind, then best first. ``played`` counts the games they took part in."""
+        finished = "games.guild_id = ? AND games.status = ?"
+        # Forgotten members (anonymous holders, below 0) are not ranked.
+        params: list[Any] = [guild_id, GameStatus.FINISHED.value]
+        if since is not None:
+            finished += " AND games.finished_at >= ?"
+            params.append(since)
+        # Each (player, game) once: seated in it, won in it, or both.
         rows = await self._all(
-            "SELECT user_id, kind, wins FROM ("
-            " SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins,"
-            "  ROW_NUMBER() OVER (PARTITION BY games.kind"
-            "   ORDER BY COUNT(DISTINCT games.id) DESC, winners.user_id) AS place"
-            " FROM winners JOIN games ON games.id = winners.game_id"
-            " WHERE games.guild_id = ? AND winners.user_id > 0"  # forgotten winners are not ranked
-            " GROUP BY winners.user_id, games.kind"
+            "SELECT user_id, kind, wins, played FROM ("  # noqa: S608
+            " SELECT user_id, kind, SUM(won) AS wins, COUNT(*) AS played,"
+            "  ROW_NUMBER() OVER (PARTITION BY kind"
+            "   ORDER BY SUM(won) DESC, COUNT(*), user_id) AS place"
+            " FROM ("
+            "  SELECT user_id, kind, game_id, MAX(won) AS won FROM ("
+            "   SELECT players.user_id, games.kind, games.id AS game_id, 0 AS won"
+            "   FROM players JOIN games ON games.id = players.game_id"
+            f"   WHERE {finished} AND players.user_id > 0"
+            "   UNION ALL"
+            "   SELECT winners.user_id, games.kind, games.id AS game_id, 1 AS won"
+            "   FROM winners JOIN games ON games.id = winners.game_id"
+            f"   WHERE {finished} AND winners.user_id > 0"
+            "  ) AS taking_part GROUP BY user_id, kind, game_id"
+            " ) AS per_game GROUP BY user_id, kind"
             ") AS ranked WHERE place <= ? ORDER BY kind, place",
-            (guild_id, per_kind),
+            (*params, *params, per_kind),
         )
-        return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+        return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+    async def member_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each member's display name as they last joined a game in the server (the bot does
+        not follow members, so this is the name it saw last); members never seen are left out."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        rows = await self._all(
+            "SELECT players.user_id, players.display_name FROM players"  # noqa: S608
+            " JOIN games ON games.id = players.game_id"
+            f" WHERE games.guild_id = ? AND players.user_id IN ({marks})"
+            " AND players.display_name <> '' ORDER BY players.joined_at, games.id",
+            (guild_id, *wanted),
+        )
+        return {int(row[0]): str(row[1]) for row in rows}  # the latest wins
 
     # -- game nights planned ahead --------------------------------------------------------------
 

@@ -134,8 +134,11 @@ async def test_forgetting_anonymises_finished_games_and_leaves_live_ones(storage
     assert game is not None
     assert game.host_id == anonymous
     assert [c.user_id for c in await storage.claims(done)] == [CAROL]
-    # Her win in the finished game left /stats; the live game's still counts.
-    assert {(r.user_id, r.wins) for r in await storage.leaderboard(GUILD)} == {(ALICE, 1), (BOB, 1)}
+    # Her win and her games left /stats (a live game counts once it finishes).
+    assert {(r.user_id, r.wins, r.played) for r in await storage.leaderboard(GUILD)} == {
+        (BOB, 1, 2),
+        (CAROL, 0, 2),
+    }
 
     # The live game keeps her; a game she was never in is untouched.
     assert ALICE in {p.user_id for p in await storage.players(live)}
@@ -289,7 +292,8 @@ async def test_purging_deletes_old_games_that_are_over_and_keeps_the_rest(
         assert await storage.get_game(kept) is not None
         assert await storage.boards(kept)
         assert await storage.draws(kept)
-    assert {(r.user_id, r.wins) for r in await storage.leaderboard(GUILD)} == {(ALICE, 1), (BOB, 1)}
+    # Only finished games count on the leaderboard: the old live game has not been won yet.
+    assert {(r.user_id, r.wins) for r in await storage.leaderboard(GUILD)} == {(BOB, 1)}
     assert await storage.purge_over_games(time.time() - 30 * 86400) == 0
 
 

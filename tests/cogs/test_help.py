@@ -138,7 +138,7 @@ async def test_help_alone_in_spanish(emulator: Emulator, server):
     assert set(fields) == {game.title_es for game in bot.games()} | {"Más comandos"}
     assert "Empieza: `/tombola empezar`" in fields["Tómbola"]
     assert "Reglas: `/ayuda partida:Tómbola`" in fields["Tómbola"]
-    assert "`/estadísticas`" in fields["Más comandos"]
+    assert "`/estadísticas [periodo]`" in fields["Más comandos"]
 
 
 @pytest.mark.parametrize("locale", [None, SPANISH], ids=["english", "spanish"])

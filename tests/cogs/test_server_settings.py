@@ -74,7 +74,7 @@ async def test_the_language_setting_decides_every_games_public_messages(
     board = await (await bob.slash("tictactoe play", in_channel=channel)).reply()
     assert board.content.startswith("## Tres en raya #2")
     stats = await (await bob.slash("stats")).reply()
-    assert "Todavía no hay victorias" in stats.content
+    assert "Todavía no ha terminado ninguna partida" in stats.content
 
     # Back to following Discord: the next game is in the server's language again.
     await (await manager.slash("gamenight settings", language="discord")).reply()
