@@ -10,6 +10,7 @@ import json
 import logging
 import pkgutil
 import signal
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,7 +26,7 @@ from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
 from bot.shards import shard_of
-from bot.storage import Storage, hold_database
+from bot.storage import NOTICE_PREFIX, Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,6 @@ EXTENSIONS: tuple[str, ...] = discover_extensions()
 # discord.py names the tasks that run slash commands and component callbacks so.
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
-NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next interaction
 # systemd and container runtimes stop a service with SIGTERM; Ctrl-C sends SIGINT.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -93,6 +93,8 @@ class GameNightBot(commands.AutoShardedBot):
         self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
+        # Seconds added to the wall clock the game nights are planned on (a test moves it on).
+        self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.
         self.metrics = metrics if metrics is not None else Metrics()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
@@ -120,6 +122,10 @@ class GameNightBot(commands.AutoShardedBot):
             )
             await self.http_endpoint.start()
 
+    def now(self) -> float:
+        """The time, in seconds since 1970 (UTC), by which planned game nights open and start."""
+        return time.time() + self.clock_offset
+
     def gateway_connected(self) -> bool:
         """Whether the bot is logged in and the gateway connection of every shard it runs is
         open."""
@@ -132,9 +138,11 @@ class GameNightBot(commands.AutoShardedBot):
         )
 
     def health_details(self) -> dict[str, Any]:
+        """More for ``/healthz``'s body: nothing for one process (a fleet's adds its shards)."""
         return {}
 
     async def live_counts(self) -> dict[str, int]:
+        """Live games by kind (the ``gamenight_live_games`` gauge)."""
         return await self.storage.live_counts()
 
     def runs_guild(self, guild_id: int | None) -> bool:
@@ -202,12 +210,34 @@ class GameNightBot(commands.AutoShardedBot):
     def game_kind(self, kind: str) -> GameKind | None:
         return next((game for game in self.games() if game.kind == kind), None)
 
+    async def send_dm(
+        self,
+        user: discord.abc.Snowflake,
+        content: str,
+        *,
+        files: Sequence[discord.File] = (),
+    ) -> discord.Message:
+        """DM a member through the DM channel the bot opened with them before (kept in the
+        database): one request for a returning player instead of two. A channel Discord no
+        longer knows is forgotten and a new one opened."""
+        known = await self.storage.dm_channel(user.id)
+        if known is not None:
+            channel = self.get_partial_messageable(known, type=discord.ChannelType.private)
+            try:
+                return await channel.send(content, files=list(files))
+            except discord.NotFound:
+                await self.storage.forget_dm_channel(user.id)
+                for file in files:
+                    file.reset()
+        opened = await self.create_dm(user)
+        await self.storage.set_dm_channel(user.id, opened.id)
+        return await opened.send(content, files=list(files))
+
     async def tell(self, user_id: int, text: str) -> None:
         """Tell a member something they must know (their game stalled): by DM, or else
         privately at their next interaction with the bot (kept across restarts)."""
         try:
-            channel = await self.create_dm(discord.Object(user_id))
-            await channel.send(text)
+            await self.send_dm(discord.Object(user_id), text)
             return
         except (discord.HTTPException, OSError):
             log.info("could not DM a notice to %s; it waits for their next interaction", user_id)

@@ -20,6 +20,9 @@ HOW_TO_GET_CREDENTIALS = (
 )
 
 
+MAX_RETENTION_DAYS = 36500
+
+
 class ConfigError(Exception):
     """A missing or bad setting; the message names it and says how to fix it."""
 
@@ -67,6 +70,8 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     # GAMENIGHT_SHARDS: every shard in this process (auto), or this process's part of a fleet.
     shards: ShardPlan = AUTO
+    # Games over for longer than this many days are deleted (None: kept until forget-me).
+    retention_days: int | None = None
 
     @property
     def database(self) -> Path | str:
@@ -164,6 +169,17 @@ class Settings:
                 "postgresql:// URL (README: Running at scale), or GAMENIGHT_SHARDS=auto"
             )
 
+        retention_text = values.get("GAMENIGHT_RETENTION_DAYS", "").strip()
+        retention_days: int | None = None
+        if retention_text:
+            if not retention_text.isdigit() or not 1 <= int(retention_text) <= MAX_RETENTION_DAYS:
+                raise ConfigError(
+                    "GAMENIGHT_RETENTION_DAYS must be a number of days from 1 to "
+                    f"{MAX_RETENTION_DAYS}, got {retention_text!r}; leave it empty to keep "
+                    "finished games"
+                )
+            retention_days = int(retention_text)
+
         return cls(
             token=token,
             database_path=Path(database_text),
@@ -183,6 +199,7 @@ class Settings:
                 ("http", "https"),
                 "leave it empty if players cannot reach the bot's HTTP endpoint",
             ),
+            retention_days=retention_days,
         )
 
 

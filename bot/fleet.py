@@ -120,6 +120,7 @@ class FleetProcess:
     # -- what the HTTP endpoint reports --------------------------------------------------------
 
     def clients(self) -> list[GameNightBot]:
+        """The bot clients running now (none, one or two)."""
         return [slot.bot for slot in self.slots.values() if slot.bot is not None]
 
     def gateway_connected(self) -> bool:
@@ -129,13 +130,16 @@ class FleetProcess:
         return set(self.held) <= running and all(bot.gateway_connected() for bot in self.clients())
 
     def games(self) -> list[GameKind]:
+        """The games the clients run (every client loads the same cogs)."""
         return next((bot.games() for bot in self.clients()), [])
 
     async def live_counts(self) -> dict[str, int]:
+        """Live games by kind, of the servers on the shards this process's clients run."""
         running = sorted(shard for slot in self.slots.values() for shard in slot.tokens)
         return await self.storage.live_counts((self.shard_count, running))
 
     def health_details(self) -> dict[str, Any]:
+        """``/healthz``'s fleet fields: the shards held, the shard count, the own shards."""
         return {
             "shards": sorted(self.held),
             "shard_count": self.shard_count,

@@ -21,10 +21,11 @@ from discord.ext import commands
 
 from bot.errors import UserError, after_answer, report_error
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import GameRow, LeaseLostError, Storage
+from bot.storage import GameRow, LeaseLostError, ServerSettings, Storage
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
+    from bot.render.common import Rendered
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,29 @@ class LiveEntry(Protocol):
 
 
 LiveT = TypeVar("LiveT", bound=LiveEntry)
+
+
+def is_server_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member has Manage Server (or Administrator), as Discord says with the
+    interaction."""
+    permissions = interaction.permissions
+    return permissions.manage_guild or permissions.administrator
+
+
+def may_host(interaction: discord.Interaction[Any], settings: ServerSettings) -> bool:
+    """Whether the member may start games in the server: anyone when no host role is set (or
+    the role was deleted since), else members with the role or with Manage Server."""
+    role_id = settings.host_role_id
+    if role_id is None or is_server_manager(interaction):
+        return True
+    member = interaction.user
+    # The role ids Discord sent with the interaction (Member.roles drops those of a server not
+    # cached yet).
+    if isinstance(member, discord.Member) and role_id in member._roles:
+        return True
+    guild = interaction.guild
+    roles_known = guild is not None and guild.get_role(guild.id) is not None  # @everyone's
+    return roles_known and guild is not None and guild.get_role(role_id) is None
 
 
 class GameCog(commands.Cog, Generic[LiveT]):
@@ -102,6 +126,24 @@ class GameCog(commands.Cog, Generic[LiveT]):
     def channel_locale(game: GameRow) -> str:
         """The server's language, for messages everyone in the channel reads."""
         return str(game.options.get("guild_locale", ""))
+
+    # -- the server's settings -----------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """The ``/gamenight settings`` of server ``guild_id`` (the defaults outside a server)."""
+        if guild_id is None:
+            return ServerSettings(0)
+        return await self.storage.server_settings(guild_id)
+
+    async def host_settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
+        """The settings a game opened by ``interaction`` follows (its public messages speak
+        ``public_locale``; its start options default to ``defaults(kind)``), once the member
+        may host in the server (:func:`may_host`); anyone else is refused privately, the host
+        role named."""
+        settings = await self.server_settings(interaction.guild_id)
+        if not may_host(interaction, settings):
+            raise UserError("host_role_only", role=settings.host_role_id)
+        return settings
 
     # -- live games ----------------------------------------------------------------------------
 
@@ -202,6 +244,18 @@ class GameCog(commands.Cog, Generic[LiveT]):
     async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
         """The game's channel refused the bot for good (see :meth:`keep_running`)."""
         log.warning("%s game %s cannot post in its channel: %s", self.kind, game_id, error)
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    # The game's texts in /help, as message keys of bot.i18n.MESSAGES: the first is its summary
+    # in the overview, the others the sections of ``/help game:<kind>``, in order. Its commands
+    # are listed from the command tree, so they need no key.
+    help_keys: ClassVar[tuple[str, ...]] = ()
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        """Pictures for ``/help game:<kind>`` that explain the rules better than words, labelled
+        in ``locale`` (none by default). Pure and CPU-bound: /help runs it in a thread."""
+        return []
 
 
 CogT = TypeVar("CogT", bound=GameCog[Any])

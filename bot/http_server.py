@@ -34,9 +34,13 @@ class Observed(Protocol):
     storage: Storage
     metrics: Metrics
 
-    def gateway_connected(self) -> bool: ...
+    def gateway_connected(self) -> bool:
+        """Whether the gateway connection of every shard this process runs is open."""
+        ...
 
-    def games(self) -> list[GameKind]: ...
+    def games(self) -> list[GameKind]:
+        """The games the bot runs, for the live-games gauge's labels."""
+        ...
 
     async def live_counts(self) -> dict[str, int]:
         """Live games by kind, of the servers this process runs."""
@@ -63,6 +67,7 @@ class HttpEndpoint:
         self._runner = web.AppRunner(app, access_log=None)
 
     async def start(self) -> int:
+        """Start serving; returns the port (the one the system chose when ``port`` was 0)."""
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -73,9 +78,12 @@ class HttpEndpoint:
         return self.port
 
     async def stop(self) -> None:
+        """Stop serving and close the open connections."""
         await self._runner.cleanup()
 
     async def healthz(self, request: web.Request) -> web.Response:
+        """``/healthz``: 200 when the gateway is connected and the database answers within
+        :data:`DATABASE_TIMEOUT`, else 503; the JSON body says which."""
         gateway = self.bot.gateway_connected()
         try:
             database = await asyncio.wait_for(self.bot.storage.ping(), DATABASE_TIMEOUT)
@@ -88,6 +96,8 @@ class HttpEndpoint:
         )
 
     async def metrics(self, request: web.Request) -> web.Response:
+        """``/metrics`` in Prometheus' text format, the live-games gauge read from the database
+        (a fleet's process: the games of the shards it runs)."""
         live = await self.bot.live_counts()
         for game in self.bot.games():
             self.bot.metrics.live_games.labels(game.kind).set(live.get(game.kind, 0))
@@ -95,4 +105,5 @@ class HttpEndpoint:
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def to_page(self, request: web.Request) -> web.Response:
+        """``/verify`` and ``/verify/``: a redirect to the verification page."""
         raise web.HTTPFound(f"/verify/{PAGE_NAME}")

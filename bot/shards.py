@@ -33,13 +33,16 @@ class ShardPlan:
 
     @property
     def fleet(self) -> bool:
+        """Whether the process is one of a fleet (it names a shard count)."""
         return self.count is not None
 
     @property
     def standby(self) -> bool:
+        """Whether the process is a fleet's standby (no shards of its own)."""
         return self.count is not None and not self.own
 
     def describe(self) -> str:
+        """The plan in words, for the log and ``check-config``."""
         if self.count is None:
             return "every shard Discord recommends, in this process"
         if not self.own:

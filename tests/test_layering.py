@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "bot",  # the package itself (empty)
         "bot.i18n",
+        "bot.reasons",
         "bot.config",
         "bot.shards",
         "bot.endpoints",
@@ -31,11 +32,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.cantor",
         "bot.housie_calls",
         "bot.metrics",
+        "bot.when",
         "bot.render",
     ),
     ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments", "bot.backup"),
     ("bot.invite", "bot.config_check"),
     ("bot.games",),
+    ("bot.nights",),
     ("bot.calling", "bot.table", "bot.http_server"),
     ("bot.app",),
     ("bot.fleet",),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.cantor import verse
 from bot.housie_calls import nickname
+from bot.render import leaderboard, results
 from bot.render.common import Rendered
 from bot.render.dots import render_dots
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
@@ -217,7 +218,8 @@ def write_samples(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     lines = []
-    for name, rendered in loteria_samples() + housie_samples() + table_game_samples():
+    every = loteria_samples() + housie_samples() + table_game_samples()
+    for name, rendered in every + results.samples() + leaderboard.samples():
         path = directory / name
         path.write_bytes(rendered.png)
         written.append(path)

@@ -22,6 +22,8 @@ from bot.storage import (
     HeartbeatRequest,
     LeaseLostError,
     LeaseTerms,
+    ScheduleRow,
+    ScheduleStatus,
     Storage,
     hold_database,
 )
@@ -162,9 +164,10 @@ async def a_game(storage: Storage, shard: int = 0) -> GameRow:
 
 
 def every_game_write(
-    storage: Storage, game: GameRow, board_id: int
+    storage: Storage, game: GameRow, board_id: int, night: int
 ) -> dict[str, Callable[[], Awaitable[object]]]:
-    """One call of every storage method that writes a game's data."""
+    """One call of every storage method that writes a game's data, or a server's (its planned
+    nights, its settings)."""
     return {
         "create_game": lambda: storage.create_game(
             kind="loteria",
@@ -191,17 +194,42 @@ def every_game_write(
             game.id, prize="line1", user_id=7, board_id=board_id, draw_seq=1
         ),
         "check_fence": lambda: storage.check_fence(game.id),
+        "add_schedule": lambda: a_night(storage, game.guild_id),
+        "update_schedule": lambda: storage.update_schedule(
+            night, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY
+        ),
+        "change_server_settings": lambda: storage.change_server_settings(
+            game.guild_id or 0, lambda settings: dataclasses.replace(settings, time_zone="Asia/Tokyo")
+        ),
     }
 
 
-# Storage's writes that are not a game's (and so not fenced): settings kept for the whole bot,
-# the leases themselves.
+async def a_night(storage: Storage, guild_id: int | None) -> ScheduleRow:
+    return await storage.add_schedule(
+        kind="housie",
+        guild_id=guild_id or 0,
+        channel_id=100,
+        host_id=7,
+        starts_at=2_000_000_000.0,
+        lobby_minutes=10,
+        weekly=False,
+        options={},
+    )
+
+
+# Storage's writes that are not a game's or a server's (and so not fenced): settings kept for
+# the whole bot, the leases themselves; a member's DM channel and forget-me, which span servers
+# (and touch only games that are over); the retention purge (games over for long).
 UNFENCED_WRITES = {
     "set_meta",
     "delete_meta",
     "lease_heartbeat",
     "release_leases",
     "take_identify_slot",
+    "set_dm_channel",
+    "forget_dm_channel",
+    "forget_member",
+    "purge_over_games",
 }
 
 
@@ -231,7 +259,11 @@ def test_every_write_of_the_storage_is_fenced_but_the_bots_own():
 
 
 async def snapshot(storage: Storage, game_id: int) -> tuple[object, ...]:
+    game = await storage.get_game(game_id)
+    guild_id = game.guild_id or 0 if game is not None else 0
     return (
+        await storage.pending_schedules("housie"),
+        await storage.server_settings(guild_id),
         await storage.get_game(game_id),
         await storage.players(game_id),
         await storage.boards(game_id),
@@ -267,8 +299,9 @@ async def test_fencing_refuses_every_game_write_of_a_process_that_lost_the_shard
 
     await wait_until_expired(storage, 0)
     assert (await beat(storage, "s")).acquired[0] == 2
+    night = await a_night(storage, game.guild_id)
     before = await snapshot(storage, game.id)
-    writes = every_game_write(fenced, game, board.id)
+    writes = every_game_write(fenced, game, board.id, night.id)
     for name, write in writes.items():
         with pytest.raises(LeaseLostError, match="shard 0"):
             await write()

@@ -33,6 +33,9 @@ EXPECTED = {
     "triangle.png",
     "triangle-solved.png",
     "triangle-solution.gif",
+    "results-loteria.png",
+    "results-housie.png",
+    "leaderboard.png",
 }
 
 
