@@ -2,7 +2,8 @@
 the games of its own shards' servers only; a process killed mid-game (SIGKILL) has its games
 resumed by a standby, every call announced once and in the seed's order and every claim judged
 before the kill kept, and gets its shard back when it starts again; a paused process (SIGSTOP)
-is fenced off; a clean stop (SIGTERM) hands its shards over at once."""
+is fenced off; a clean stop (SIGTERM) hands its shards over at once; planned game nights are
+opened and started by the process of their shard, and by the standby once it took the shard."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow, ScheduleStatus, Storage
 from emulator import Emulator, RateLimits
 from emulator.model import Channel, Guild, Member, Message
 from engine.fairness import draw_order
@@ -362,3 +363,58 @@ async def test_a_paused_process_is_fenced_and_a_clean_stop_hands_over_at_once(
         await check_calls(storage, channel)
         await check_calls(storage, other_channel)
     assert await standby.stop() == 0
+
+
+async def plan_night(guild: Guild, seconds: float) -> tuple[Channel, Member, Message]:
+    """``/loteria schedule`` a night ``seconds`` from now in a new channel of ``guild`` (its
+    lobby due at once), a player joins its lobby; returns the channel, the host and the lobby."""
+    channel = guild.add_channel(f"night-{guild.name}")
+    host, player = guild.add_member(f"{guild.name}-host"), guild.add_member(f"{guild.name}-p")
+    when = f"<t:{int(time.time() + seconds)}>"
+    planned = await (
+        await host.slash("loteria schedule", in_channel=channel, when=when, lobby=1)
+    ).reply(15)
+    assert "night #" in planned.content
+    lobby = await channel.wait_for_message(
+        lambda m: "Planned game night" in m.content, timeout=DEADLINE
+    )
+    await (await player.click(lobby, button_id(lobby, "join"))).reply(15)
+    return channel, host, lobby
+
+
+@pytest.mark.emulator(shards=2, rate_limits=RateLimits(channel_messages=1000))
+async def test_planned_nights_run_in_the_process_of_their_shard_and_move_with_it(
+    emulator: Emulator, database: str, fleet
+):
+    zero = emulator.add_guild("zero", shard=(0, 2))
+    one = emulator.add_guild("one", shard=(1, 2))
+    first, second, standby = fleet("0/2"), fleet("1/2"), fleet("standby/2")
+    await first.running([0])
+    await second.running([1])
+    await standby.running([])
+
+    # A night on shard 1: opened and started on time by the process that runs shard 1 only.
+    one_channel, one_host, _ = await plan_night(one, 15)
+    await wait_for_calls(emulator, one_channel, 3)
+    assert await first.metric("gamenight_calls_total") == 0
+    assert await standby.metric("gamenight_calls_total") == 0
+
+    # Shard 0's process is killed; a night planned there once the standby runs shard 0 is
+    # opened and started by the standby.
+    first.process.send_signal(signal.SIGKILL)
+    await first.exit()
+    await standby.running([0])
+    zero_channel, zero_host, _ = await plan_night(zero, 15)
+    await wait_for_calls(emulator, zero_channel, 3)
+    await stop_game(zero_channel, zero_host)
+    await stop_game(one_channel, one_host)
+
+    async with Storage.open(database) as storage:
+        zero_calls = await check_calls(storage, zero_channel)
+        one_calls = await check_calls(storage, one_channel)
+        nights = [await storage.get_schedule(night) for night in (1, 2)]
+    assert [night.status for night in nights if night] == [ScheduleStatus.DONE] * 2
+    assert await second.metric("gamenight_calls_total") == len(one_calls)
+    assert await standby.metric("gamenight_calls_total") == len(zero_calls)
+    for process in (second, standby):
+        assert await process.stop() == 0
