@@ -7,8 +7,9 @@ the per-call pictures (the Lotería call with and without its verse, the caller'
 Housie call) at most half the CPU of the per-picture palettes they replaced.
 "Cold" is the first picture of a process (fonts, OpenMoji art, tiles and palette built);
 "warm" re-renders with those caches filled, as during a game. The per-call cases draw what a
-game draws: a new card or number every time, in the seed's call order, with the calls before it
-(the first pass over the deck also draws each card's large tile; the figure is the median).
+game draws: a new card or number every time, in a game's call order, with the calls before it;
+each pass over the deck is another game (another seed). "first game" is the median of the first
+pass (the tiles and balls each picture pastes are drawn then), "steady" of all passes.
 "100 players" deals a hundred different tablas/tickets and renders them one after another.
 CPU time (this thread's) is the steady figure on a shared machine; ``--busy`` runs a CPU-bound
 process beside the benchmark, as a shared host would.
@@ -29,6 +30,7 @@ import PIL
 
 from bot.cantor import verse
 from bot.housie_calls import nickname
+from bot.render import warm_up
 from bot.render.common import Rendered
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
 from bot.render.loteria import render_call, render_card, render_tabla
@@ -40,11 +42,12 @@ SEED = bytes(range(32))
 
 
 def timed(
-    action: Callable[[int], Rendered], repeat: int
+    action: Callable[[int], Rendered], repeat: int, *, skip_first: bool = True
 ) -> tuple[list[float], list[float], list[int]]:
     """Wall-clock and CPU milliseconds per call, and the PNG sizes; ``action`` gets the index."""
     wall, cpu, sizes = [], [], []
-    action(0)
+    if skip_first:
+        action(0)
     for index in range(repeat):
         start, start_cpu = time.perf_counter(), time.thread_time()
         result = action(index)
@@ -58,7 +61,7 @@ def report(name: str, wall: list[float], cpu: list[float], sizes: list[int]) -> 
     ordered = sorted(wall)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     print(
-        f"{name:<30} wall median {statistics.median(wall):6.2f} ms  p95 {p95:6.2f} ms  "
+        f"{name:<43} wall median {statistics.median(wall):6.2f} ms  p95 {p95:6.2f} ms  "
         f"cpu median {statistics.median(cpu):6.2f} ms  png median "
         f"{statistics.median(sizes) / 1024:5.1f} KB"
     )
@@ -84,34 +87,68 @@ def run(repeat: int) -> None:
     )
     tablas = deal_for_game(SEED, 100)
     calls = list(draw_order(SEED, 54))
-    start = time.perf_counter()
-    render_tabla(tablas[0], CLASSIC_DECK, game_id="BENCH", tabla_number=1)
-    print(f"cold first tabla: {(time.perf_counter() - start) * 1000:.0f} ms")
-
     tickets = tickets_at(SEED, 0, 100)
-    start = time.perf_counter()
-    render_ticket(tickets[0], game_id="BENCH", code="T1")
-    print(f"cold first ticket: {(time.perf_counter() - start) * 1000:.0f} ms")
     numbers = list(draw_order(SEED, 90))
+    start = time.perf_counter()
+    warm_up()
+    print(f"warm_up (what the bot does at start-up): {(time.perf_counter() - start) * 1000:.0f} ms")
+    firsts: list[tuple[str, Callable[[], Rendered]]] = [
+        ("tabla", lambda: render_tabla(tablas[0], CLASSIC_DECK, game_id="B", tabla_number=1)),
+        ("ticket", lambda: render_ticket(tickets[0], game_id="B", code="T1")),
+        (
+            "Lotería call",
+            lambda: render_call(
+                CLASSIC_DECK.card(calls[0]), CLASSIC_DECK, recent=[], call_number=1, total=54
+            ),
+        ),
+        ("caller board", lambda: render_caller_board(numbers[:1])),
+        ("Housie call", lambda: render_housie_call(numbers[0], recent=[], call_number=1)),
+    ]
+    for what, first in firsts:
+        start = time.perf_counter()
+        first()
+        print(f"first {what} after warm_up: {(time.perf_counter() - start) * 1000:.0f} ms")
+
+    games = range(1 + repeat // 54)
+    loteria_orders = [list(draw_order(bytes([game + 1]) * 32, 54)) for game in games]
+    housie_orders = [list(draw_order(bytes([game + 1]) * 32, 90)) for game in games]
+    verse_orders = [list(draw_order(bytes([game + 101]) * 32, 54)) for game in games]
 
     def loteria_call(index: int, with_verse: bool) -> Rendered:
-        at = index % len(calls)
-        number = calls[at]
+        game, at = divmod(index, 54)
+        order = (verse_orders if with_verse else loteria_orders)[game]
+        number = order[at]
         return render_call(
             CLASSIC_DECK.card(number),
             CLASSIC_DECK,
-            recent=calls[:at],
+            recent=order[:at],
             call_number=at + 1,
             total=54,
             verse=verse(number, "classic", "es-ES") if with_verse else None,
         )
 
     def housie_call(index: int) -> Rendered:
-        at = index % len(numbers)
-        number = numbers[at]
+        game, at = divmod(index, 90)
+        order = housie_orders[game]
+        number = order[at]
         return render_housie_call(
-            number, recent=numbers[:at], call_number=at + 1, nickname=nickname(number)
+            number, recent=order[:at], call_number=at + 1, nickname=nickname(number)
         )
+
+    def caller_board(index: int) -> Rendered:
+        game, at = divmod(index, 90)
+        return render_caller_board(housie_orders[game][: at + 1])
+
+    per_call: list[tuple[str, Callable[[int], Rendered], int]] = [
+        ("caller board, each call", caller_board, 90),
+        ("Lotería call, each card", lambda index: loteria_call(index, with_verse=False), 54),
+        ("Lotería call + verse, each", lambda index: loteria_call(index, with_verse=True), 54),
+        ("Housie call + nickname, each", housie_call, 90),
+    ]
+    for name, action, per_game in per_call:
+        wall, cpu, sizes = timed(action, repeat, skip_first=False)
+        report(f"{name} (first game)", wall[:per_game], cpu[:per_game], sizes[:per_game])
+        report(f"{name} (steady)", wall, cpu, sizes)
 
     cases: list[tuple[str, Callable[[int], Rendered]]] = [
         (
@@ -140,10 +177,6 @@ def run(repeat: int) -> None:
             "ticket, 45 called",
             lambda _: render_ticket(tickets[0], game_id="BENCH", code="T1", called=numbers[:45]),
         ),
-        ("caller board, each call", lambda index: render_caller_board(numbers[: index % 90 + 1])),
-        ("Lotería call, each card", lambda index: loteria_call(index, with_verse=False)),
-        ("Lotería call + verse, each", lambda index: loteria_call(index, with_verse=True)),
-        ("Housie call + nickname, each", housie_call),
         (
             "Lotería call, same card",
             lambda _: render_call(
@@ -179,7 +212,7 @@ def run(repeat: int) -> None:
         pictures = render_all()
         elapsed = time.perf_counter() - start
         largest = max(len(picture.png) for picture in pictures) / 1024
-        print(f"{what:<30} total {elapsed * 1000:7.0f} ms   largest png {largest:6.1f} KB")
+        print(f"{what:<43} total {elapsed * 1000:7.0f} ms   largest png {largest:6.1f} KB")
 
 
 if __name__ == "__main__":

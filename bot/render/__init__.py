@@ -2,23 +2,24 @@
 
 Every function is pure and CPU-bound: callers run it with ``asyncio.to_thread`` and attach
 ``rendered.png`` as ``rendered.filename`` with ``rendered.alt_text`` as its description. The
-first picture of a deck builds its tiles and palette (about a second); ``warm_up`` does that
-ahead of time, e.g. in a thread at start-up.
+calling games' pictures use fixed palettes, each built once from samples of every card or
+number (a fraction of a second); ``warm_up`` builds them ahead of time, e.g. in a thread at
+start-up. The tiles the pictures paste are drawn the first time they are needed and kept, mapped
+onto their palette.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from bot.render.common import Rendered
 from bot.render.housie import (
+    board_palette,
+    housie_call_palette,
     render_caller_board,
     render_housie_call,
     render_ticket,
     ticket_palette,
 )
-from bot.render.loteria import render_call, render_card, render_tabla, tabla_palette
-from engine.loteria import DECKS, Deck
+from bot.render.loteria import call_palette, render_call, render_card, render_tabla, tabla_palette
 
 __all__ = [
     "Rendered",
@@ -36,8 +37,13 @@ __all__ = [
 ]
 
 
-def warm_up(decks: Iterable[Deck] = DECKS.values()) -> None:
-    """Fill the caches (fonts, OpenMoji art, tiles, palettes) so the first game renders warm."""
-    for deck in decks:
-        tabla_palette(deck)
-    ticket_palette()
+def warm_up() -> None:
+    """Build the calling games' palettes, so the first game does not wait for them."""
+    for palette in (
+        tabla_palette,
+        call_palette,
+        ticket_palette,
+        board_palette,
+        housie_call_palette,
+    ):
+        palette()
