@@ -10,7 +10,7 @@ onto their palette.
 
 from __future__ import annotations
 
-from bot.render.common import Rendered
+from bot.render.common import Rendered, limit_retained_memory
 from bot.render.housie import (
     board_palette,
     housie_call_palette,
@@ -23,6 +23,7 @@ from bot.render.loteria import call_palette, render_call, render_card, render_ta
 
 __all__ = [
     "Rendered",
+    "limit_retained_memory",
     "render_call",
     "render_caller_board",
     "render_card",
