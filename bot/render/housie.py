@@ -159,7 +159,9 @@ def _ticket_footer(canvas: Canvas, game_id: str, code: str) -> None:
     code_left = MARGIN + text_width("Code ", label_font)
     room = right - text_width(game, game_font) - 16 - code_left
     shown, code_font = fit_text(code, FontFace.SANS_BOLD, 20, 13, room)
-    canvas.text((code_left, middle), shown, code_font, Palette.INK, "lm", over=Palette.PAPER)
+    canvas.text(
+        (code_left, middle), shown, code_font, Palette.INK, "lm", over=Palette.PAPER, again=False
+    )
 
 
 def _ticket_samples() -> Iterator[Image.Image]:
@@ -416,6 +418,7 @@ def _compose_caller_board(canvas: Canvas, called: Sequence[int]) -> None:
                 Palette.MUTED,
                 "rm",
                 over=paper,
+                again=False,
             )
     for number in range(1, HIGHEST + 1):
         row, column = divmod(number - 1, BOARD_COLUMNS)

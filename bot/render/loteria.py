@@ -264,7 +264,7 @@ _TITLE_BOX = (16, 16, TABLA_WIDTH - 16, HEADER)
 
 
 def _draw_frame(canvas: Canvas, size: tuple[int, int]) -> None:
-    """The gold rule and the dark rule inside it, around a tabla or a call."""
+    """The gold rule and the dark rule inside it, around a tabla."""
     inset = _FRAME_INSET
     width, height = size
     canvas.draw.rectangle(
@@ -280,37 +280,35 @@ def _draw_frame(canvas: Canvas, size: tuple[int, int]) -> None:
 
 
 def _draw_tabla_title(
-    draw: ImageDraw.ImageDraw, won: Pattern | None, winning: bool, origin: tuple[int, int]
+    draw: ImageDraw.ImageDraw | None, won: Pattern | None, winning: bool, origin: tuple[int, int]
 ) -> int:
-    """LOTERÍA (and the prize won) with the band's corner at ``origin``; the x where it ends."""
+    """LOTERÍA (and the prize won) with the band's corner at ``origin`` (``draw`` None: only
+    measured); the x where it ends."""
     dx, dy = -origin[0], -origin[1]
     title = "¡LOTERÍA!" if winning else "LOTERÍA"
     title_font = font(FontFace.SLAB, 50)
     title_colour = Palette.GOLD if winning else Palette.CREAM
-    draw_text(
-        draw,
-        (MARGIN + 4 + dx, HEADER / 2 + 2 + dy),
-        title,
-        title_font,
-        title_colour,
-        "lm",
-        (2, Palette.BOARD_DARK),
-    )
+    if draw is not None:
+        draw_text(
+            draw,
+            (MARGIN + 4 + dx, HEADER / 2 + 2 + dy),
+            title,
+            title_font,
+            title_colour,
+            "lm",
+            (2, Palette.BOARD_DARK),
+        )
     used = MARGIN + 4 + text_width(title, title_font)
     if winning and won is not None:
         left = used + 18
         spanish_font, english_font = font(FontFace.SANS_BOLD, 24), font(FontFace.SANS, 18)
-        draw_text(
-            draw,
-            (left + dx, HEADER / 2 + 1 + dy),
-            won.spanish,
-            spanish_font,
-            Palette.GOLD_LIGHT,
-            "ls",
-        )
-        draw_text(
-            draw, (left + dx, HEADER / 2 + 8 + dy), won.english, english_font, Palette.CREAM, "lt"
-        )
+        if draw is not None:
+            spanish_at, english_at = (
+                (left + dx, HEADER / 2 + 1 + dy),
+                (left + dx, HEADER / 2 + 8 + dy),
+            )
+            draw_text(draw, spanish_at, won.spanish, spanish_font, Palette.GOLD_LIGHT, "ls")
+            draw_text(draw, english_at, won.english, english_font, Palette.CREAM, "lt")
         used = left + max(
             text_width(won.spanish, spanish_font), text_width(won.english, english_font)
         )
@@ -330,8 +328,7 @@ _TABLA_TITLES = Pieces(_tabla_title, maxsize=16)
 
 @lru_cache(maxsize=16)
 def _title_end(won: Pattern | None, winning: bool) -> int:
-    """Where the title ends (measured by drawing it where nothing shows)."""
-    return _draw_tabla_title(ImageDraw.Draw(Image.new("RGB", (1, 1))), won, winning, (0, 0))
+    return _draw_tabla_title(None, won, winning, (0, 0))
 
 
 def _draw_tabla_corner(canvas: Canvas, game_id: str, tabla_number: int, used: int) -> None:
