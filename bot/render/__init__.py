@@ -3,23 +3,17 @@
 Every function is pure and CPU-bound: callers run it with ``asyncio.to_thread`` and attach
 ``rendered.png`` as ``rendered.filename`` with ``rendered.alt_text`` as its description. The
 calling games' pictures use fixed palettes, each built once from samples of every card or
-number (a fraction of a second); ``warm_up`` builds them ahead of time, e.g. in a thread at
-start-up. The tiles the pictures paste are drawn the first time they are needed and kept, mapped
-onto their palette.
+number; ``warm_up`` builds them ahead of time (about two seconds of CPU, e.g. in a thread at
+start-up), with the large card and ball of every call. The other pieces the pictures paste are
+drawn the first time they are needed and kept, mapped onto their palette.
 """
 
 from __future__ import annotations
 
-from bot.render.common import Rendered, limit_retained_memory
-from bot.render.housie import (
-    board_palette,
-    housie_call_palette,
-    render_caller_board,
-    render_housie_call,
-    render_ticket,
-    ticket_palette,
-)
-from bot.render.loteria import call_palette, render_call, render_card, render_tabla, tabla_palette
+from bot.render import housie, loteria
+from bot.render.common import Rendered, limit_retained_memory, return_free_memory
+from bot.render.housie import render_caller_board, render_housie_call, render_ticket
+from bot.render.loteria import render_call, render_card, render_tabla
 
 __all__ = [
     "Rendered",
@@ -39,12 +33,11 @@ __all__ = [
 
 
 def warm_up() -> None:
-    """Build the calling games' palettes, so the first game does not wait for them."""
-    for palette in (
-        tabla_palette,
-        call_palette,
-        ticket_palette,
-        board_palette,
-        housie_call_palette,
-    ):
-        palette()
+    """Build the calling games' palettes and their calls' large pieces, so that the first game
+    does not wait for them."""
+    loteria.tabla_palette()
+    loteria.warm_up_calls()
+    housie.ticket_palette()
+    housie.board_palette()
+    housie.warm_up_calls()
+    return_free_memory()

@@ -625,16 +625,32 @@ def limit_retained_memory() -> None:
     render time (``bench/bench_memory.py``, ``bench/bench_render.py``). Call it at start-up,
     before the threads that render exist.
     """
+    libc = _libc()
+    if libc is None or not hasattr(libc, "mallopt"):
+        return
+    libc.mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    libc.mallopt(_M_MMAP_THRESHOLD, 1 << 20)
+    libc.mallopt(_M_TRIM_THRESHOLD, 4 << 20)
+    libc.mallopt(_M_ARENA_MAX, 2)
+
+
+def return_free_memory() -> None:
+    """Hand the allocator's free pages back to the system now (glibc; elsewhere nothing), e.g.
+    after building the palettes, whose samples leave holes between what stays."""
+    libc = _libc()
+    if libc is not None and hasattr(libc, "malloc_trim"):
+        libc.malloc_trim.argtypes = (ctypes.c_size_t,)
+        libc.malloc_trim(0)
+
+
+def _libc() -> ctypes.CDLL | None:
+    """The C library's functions, on Linux (where glibc's mallopt and malloc_trim may be)."""
     if not sys.platform.startswith("linux"):
-        return
+        return None
     try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # not glibc, or no C library to ask
-        return
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    mallopt(_M_MMAP_THRESHOLD, 1 << 20)
-    mallopt(_M_TRIM_THRESHOLD, 4 << 20)
-    mallopt(_M_ARENA_MAX, 2)
+        return ctypes.CDLL(None)
+    except OSError:
+        return None
 
 
 def limit_alt_text(text: str) -> str:

@@ -513,7 +513,7 @@ NICKNAME_ONE_LINE = 31  # a nickname needing a smaller size than this goes on tw
 NICKNAME_TWO_LINES = 30
 NICKNAME_SMALLEST = 22
 NICKNAME_LINES = 2
-HOUSIE_CALL_COMPRESSION = 6
+HOUSIE_CALL_COMPRESSION = 5  # 0.3 ms less than 6 for 4% more bytes
 
 
 def _call_ball_body() -> Image.Image:
@@ -682,6 +682,12 @@ def _housie_call_samples() -> Iterator[Image.Image]:
 def housie_call_palette() -> FixedPalette:
     """One palette for every Housie call picture: every number's ball and two calls."""
     return FixedPalette(palette_of(_housie_call_samples()))
+
+
+def warm_up_calls() -> None:
+    """The call palette, and a first call of every number: its large ball is then kept (3 KB)."""
+    for number in range(1, HIGHEST + 1):
+        render_housie_call(number, recent=[], call_number=1)
 
 
 def housie_call_image(
