@@ -197,6 +197,7 @@ def missing_glyphs(face: FontFace, text: str) -> list[str]:
 
 
 def text_width(text: str, face: ImageFont.FreeTypeFont) -> float:
+    """How wide ``text`` is in ``face``, in pixels, as drawn (NFC-normalised)."""
     with FONT_LOCK:
         return face.getlength(unicodedata.normalize("NFC", text))
 
@@ -603,6 +604,7 @@ class Pieces:
         return Image.frombytes("P", size, zlib.decompress(data))
 
     def clear(self) -> None:
+        """Forgets every kept piece (tests, and a palette rebuilt)."""
         self._mapped.cache_clear()
 
     def kept(self) -> int:

@@ -269,6 +269,8 @@ def ticket_alt_text(
     ticket_number: int | None = None,
     out: bool = False,
 ) -> str:
+    """The alt text of a ticket: its rows, whether it is out, the numbers marked, and the prize's
+    numbers."""
     rows = [
         f"row {index + 1}: " + ", ".join(str(number) for number in row if number)
         for index, row in enumerate(ticket.rows)
@@ -479,6 +481,8 @@ def caller_board_image(called: Sequence[int]) -> Image.Image:
 
 
 def caller_board_alt_text(called: Sequence[int]) -> str:
+    """The alt text of the caller's board: how many called, the latest, and the shorter list of the
+    called or the uncalled numbers."""
     if not called:
         return "Housie caller's board: no numbers called yet."
     text = f"Housie caller's board: {len(called)} of {HIGHEST} called, latest {called[-1]}."
@@ -710,6 +714,7 @@ def housie_call_image(
 def housie_call_alt_text(
     number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
 ) -> str:
+    """The alt text of a Housie call: the number, its nickname and the calls before it."""
     text = f"Housie call {call_number} of {HIGHEST}: number {number}"
     if nickname is not None and nickname.strip():
         text += f", “{nickname.strip()}”"

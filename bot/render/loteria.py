@@ -73,6 +73,7 @@ def frame_colour(number: int) -> RGB:
 
 
 def tile_height(width: int) -> int:
+    """A card's height when drawn ``width`` pixels wide (the cards are 5:7)."""
     return round(width * 7 / 5)
 
 
@@ -479,6 +480,7 @@ def tabla_alt_text(
     winning_cells: int = 0,
     pattern: Pattern | None = None,
 ) -> str:
+    """The alt text of a tabla: its cards row by row, those marked, and the winning cells."""
     names = [deck.card(number).spanish for number in tabla.numbers]
     rows = [
         f"row {row + 1}: " + ", ".join(names[row * TABLA_SIDE : (row + 1) * TABLA_SIDE])
@@ -535,6 +537,7 @@ def render_tabla(
 
 
 def card_alt_text(card: Card) -> str:
+    """The alt text of one card: its number and its name in Spanish and English."""
     return f"Lotería card {card.number}: {card.spanish} ({card.english})."
 
 
@@ -765,6 +768,7 @@ def call_alt_text(
     total: int,
     verse: str | None = None,
 ) -> str:
+    """The alt text of a call: which call of how many, the card, its verse, the cards before it."""
     text = f"Call {call_number} of {total}: card {card.number}, {card.spanish} ({card.english})."
     if verse is not None and verse.strip():
         text += " Verse: “" + " / ".join(verse.strip().split("\n")) + "”"
