@@ -104,7 +104,8 @@ class GameNightBot(commands.AutoShardedBot):
         self.http_endpoint: HttpEndpoint | None = None
 
     async def setup_hook(self) -> None:
-        # Card tiles and fonts load in the background so the first deal is not slow.
+        # Freed picture buffers go back to the system; the palettes build in the background.
+        render.limit_retained_memory()
         self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
         self.notices_waiting = {
             int(key.removeprefix(NOTICE_PREFIX))

@@ -42,6 +42,7 @@ SAMPLE_CODE = "5ZVY1BSRJD470ZZE0154E2EBZHW1A"  # codes are signed, 26 to 39 char
 
 
 def loteria_samples() -> list[tuple[str, Rendered]]:
+    """Every Lotería picture once: a card, a tabla plain, marked and winning, and the calls."""
     deck = CLASSIC_DECK
     tabla = tabla_for_seat(SAMPLE_SEED, 0)
     order = draw_order(SAMPLE_SEED, DECK_SIZE)
@@ -102,6 +103,7 @@ def loteria_samples() -> list[tuple[str, Rendered]]:
 
 
 def housie_samples() -> list[tuple[str, Rendered]]:
+    """Every Housie picture once: a ticket plain, marked and winning, the board, the calls."""
     ticket = SAMPLE_TICKET
     order = draw_order(SAMPLE_SEED, 90)
     top_line = [number for number in ticket.rows[0] if number]
@@ -143,6 +145,7 @@ def housie_samples() -> list[tuple[str, Rendered]]:
 
 
 def table_game_samples() -> list[tuple[str, Rendered]]:
+    """The table games' pictures: tic-tac-toe won, drawn and 5x5, Dots and Boxes, the triangle."""
     won = TicTacToe.from_state("3/3/XOXOX.O.X")
     drawn = TicTacToe.from_state("3/3/XOXXOOOXX")
     big = TicTacToe.from_state("5/4/XOOO..X.....X.....X......")  # X's diagonal of four
@@ -229,6 +232,7 @@ def write_samples(directory: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.render --sample DIR``: writes every sample picture and their alt text."""
     parser = argparse.ArgumentParser(
         prog="python -m bot.render", description=__doc__.splitlines()[0]
     )

@@ -271,6 +271,7 @@ def _loteria_patterns(language: str) -> Rendered:
 
 
 def loteria_patterns_alt_text(locale: LocaleLike) -> str:
+    """The alt text of the Lotería help picture: each pattern and which cells make it."""
     language = _language(locale)
     parts = [message("help_alt_loteria", language)]
     for key, _, _ in loteria_panels():
@@ -445,6 +446,7 @@ def _housie_prizes(language: str, names: tuple[tuple[Prize, str], ...]) -> Rende
 
 
 def housie_prizes_alt_text(locale: LocaleLike, names: Mapping[Prize, str]) -> str:
+    """The alt text of the Housie help picture: the ticket's rows and each prize's numbers."""
     language = _language(locale)
     rows = "; ".join(
         message(

@@ -299,6 +299,7 @@ def loteria_board(win: LoteriaWin, deck: Deck, called: Sequence[int]) -> Image.I
         called=called[: win.seq],
         winning_cells=win.cells,
         pattern=win.pattern,
+        mapped=True,
     )
     top = tabla.crop((0, 0, tabla.width, _TABLA_FRAME))
     grid = tabla.crop((0, _TABLA_GRID_TOP, tabla.width, tabla.height))
@@ -391,6 +392,7 @@ def housie_board(win: HousieWin, called: Sequence[int]) -> Image.Image:
         code="",
         called=called[: win.seq],
         winning=win.numbers,
+        mapped=True,
     )
     # The grid and its outline (three pixels wide, one of them outside the cells above).
     left = housie_render.MARGIN - 2

@@ -107,6 +107,7 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 
 
 def test_a_loteria_board_is_the_tabla_at_the_winning_call_without_its_title():
+    # As the player got it: on the tabla's palette (``mapped``).
     win = loteria_win(3, Pattern.CORNERS)
     board = loteria_board(win, CLASSIC_DECK, LOTERIA_ORDER)
     tabla = tabla_image(
@@ -117,6 +118,7 @@ def test_a_loteria_board_is_the_tabla_at_the_winning_call_without_its_title():
         called=LOTERIA_ORDER[: win.seq],
         winning_cells=win.cells,
         pattern=Pattern.CORNERS,
+        mapped=True,
     )
     frame = results._TABLA_FRAME
     grid_top = results._TABLA_GRID_TOP
@@ -133,7 +135,12 @@ def test_a_housie_board_is_the_ticket_grid_at_the_winning_call():
     win = housie_win(5, Prize.FOUR_CORNERS)
     board = housie_board(win, HOUSIE_ORDER)
     ticket = ticket_image(
-        win.ticket, game_id="", code="", called=HOUSIE_ORDER[: win.seq], winning=win.numbers
+        win.ticket,
+        game_id="",
+        code="",
+        called=HOUSIE_ORDER[: win.seq],
+        winning=win.numbers,
+        mapped=True,
     )
     left, top = housie.MARGIN - 2, housie.BAND - 1
     assert board.size == (9 * housie.CELL + 4, 3 * housie.CELL + 3)
