@@ -4,8 +4,8 @@ Several bot processes and a standby on one PostgreSQL server, 32 shards, hundred
 their REST requests through ``gamenight rest-proxy``, Discord's rate limits on. Run by hand;
 prints a table of figures.
 
-    python bench/bench_fleet.py                      # the fleet (needs GAMENIGHT_SHARDS)
-    python bench/bench_fleet.py --static             # fixed shards, a database each (runs today)
+    python bench/bench_fleet.py                      # the fleet: shard leases and a standby
+    python bench/bench_fleet.py --static             # fixed shards, a database each
     python bench/bench_fleet.py --static --no-proxy  # the same, each process straight to Discord
     python bench/bench_fleet.py --backends           # one process, SQLite then PostgreSQL
 
@@ -28,7 +28,7 @@ boards and claiming, the integrity checks):
   database's) and every claim the bot accepted is looked up in the database;
 - the CPU of the bot processes per call, and of the proxy.
 
-**Static** (``--static``): what runs before ``GAMENIGHT_SHARDS`` exists. ``--processes``
+**Static** (``--static``): a fleet without leases (no ``GAMENIGHT_SHARDS``). ``--processes``
 processes, each shard ``i`` of ``n`` through discord.py's own ``shard_id``/``shard_count``
 (``bench/fleet_bot.py``), each on its own PostgreSQL database of the same server (a database
 per process: one bot per database still holds); no standby and no failover. ``--no-proxy``
@@ -175,11 +175,6 @@ def parse_fleet_plan(argv: Sequence[str]) -> tuple[str, FleetPlan | Plan]:
     if load.per_game < 2:
         parser.error("need at least two members per game")
     return ("static" if args.static else "fleet"), plan
-
-
-def shards_setting_supported() -> bool:
-    """Whether this build reads ``GAMENIGHT_SHARDS`` (the shards branch)."""
-    return "GAMENIGHT_SHARDS" in (ROOT / "bot" / "config.py").read_text(encoding="utf-8")
 
 
 # -- processes ---------------------------------------------------------------------------------
@@ -463,12 +458,12 @@ class FleetBench(LoadBench):
             else:
                 guild.add_channel("general")
 
-    async def deal(self) -> None:
+    async def deal(self, *, returning: bool = False) -> None:
         """bench_load.py's deal, the clicks paced over ``--join-over`` seconds."""
         self.join_gap = self.fleet_plan.join_over / max(1, self.plan.members)
         self.next_join = time.monotonic()
         try:
-            await super().deal()
+            await super().deal(returning=returning)
         finally:
             self.join_gap = 0.0
 
@@ -768,14 +763,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = asyncio.run(compare_backends(plan))
     else:
         assert isinstance(plan, FleetPlan)
-        if mode == "fleet" and not shards_setting_supported():
-            print(
-                "This build has no GAMENIGHT_SHARDS (the shards branch is not merged): the fleet "
-                "of shard ranges and a standby cannot run yet. Run --static (fixed shards, a "
-                "database each) or --backends.",
-                file=sys.stderr,
-            )
-            return 2
         status = asyncio.run(FleetBench(plan).run())
     print(
         f"\nwhole run: {time.monotonic() - started:.0f} s (Python {platform.python_version()}, "

@@ -104,6 +104,7 @@ class Plan:
     seed: int
     validate: bool
     keep_log: Path | None = None
+    busy: bool = False  # a CPU-bound process beside the bot, as on a shared host
 
     @property
     def time_scale(self) -> float:
@@ -128,6 +129,11 @@ def parse_plan(argv: Sequence[str]) -> Plan:
         "--no-validate", action="store_true", help="skip OpenAPI validation (less emulator CPU)"
     )
     parser.add_argument("--log", type=Path, help="save the bot's log (all its runs) here")
+    parser.add_argument(
+        "--busy",
+        action="store_true",
+        help="run a CPU-bound process beside the bot the whole time, as a shared host would",
+    )
     args = parser.parse_args(list(argv))
     quick = args.quick
     plan = Plan(
@@ -142,6 +148,7 @@ def parse_plan(argv: Sequence[str]) -> Plan:
         seed=args.seed,
         validate=not args.no_validate,
         keep_log=args.log,
+        busy=args.busy,
     )
     if plan.games < 1 or plan.per_game < 2:
         parser.error("need at least one game and two members per game")
@@ -465,6 +472,10 @@ class LoadBench:
         await self.finish_games()
         await self.check_integrity()
         try:
+            await self.deal_again()
+        except TimeoutError as error:
+            self.problems.append(f"returning players' deal: {error}")
+        try:
             await self.measure_memory()
         except TimeoutError as error:
             self.problems.append(f"memory phase: {error}")
@@ -536,10 +547,15 @@ class LoadBench:
             table.game_id = int(join.rsplit(":", 1)[1])
         self.say(f"{len(tables)} lobbies open")
 
-    async def deal(self) -> None:
+    async def deal(self, *, returning: bool = False) -> None:
+        """Every member clicks Join at once; the time to deal every board against the floor of
+        the globally limited requests it needs: a DM open and a send per new member, the send
+        alone for a returning one (the bot keeps each member's DM channel)."""
         emu = self.emu
         members = [player.member for table in self.tables for player in table.players]
-        phase = self.phase("deal")
+        phase = self.phase("deal again" if returning else "deal")
+        dms_before = {member.id: len(member.dms) for member in members}
+        started_at = asyncio.get_running_loop().time()
         first_request = len(emu.requests)
         bot_cpu, own_cpu = self.bot.cpu_seconds(), time.process_time()
         for table in self.tables:
@@ -552,7 +568,7 @@ class LoadBench:
         self.say(f"{len(members)} members clicked Join within {clicked - phase.started:.2f} s")
 
         def dealt() -> int:
-            return sum(1 for m in members if m.dms)
+            return sum(1 for m in members if len(m.dms) > dms_before[m.id])
 
         progress = time.monotonic()
         deadline = time.monotonic() + DEAL_TIMEOUT
@@ -576,7 +592,8 @@ class LoadBench:
         ]
         last_dm = max((r.at for r in dm_sends), default=phase.ended)
         seconds = last_dm - phase.started
-        needed = 2 * len(members)  # open the DM channel, send the DM
+        per_member = 1 if returning else 2  # open the DM channel (new members only), send
+        needed = per_member * len(members)
         floor = needed / (RateLimits().global_requests / RateLimits().global_window)
         counted = [
             r
@@ -587,14 +604,17 @@ class LoadBench:
         limited = sum(1 for r in requests if r.status == 429)
         self.say(f"dealt {dealt()} of {len(members)} in {seconds:.1f} s")
 
-        section = "Dealing by DM"
+        section = (
+            "Dealing to the same members again (after the restarts)" if returning else "Dealing by DM"
+        )
         self.figure(section, "boards dealt by DM", f"{dealt()} of {len(members)}")
         self.figure(section, "time to deal every board", f"{seconds:.1f} s")
         self.figure(
             section,
             "floor from the rate limits",
             f"{floor:.1f} s ({needed} globally limited requests at "
-            f"{RateLimits().global_requests}/s: a DM open and a DM send per member)",
+            f"{RateLimits().global_requests}/s: "
+            + ("a DM send per member)" if returning else "a DM open and a DM send per member)"),
         )
         verdict = "ok" if seconds / floor <= 1.2 else "over target"
         self.figure(section, "measured / floor", f"{seconds / floor:.2f}x ({verdict}; target 1.2x)")
@@ -603,13 +623,21 @@ class LoadBench:
             "globally limited requests made",
             ", ".join(f"{n} {kind}" for kind, n in by_kind.most_common()) + f"; {limited} got 429",
         )
-        joins = self.latencies(lambda kind, _r: kind == "join")
+        joins = self.latencies(lambda kind, r: kind == "join" and r.created_at >= started_at)
+        unanswered = sum(
+            1
+            for kind, r in self.interactions
+            if kind == "join" and r.created_at >= started_at and r.acknowledged_at is None
+        )
         self.figure(
             section,
             "Join acknowledgement p50 / p99 / max",
             f"{_ms(percentile(joins, 0.5))} / {_ms(percentile(joins, 0.99))} / "
-            f"{_ms(max(joins, default=float('nan')))} ({len(joins)} clicks at once)",
+            f"{_ms(max(joins, default=float('nan')))} ({len(joins)} clicks at once; "
+            f"{unanswered} never acknowledged)",
         )
+        if unanswered:
+            self.problems.append(f"{unanswered} Join clicks were never acknowledged")
         self.figure(
             section,
             "CPU while dealing",
@@ -618,6 +646,18 @@ class LoadBench:
         )
         if dealt() < len(members):
             self.problems.append(f"only {dealt()} of {len(members)} members got their boards")
+
+    async def deal_again(self) -> None:
+        """New lobbies in every channel, joined by the same members (their DM channels known from
+        the first round, across the SIGKILL restarts); then called off."""
+        for table in self.tables:
+            table.lobby, table.game_id, table.boards = None, 0, {}
+        await self.open_lobbies(self.tables)
+        await self.deal(returning=True)
+        for table in self.tables:
+            stop = partial(table.host.slash, f"{table.kind} stop", in_channel=table.channel)
+            await self.act("stop", stop)
+        await self.wait_all_over(60)
 
     async def start_games(self, tables: Sequence[Table]) -> None:
         for table in tables:
@@ -1079,6 +1119,7 @@ class LoadBench:
             f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
             f"load average {os.getloadavg()[0]:.1f}; OpenAPI validation "
             f"{'on' if plan.validate else 'off'}"
+            + ("; busy: a CPU-bound process ran beside the bot" if plan.busy else "")
         )
         print(
             f"{plan.games} games ({(plan.games + 1) // 2} Lotería, {plan.games // 2} Housie) x "
@@ -1142,7 +1183,14 @@ def _ms(seconds: float) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     plan = parse_plan(sys.argv[1:] if argv is None else argv)
     started = time.monotonic()
-    status = asyncio.run(LoadBench(plan).run())
+    burner = (
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) if plan.busy else None
+    )
+    try:
+        status = asyncio.run(LoadBench(plan).run())
+    finally:
+        if burner is not None:
+            burner.kill()
     print(f"\nwhole run: {time.monotonic() - started:.0f} s")
     return status
 

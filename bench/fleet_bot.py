@@ -1,9 +1,9 @@
 """``python -m bot`` as one fixed shard, for ``bench_fleet.py --static``.
 
-``BENCH_SHARD=i/n`` runs the bot as shard ``i`` of ``n`` through discord.py's own ``shard_id``
-and ``shard_count`` (one gateway session, no lease, no failover), on its own database: the
-fleet's processes as they can run before ``GAMENIGHT_SHARDS`` exists. Everything else is
-``gamenight run``: the same settings, endpoints, logging and clean stop.
+``BENCH_SHARD=i/n`` runs the bot as shard ``i`` of ``n`` through discord.py's own ``shard_ids``
+and ``shard_count`` (one gateway session, no lease, no failover), on its own database: a fleet's
+processes without ``GAMENIGHT_SHARDS`` (which shares one PostgreSQL database under leases).
+Everything else is ``gamenight run``: the same settings, endpoints, logging and clean stop.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def main() -> int:
     settings = Settings.load()
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     apply_endpoints(settings.api_base_url, settings.gateway_url)
-    asyncio.run(run_bot(settings, shard_id=int(shard), shard_count=int(count)))
+    asyncio.run(run_bot(settings, shard_ids=[int(shard)], shard_count=int(count)))
     return 0
 
 

@@ -10,6 +10,7 @@ from bot.cli import main as cli_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``gamenight`` command, named ``python -m bot`` in its help; returns the exit code."""
     return cli_main(argv, prog="python -m bot")
 
 

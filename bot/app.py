@@ -10,7 +10,8 @@ import json
 import logging
 import pkgutil
 import signal
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -24,10 +25,12 @@ from bot.games import GameCog, GameKind
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
-from bot.storage import Storage, hold_database
+from bot.shards import shard_of
+from bot.storage import NOTICE_PREFIX, Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
+
 
 def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
     """Every module of the ``cogs`` package, in name order: a new game is a new cog module, and
@@ -46,13 +49,16 @@ EXTENSIONS: tuple[str, ...] = discover_extensions()
 # discord.py names the tasks that run slash commands and component callbacks so.
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
-NOTICE_PREFIX = "notice:"  # meta keys of notices waiting for a member's next interaction
 # systemd and container runtimes stop a service with SIGTERM; Ctrl-C sends SIGINT.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-class GameNightBot(commands.Bot):
-    """Holds the settings and the open database; cogs reach them through ``bot.storage``."""
+class GameNightBot(commands.AutoShardedBot):
+    """Holds the settings and the open database; cogs reach them through ``bot.storage``.
+
+    Sharded as discord.py's ``AutoShardedBot``: by default every shard Discord recommends, in
+    this process; in a fleet (``bot.fleet``), the ``shard_ids`` of ``shard_count`` this client
+    holds the leases of, its games fenced by them (``storage`` is ``Storage.fenced``)."""
 
     def __init__(
         self,
@@ -62,6 +68,8 @@ class GameNightBot(commands.Bot):
         extensions: Sequence[str] = EXTENSIONS,
         time_scale: float = 1.0,
         seed_source: Callable[[], bytes] = new_seed,
+        metrics: Metrics | None = None,
+        identify_gate: Callable[[GameNightBot, int], Awaitable[None]] | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -85,12 +93,19 @@ class GameNightBot(commands.Bot):
         self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
-        self.metrics = Metrics()
+        # Seconds added to the wall clock the game nights are planned on (a test moves it on).
+        self.clock_offset = 0.0
+        # A fleet's processes share one set of figures between their clients.
+        self.metrics = metrics if metrics is not None else Metrics()
+        # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
+        self.identify_gate = identify_gate
+        self._shards_ready: dict[int, asyncio.Event] = {}
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
     async def setup_hook(self) -> None:
-        # Card tiles and fonts load in the background so the first deal is not slow.
+        # Freed picture buffers go back to the system; the palettes build in the background.
+        render.limit_retained_memory()
         self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
         self.notices_waiting = {
             int(key.removeprefix(NOTICE_PREFIX))
@@ -108,9 +123,56 @@ class GameNightBot(commands.Bot):
             )
             await self.http_endpoint.start()
 
+    def now(self) -> float:
+        """The time, in seconds since 1970 (UTC), by which planned game nights open and start."""
+        return time.time() + self.clock_offset
+
     def gateway_connected(self) -> bool:
-        """Whether the bot is logged in and its gateway connection is open."""
-        return self.is_ready() and not self.is_closed() and self.ws is not None and self.ws.open
+        """Whether the bot is logged in and the gateway connection of every shard it runs is
+        open."""
+        shards = self.shards
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and not any(shard.is_closed() for shard in shards.values())
+        )
+
+    def health_details(self) -> dict[str, Any]:
+        """More for ``/healthz``'s body: nothing for one process (a fleet's adds its shards)."""
+        return {}
+
+    async def live_counts(self) -> dict[str, int]:
+        """Live games by kind (the ``gamenight_live_games`` gauge)."""
+        return await self.storage.live_counts()
+
+    def runs_guild(self, guild_id: int | None) -> bool:
+        """Whether this client runs the games of server ``guild_id`` (of its shards; always,
+        when it runs every shard)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    def _shard_ready(self, shard_id: int) -> asyncio.Event:
+        return self._shards_ready.setdefault(shard_id, asyncio.Event())
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self._shard_ready(shard_id).set()
+
+    async def wait_until_shard_ready(self, guild_id: int | None) -> None:
+        """Until the shard of server ``guild_id`` is connected and has its servers. A fleet's
+        client waits for that shard only: one taking over several connects them seconds apart
+        (Discord's IDENTIFY pacing), and each shard's games go on as soon as it is there."""
+        if self.shard_ids is None or self.shard_count is None:
+            await self.wait_until_ready()
+        else:
+            await self._shard_ready(shard_of(guild_id, self.shard_count)).wait()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if self.identify_gate is None or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        else:
+            await self.identify_gate(self, shard_id)
 
     def verify_page(self) -> str | None:
         """Where players open the verification page: the HTTP endpoint's public address, or
@@ -149,12 +211,34 @@ class GameNightBot(commands.Bot):
     def game_kind(self, kind: str) -> GameKind | None:
         return next((game for game in self.games() if game.kind == kind), None)
 
+    async def send_dm(
+        self,
+        user: discord.abc.Snowflake,
+        content: str,
+        *,
+        files: Sequence[discord.File] = (),
+    ) -> discord.Message:
+        """DM a member through the DM channel the bot opened with them before (kept in the
+        database): one request for a returning player instead of two. A channel Discord no
+        longer knows is forgotten and a new one opened."""
+        known = await self.storage.dm_channel(user.id)
+        if known is not None:
+            channel = self.get_partial_messageable(known, type=discord.ChannelType.private)
+            try:
+                return await channel.send(content, files=list(files))
+            except discord.NotFound:
+                await self.storage.forget_dm_channel(user.id)
+                for file in files:
+                    file.reset()
+        opened = await self.create_dm(user)
+        await self.storage.set_dm_channel(user.id, opened.id)
+        return await opened.send(content, files=list(files))
+
     async def tell(self, user_id: int, text: str) -> None:
         """Tell a member something they must know (their game stalled): by DM, or else
         privately at their next interaction with the bot (kept across restarts)."""
         try:
-            channel = await self.create_dm(discord.Object(user_id))
-            await channel.send(text)
+            await self.send_dm(discord.Object(user_id), text)
             return
         except (discord.HTTPException, OSError):
             log.info("could not DM a notice to %s; it waits for their next interaction", user_id)

@@ -26,6 +26,8 @@ class BackupError(Exception):
 
 @dataclass(frozen=True)
 class BackupReport:
+    """A backup made: from where, to where, its size in bytes and the copy's schema version."""
+
     source: Path
     target: Path
     size: int

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,16 +31,21 @@ from bot.errors import (
 )
 from bot.games import GameCog, dispatch_component
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.nights import GameNights
 from bot.permissions import require_posting
+from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.storage import (
     BoardRow,
     ChannelBusyError,
     DealExhaustedError,
+    DealMovedError,
     Delivery,
     GameRow,
     GameStatus,
+    LeaseLostError,
     PlayerRow,
+    ServerSettings,
     WinnerRow,
 )
 from bot.verify_link import PAGE_NAME, verify_fragment, verify_url
@@ -62,7 +67,9 @@ DM_CONCURRENCY = 8
 VIEW_CONCURRENCY = 4
 FALSE_CLAIM_LIMIT = 2
 MIN_INTERVAL, MAX_INTERVAL = 5, 120
+DEFAULT_INTERVAL = 10  # seconds between calls when neither the host nor the server chose
 MAX_PLAYERS_LIMIT = 1000
+DEFAULT_MAX_PLAYERS = 100  # players a lobby takes when the host does not say
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
@@ -71,13 +78,16 @@ VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a messa
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The outcome of one claim on one board."""
+    """The outcome of one claim on one board; ``reason`` in English (stored), and as the
+    engine's ``code`` and ``values`` for the players' words (``bot.reasons``)."""
 
     valid: bool
     prize: str
     reason: str
     board: BoardRow | None
     image: Rendered | None = None
+    code: str = ""
+    values: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +212,7 @@ class CallingButton(
         )
 
 
-class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
+class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     """Shared machinery; subclasses supply the rules, texts and images of their game.
 
     Each game is a command group (``/loteria``, ``/housie``); the host controls and ``verify``
@@ -220,6 +230,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         super().__init__(bot)
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
         self.view_slots = asyncio.Semaphore(VIEW_CONCURRENCY)
+        self.nights_wake = asyncio.Event()
+        self.nights_task: asyncio.Task[None] | None = None
 
     def new_live(self, game_id: int) -> LiveGame:
         return LiveGame(game_id)
@@ -276,6 +288,20 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         """The channel announcement for call number ``seq`` (text and pictures)."""
         raise NotImplementedError
 
+    def render_result(
+        self,
+        game: GameRow,
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+    ) -> list[Rendered]:
+        """The pictures the end-of-game summary carries (``bot.render.results``): each of
+        ``winners``' board (found among the game's ``boards``) with the winning cells, their name
+        (from ``players``), the prize and the call it was won on, in the server's language.
+        One picture unless there are very many winners; none when nobody won (the default).
+        Runs in a worker thread."""
+        return []
+
     def riddle(self, game: GameRow, value: int, seq: int) -> str | None:
         """What to post before the call itself is revealed (None: nothing; the default)."""
         return None
@@ -307,6 +333,19 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         """One line describing the game's settings for the lobby."""
         raise NotImplementedError
 
+    def default_prizes(self, text: str) -> str:
+        """``text`` as a server's default prizes for ``start`` (``/gamenight settings``), checked
+        as ``start`` checks its own, with the same refusals; returns the form stored."""
+        raise NotImplementedError
+
+    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+        """Default prizes as stored by :meth:`default_prizes` (None: ``start``'s own)."""
+        raise NotImplementedError
+
+    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+        """``(name, value)`` default prizes to offer while ``typed`` is being typed."""
+        return []
+
     def board_word(self, count: int, locale: LocaleLike = None) -> str:
         """What a board is called ("tabla", "tickets", "cartón"), in the player's language."""
         return message(f"{self.kind}_board", locale, count=count)
@@ -320,10 +359,28 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CallingButton)
         for game in await self.storage.live_games(self.kind):
+            if not self.bot.runs_guild(game.guild_id):
+                continue  # another shard's: another process runs it
             if game.status is GameStatus.RUNNING:
                 self.ensure_timer(game.id)
             # Boards stored but never sent (the bot stopped while dealing) go out again.
             self.redeliver_later(game.id)
+        self.start_nights()
+
+    async def cog_unload(self) -> None:
+        self.stop_nights()
+        await super().cog_unload()
+
+    async def post_lobby(self, game: GameRow, note: str) -> int:
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        posted = await channel.send(
+            f"{await self.lobby_text(game)}\n{note}", view=self.lobby_view(game)
+        )
+        return posted.id
+
+    def start_running(self, game_id: int) -> None:
+        self.touch_lobby(game_id, urgent=True)
+        self.ensure_timer(game_id)
 
     def ensure_timer(self, game_id: int) -> None:
         live = self.live_game(game_id)
@@ -395,11 +452,13 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         seed: bytes,
         state: str,
         options: dict[str, Any],
+        settings: ServerSettings,
     ) -> GameRow:
+        """Open the lobby; ``settings`` (from :meth:`host_settings`) give its language."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
         require_posting(interaction)
-        options = {**options, "guild_locale": str(interaction.guild_locale or "")}
+        options = {**options, "guild_locale": settings.public_locale(interaction.guild_locale)}
         # The lobby is the answer; the database may be busy, so acknowledge first.
         await defer_public(interaction)
         try:
@@ -461,6 +520,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         ]
         if game.status is GameStatus.PAUSED and game.options.get("stalled"):
             lines.insert(3, self.say("status_stalled", locale, channel=game.channel_id))
+        if game.options.get("nobody_came"):
+            lines.insert(3, self.say("night_nobody_came", locale))
         return "\n".join(lines)
 
     def touch_lobby(self, game_id: int, *, urgent: bool = False) -> None:
@@ -559,19 +620,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             fresh = await self.storage.get_game(game.id)
             if fresh is None or fresh.status is not GameStatus.LOBBY:
                 raise self.refusal("joins_closed", game=game.id)
-            try:
-                player = await self.storage.add_player(
-                    game.id,
-                    user_id,
-                    display_name=interaction.user.display_name,
-                    locale=str(interaction.locale),
-                    boards=lambda _seat, first: self.deal(fresh, first, tickets),
-                    max_players=max_players,
-                    board_count=tickets,
-                    deal_limit=self.deal_limit,
-                )
-            except DealExhaustedError as exhausted:
-                raise self.refusal("deal_exhausted", count=exhausted.limit) from None
+            player = await self.seat(interaction, fresh, tickets, max_players)
         if player is None:
             existing = await self.storage.get_player(game.id, user_id)
             if existing is None:
@@ -584,6 +633,46 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             player = existing  # stored but never delivered: deliver it now
         self.touch_lobby(game.id)
         await self.deliver_boards(interaction, fresh, player)
+
+    async def seat(
+        self, interaction: discord.Interaction[Any], game: GameRow, tickets: int, most: int
+    ) -> PlayerRow | None:
+        """Seat the member and store their boards (under the game's lock); None if they are
+        seated already or the game is full.
+
+        The boards are dealt in a worker thread before the write, from the game's dealer (no
+        replay of earlier seats): the event loop and the database's transaction never wait for
+        the deal, whatever the seat.
+        """
+        user_id = interaction.user.id
+        if await self.storage.get_player(game.id, user_id) is not None:
+            return None
+        if await self.storage.count_players(game.id) >= most:
+            return None
+        for _attempt in range(2):  # again only if the deal moved under us (it should not)
+            first = game.next_deal
+            if first + tickets > self.deal_limit:
+                raise self.refusal("deal_exhausted", count=self.deal_limit)
+            dealt = await asyncio.to_thread(self.deal, game, first, tickets)
+            try:
+                return await self.storage.add_player(
+                    game.id,
+                    user_id,
+                    display_name=interaction.user.display_name,
+                    locale=str(interaction.locale),
+                    boards=dealt,
+                    dealt_from=first,
+                    max_players=most,
+                    board_count=tickets,
+                    deal_limit=self.deal_limit,
+                )
+            except DealExhaustedError as exhausted:
+                raise self.refusal("deal_exhausted", count=exhausted.limit) from None
+            except DealMovedError:
+                refreshed = await self.storage.get_game(game.id)
+                assert refreshed is not None
+                game = refreshed
+        raise RuntimeError(f"the deal of game {game.id} keeps moving")
 
     async def deliver_boards(
         self, interaction: discord.Interaction[Any], game: GameRow, player: PlayerRow
@@ -639,8 +728,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         )
         async with self.dm_slots:
             try:
-                channel = await self.bot.create_dm(user)
-                await channel.send(text, files=[attachment(image) for image in images])
+                await self.bot.send_dm(user, text, files=[attachment(i) for i in images])
             except discord.Forbidden:
                 return Delivery.UNDELIVERED
             except (discord.HTTPException, OSError) as error:
@@ -655,8 +743,18 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
 
     async def _redeliver(self, game_id: int) -> None:
         """After a restart: DM the boards that were stored but never reached their players."""
-        await self.bot.wait_until_ready()
+        try:
+            await self._redeliver_boards(game_id)
+        except LeaseLostError:
+            log.info(
+                "%s game %s: its shard moved to another process mid-delivery", self.kind, game_id
+            )
+
+    async def _redeliver_boards(self, game_id: int) -> None:
         game = await self.storage.get_game(game_id)
+        if game is not None:
+            await self.bot.wait_until_shard_ready(game.guild_id)
+            game = await self.storage.get_game(game_id)
         if game is None or not game.status.is_live:
             return
         live = self.live_game(game_id)
@@ -670,6 +768,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             if not boards:
                 continue
             images = await asyncio.to_thread(self.render_boards, game, boards, ())
+            await self.storage.check_fence(game_id)  # (another process may deliver them now)
             outcome = await self.send_boards_by_dm(
                 game, discord.Object(player.user_id), player.locale, images
             )
@@ -946,6 +1045,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         files = [attachment(image) for image in images]
         nonce = f"g{game_id}c{seq}"
         riddle = self.riddle(game, value, seq)
+        # A client that lost the game's shard to another process posts no more of its calls
+        # (the new owner posts this one, and the nonce would fold two posts into one anyway).
+        await self.storage.check_fence(game_id)
         if riddle is None:
             message = await channel.send(content, files=files, view=view, nonce=nonce)
         else:
@@ -955,9 +1057,11 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
             await asyncio.sleep(self.riddle_pause(game))
             message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
+        first_post = (live.announced or 0) < seq  # (not the same call posted by a finish too)
         live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
-        self.bot.metrics.calls.labels(self.kind).inc()
+        if first_post:
+            self.bot.metrics.calls.labels(self.kind).inc()
 
     def riddle_pause(self, game: GameRow) -> float:
         """Seconds between a riddle and its answer: a few, and well within the interval."""
@@ -1172,8 +1276,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         player = await self.storage.record_false_claim(game.id, user.id, limit=FALSE_CLAIM_LIMIT)
         locale = self.channel_locale(game)
         consequence = self.say("false_out" if player.out else "false_warn", locale)
+        reason = reason_text(verdict.reason, verdict.code, verdict.values, locale)
         return self.say(
-            "false_claim", locale, user=user.mention, reason=verdict.reason, consequence=consequence
+            "false_claim", locale, user=user.mention, reason=reason, consequence=consequence
         )
 
     # -- the end -------------------------------------------------------------------------------
@@ -1222,12 +1327,32 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame]):
         assert game.seed is not None
         lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
         lines.append(await self.verify_line(game, announced, locale))
-        channel = self.bot.get_partial_messageable(game.channel_id)
-        try:
-            await channel.send("\n".join(lines))
-        except discord.HTTPException:
-            log.warning("could not post the summary of game %s", game.id, exc_info=True)
+        await self.post_summary(game, "\n".join(lines), winners)
         self.touch_lobby(game.id, urgent=True)
+        if game.options.get("night") is not None:
+            await self.night_ended(game)
+
+    async def post_summary(self, game: GameRow, text: str, winners: Sequence[WinnerRow]) -> None:
+        """Post the end-of-game summary with the winners' picture; the text alone if the
+        picture cannot be drawn or is refused (the summary reveals the seed: it must go out)."""
+        pictures: list[Rendered] = []
+        if winners:
+            boards = await self.storage.boards(game.id)
+            players = await self.storage.players(game.id)
+            try:
+                pictures = await asyncio.to_thread(
+                    self.render_result, game, winners, boards, players
+                )
+            except Exception:  # the picture is a bonus; the summary must not wait on it
+                log.exception("could not draw the winners of game %s", game.id)
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        attempts = [[attachment(p) for p in pictures], []] if pictures else [[]]
+        for files in attempts:
+            try:
+                await channel.send(text, files=files)
+                return
+            except discord.HTTPException:
+                log.warning("could not post the summary of game %s", game.id, exc_info=True)
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         game = await self.game_by_id(game_id, interaction.guild_id)

@@ -34,6 +34,7 @@ class Verse:
         return self.spanish if is_spanish(locale) else self.english
 
     def lines(self, locale: LocaleLike = None) -> tuple[str, ...]:
+        """The verse's lines (one or two) in the player's language."""
         return tuple(self.text(locale).split("\n"))
 
 

@@ -24,6 +24,12 @@ DEFAULT_ENV_FILE = Path(".env")
 
 @dataclass(frozen=True)
 class Command:
+    """One sub-command of ``gamenight``: its name, its help texts and what runs it.
+
+    ``run`` gets the parsed options; a command with a parser of its own has ``run_own`` instead,
+    which gets the rest of the command line as it is. Either returns the exit code.
+    """
+
     name: str
     summary: str  # its line in ``gamenight --help``
     description: str = ""  # the top of its own ``--help`` (default: the summary)
@@ -34,6 +40,7 @@ class Command:
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> int:
+    """Print ``error: message`` on stderr; returns ``code``, the exit code to give."""
     print(f"error: {message}", file=sys.stderr)
     return code
 
@@ -42,6 +49,10 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
 
 
 def run(options: argparse.Namespace) -> int:
+    """``gamenight run``: the bot on Discord until SIGTERM or Ctrl-C.
+
+    Bad settings or an unusable database are one line on stderr and exit code 2.
+    """
     try:
         settings = Settings.load(env_file=options.env_file)
     except ConfigError as error:
@@ -55,12 +66,14 @@ def run(options: argparse.Namespace) -> int:
     from bot.app import run_bot
     from bot.database_file import UnusableDatabaseError
     from bot.endpoints import apply_endpoints
+    from bot.fleet import run_fleet
 
     # discord.py's own set-up: one format for its logs and ours, coloured on a terminal.
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     apply_endpoints(settings.api_base_url, settings.gateway_url)
     try:
-        asyncio.run(run_bot(settings))
+        # One process of a fleet sharing the shards, or one running them all.
+        asyncio.run(run_fleet(settings) if settings.shards.fleet else run_bot(settings))
     except UnusableDatabaseError as error:
         return fail(str(error))
     except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place
@@ -72,6 +85,7 @@ def run(options: argparse.Namespace) -> int:
 
 
 def sandbox(argv: list[str]) -> int:
+    """``gamenight sandbox``: a whole game offline (``bot.sandbox`` reads its own arguments)."""
     from bot.sandbox import main as sandbox_main
 
     return sandbox_main(argv)
@@ -81,12 +95,14 @@ def sandbox(argv: list[str]) -> int:
 
 
 def snowflake(text: str) -> int:
+    """``text`` as a Discord id, for argparse: 1 to 20 digits, or an argparse error."""
     if not text.isdigit() or not 1 <= len(text) <= 20:
         raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (digits only)")
     return int(text)
 
 
 def invite_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``gamenight invite``: ``--client-id`` and ``--guild-id``."""
     parser.add_argument(
         "--client-id",
         type=snowflake,
@@ -100,6 +116,10 @@ def invite_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def invite(options: argparse.Namespace) -> int:
+    """``gamenight invite``: the link that adds the bot on stdout, what it asks for on stderr.
+
+    The client id is ``--client-id``, or read from ``DISCORD_TOKEN``.
+    """
     from bot.invite import SCOPES, NoClientIdError, client_id_from_token, invite_url
     from bot.permissions import INVITE_PERMISSIONS, PERMISSION_NAMES, invite_permissions
 
@@ -131,6 +151,7 @@ def invite(options: argparse.Namespace) -> int:
 
 
 def backup_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``gamenight backup``: ``FILE``, ``--force`` and ``--database``."""
     parser.add_argument("file", type=Path, metavar="FILE", help="where to write the copy")
     parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
     parser.add_argument(
@@ -142,6 +163,7 @@ def backup_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def backup(options: argparse.Namespace) -> int:
+    """``gamenight backup``: a consistent copy of the SQLite database (PostgreSQL has pg_dump)."""
     from bot.backup import BackupError, backup_database
 
     values = setting_values(env_file=options.env_file)
@@ -166,6 +188,8 @@ def backup(options: argparse.Namespace) -> int:
 
 
 def check_config(options: argparse.Namespace) -> int:
+    """``gamenight check-config``: the settings and the database checked as the bot would at start,
+    then what it would run with, secrets left out."""
     from bot.config_check import inspect_database, inspect_postgres, summary
     from bot.database_file import UnusableDatabaseError
 
@@ -188,6 +212,7 @@ def check_config(options: argparse.Namespace) -> int:
 
 
 def migrate_db_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``gamenight migrate-db``: the SQLite file and the PostgreSQL URL."""
     parser.add_argument("source", type=Path, metavar="SQLITE_FILE", help="the SQLite database")
     parser.add_argument(
         "target", metavar="POSTGRESQL_URL", help="the PostgreSQL database (postgresql://...)"
@@ -195,6 +220,7 @@ def migrate_db_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def migrate_db(options: argparse.Namespace) -> int:
+    """``gamenight migrate-db``: a SQLite database copied into PostgreSQL, ids kept."""
     import asyncio
 
     from bot.database_file import UnusableDatabaseError
@@ -214,12 +240,14 @@ def migrate_db(options: argparse.Namespace) -> int:
 
 
 def port_number(text: str) -> int:
+    """``--port``: 0 to 65535 (0: the system picks a free port)."""
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535; 0 picks a free one)")
     return int(text)
 
 
 def positive(kind: Callable[[str], int | float]) -> Callable[[str], int | float]:
+    """An argparse type: ``kind`` read from the text, refused unless above 0."""
     def parse(text: str) -> int | float:
         try:
             value = kind(text)
@@ -233,6 +261,7 @@ def positive(kind: Callable[[str], int | float]) -> Callable[[str], int | float]
 
 
 def rest_proxy_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``gamenight rest-proxy``."""
     parser.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
     )
@@ -255,6 +284,7 @@ def rest_proxy_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def rest_proxy(options: argparse.Namespace) -> int:
+    """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option."""
     import asyncio
     import logging
 
@@ -342,6 +372,7 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def build_parser(prog: str) -> argparse.ArgumentParser:
+    """The parser of the ``gamenight`` command line, a sub-parser per :data:`COMMANDS` entry."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Game Night, a Discord bot for Lotería, Housie and table games. "
@@ -371,6 +402,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "gamenight") -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit code.
+
+    ``--help``, ``--version`` and bad arguments return their code too, rather than exit.
+    """
     parser = build_parser(prog)
     try:
         options, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)

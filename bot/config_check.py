@@ -31,6 +31,8 @@ from bot.storage import MIGRATIONS
 
 @dataclass(frozen=True)
 class DatabaseState:
+    """What ``check-config`` found of the database: how it is shown, its schema, who runs on it."""
+
     shown: str  # the file's full path, or the URL without its password
     schema_version: int | None  # None: the file is not there yet (the bot creates it)
     in_use_by: int | str | None  # the Game Night process running on it (0 or "" if unknown)
@@ -99,11 +101,11 @@ def inspect_postgres(url: str) -> DatabaseState:
                         f"it holds tables that are not Game Night's ({', '.join(sorted(names)[:5])})",
                         "give the bot a database of its own (createdb gamenight)",
                     )
-                return DatabaseState(redact(url), None, await _lock_holder(connection))
+                return DatabaseState(redact(url), None, (await _lock_holder(connection))[0])
             version = int(await connection.fetchval("SELECT version FROM schema_version"))
             if version > len(MIGRATIONS):
                 raise newer_schema(redact(url), version, len(MIGRATIONS))
-            return DatabaseState(redact(url), version, await _lock_holder(connection))
+            return DatabaseState(redact(url), version, (await _lock_holder(connection))[0])
         except (OSError, asyncpg.PostgresError) as error:
             raise _unusable(url, error) from error
         finally:
@@ -179,6 +181,13 @@ def summary(settings: Settings, database: DatabaseState, env_file: Path | None) 
         + (" (real time)" if settings.time_scale == 1 else " (timers run faster or slower)"),
         f"  DISCORD_API_BASE_URL    {_shown_url(settings.api_base_url)}",
         f"  DISCORD_GATEWAY_URL     {_shown_url(settings.gateway_url)}",
+        f"  GAMENIGHT_SHARDS        {settings.shards.describe()}",
+        "  GAMENIGHT_RETENTION_DAYS "
+        + (
+            f"{settings.retention_days} (games over for longer are deleted, daily)"
+            if settings.retention_days is not None
+            else "not set (finished games are kept)"
+        ),
     ]
 
 

@@ -71,6 +71,7 @@ def damaged(path: Path | str, detail: str) -> UnusableDatabaseError:
 
 
 def newer_schema(path: Path | str, version: int, known: int) -> UnusableDatabaseError:
+    """The error for a database whose schema ``version`` is newer than the ``known`` one."""
     return UnusableDatabaseError(
         path,
         f"its schema is version {version}, newer than this Game Night knows ({known}), so it was"

@@ -99,10 +99,15 @@ def encode(rows: int, columns: int, values: npt.NDArray[np.int8]) -> bytes:
 
 
 def build(rows: int, columns: int) -> bytes:
+    """The table of a ``rows`` x ``columns`` board, solved from scratch and encoded."""
     return encode(rows, columns, solve(rows, columns))
 
 
 def main() -> int:
+    """Solve every table the bot ships and write it to ``bot/data/``; returns the exit code.
+
+    With ``--check`` nothing is written: each fresh solve is compared with the shipped table.
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the shipped tables")
     arguments = parser.parse_args()

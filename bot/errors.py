@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import MESSAGES, message
+from bot.reasons import error_text
+from bot.storage import LeaseLostError
 from engine.errors import GameError, quoted
 
 log = logging.getLogger(__name__)
@@ -26,8 +28,9 @@ class UserError(Exception):
     """A refusal meant for the user who asked: not a player, not the host, wrong channel...
 
     Raised with a message key of ``bot.i18n.MESSAGES`` and its values, shown in the language of
-    whoever is refused. A key that does not exist is a bug, caught here rather than shown
-    (tests/bot/test_i18n.py checks every key the code uses).
+    whoever is refused (a value that is an engine's ``GameError`` too). A key that does not
+    exist is a bug, caught here rather than shown (tests/bot/test_i18n.py checks every key the
+    code uses).
     """
 
     def __init__(self, key: str, /, **values: Any) -> None:
@@ -38,7 +41,12 @@ class UserError(Exception):
         self.values = values
 
     def text(self, locale: discord.Locale | str | None = None) -> str:
-        return message(self.key, locale, **self.values)
+        """The refusal in ``locale``'s language (engine errors among the values too)."""
+        values = {
+            name: error_text(value, locale) if isinstance(value, GameError) else value
+            for name, value in self.values.items()
+        }
+        return message(self.key, locale, **values)
 
     def __str__(self) -> str:
         return self.text()
@@ -59,8 +67,10 @@ def friendly_message(
         error = error.original
     if isinstance(error, UserError):
         return error.text(locale)
-    if isinstance(error, GameError):
-        return str(error)
+    if isinstance(error, GameError):  # in the reader's words when the engine gave a code
+        return error_text(error, locale)
+    if isinstance(error, LeaseLostError):  # a fleet's process that just lost the server's shard
+        return message("shard_moving", locale)
     if isinstance(error, app_commands.MissingPermissions):
         return message("need_manage_server", locale)
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -167,6 +177,7 @@ class GameNightTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        """Answer a failed command (:func:`report_error`), then deliver waiting notices."""
         await report_error(interaction, error, context=await self._game_context(interaction))
         await after_answer(interaction)
 

@@ -21,14 +21,16 @@ from discord.ext import commands
 
 from bot.errors import UserError, after_answer, report_error
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow, LeaseLostError, ServerSettings, Storage
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
+    from bot.render.common import Rendered
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives each game's tasks to finish what they do
+LEASE_WAIT = 1.0  # seconds a game task refused by its shard's lease waits before looking again
 RETRY_CEILING = 60.0  # the longest wait between two tries of a failing game task
 
 
@@ -57,6 +59,29 @@ class LiveEntry(Protocol):
 
 
 LiveT = TypeVar("LiveT", bound=LiveEntry)
+
+
+def is_server_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member has Manage Server (or Administrator), as Discord says with the
+    interaction."""
+    permissions = interaction.permissions
+    return permissions.manage_guild or permissions.administrator
+
+
+def may_host(interaction: discord.Interaction[Any], settings: ServerSettings) -> bool:
+    """Whether the member may start games in the server: anyone when no host role is set (or
+    the role was deleted since), else members with the role or with Manage Server."""
+    role_id = settings.host_role_id
+    if role_id is None or is_server_manager(interaction):
+        return True
+    member = interaction.user
+    # The role ids Discord sent with the interaction (Member.roles drops those of a server not
+    # cached yet).
+    if isinstance(member, discord.Member) and role_id in member._roles:
+        return True
+    guild = interaction.guild
+    roles_known = guild is not None and guild.get_role(guild.id) is not None  # @everyone's
+    return roles_known and guild is not None and guild.get_role(role_id) is None
 
 
 class GameCog(commands.Cog, Generic[LiveT]):
@@ -101,6 +126,24 @@ class GameCog(commands.Cog, Generic[LiveT]):
     def channel_locale(game: GameRow) -> str:
         """The server's language, for messages everyone in the channel reads."""
         return str(game.options.get("guild_locale", ""))
+
+    # -- the server's settings -----------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """The ``/gamenight settings`` of server ``guild_id`` (the defaults outside a server)."""
+        if guild_id is None:
+            return ServerSettings(0)
+        return await self.storage.server_settings(guild_id)
+
+    async def host_settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
+        """The settings a game opened by ``interaction`` follows (its public messages speak
+        ``public_locale``; its start options default to ``defaults(kind)``), once the member
+        may host in the server (:func:`may_host`); anyone else is refused privately, the host
+        role named."""
+        settings = await self.server_settings(interaction.guild_id)
+        if not may_host(interaction, settings):
+            raise UserError("host_role_only", role=settings.host_role_id)
+        return settings
 
     # -- live games ----------------------------------------------------------------------------
 
@@ -171,7 +214,8 @@ class GameCog(commands.Cog, Generic[LiveT]):
         timer. Discord having a bad moment (5xx, the network) is a warning and a retry with
         backoff; a refusal no retry can mend (403: the bot may not post; 404: the channel is
         gone) is handed to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
-        await self.bot.wait_until_ready()
+        game = await self.storage.get_game(game_id)
+        await self.bot.wait_until_shard_ready(game.guild_id if game is not None else None)
         failures = 0
         while not self.closing:
             try:
@@ -183,6 +227,11 @@ class GameCog(commands.Cog, Generic[LiveT]):
             except (discord.Forbidden, discord.NotFound) as error:
                 await self.cannot_post(game_id, error)
                 break
+            except LeaseLostError as error:
+                # A fleet's client whose lease lapsed: the fleet stops this client if another
+                # process took the shard; if not, the game goes on once the lease is renewed.
+                log.warning("%s game %s: %s; waiting", self.kind, game_id, error)
+                await asyncio.sleep(LEASE_WAIT)
             except Exception as error:
                 failures += 1
                 if isinstance(error, discord.DiscordServerError | OSError):
@@ -195,6 +244,18 @@ class GameCog(commands.Cog, Generic[LiveT]):
     async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
         """The game's channel refused the bot for good (see :meth:`keep_running`)."""
         log.warning("%s game %s cannot post in its channel: %s", self.kind, game_id, error)
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    # The game's texts in /help, as message keys of bot.i18n.MESSAGES: the first is its summary
+    # in the overview, the others the sections of ``/help game:<kind>``, in order. Its commands
+    # are listed from the command tree, so they need no key.
+    help_keys: ClassVar[tuple[str, ...]] = ()
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        """Pictures for ``/help game:<kind>`` that explain the rules better than words, labelled
+        in ``locale`` (none by default). Pure and CPU-bound: /help runs it in a thread."""
+        return []
 
 
 CogT = TypeVar("CogT", bound=GameCog[Any])

@@ -141,7 +141,45 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Check a ticket code: valid, which game, or tampered": (
         "Comprueba un código de cartón: válido, de qué partida o alterado"
     ),
-    "This server's leaderboard of wins per game": "Clasificación de victorias del servidor",
+    "This server's leaderboard: wins and games played per game": (
+        "Clasificación del servidor: victorias y partidas jugadas por juego"
+    ),
+    "period": "periodo",
+    "Which finished games count (default: all time)": (
+        "Qué partidas terminadas cuentan (por defecto: todas)"
+    ),
+    "This week (the last 7 days)": "Esta semana (los últimos 7 días)",
+    "This month (the last 30 days)": "Este mes (los últimos 30 días)",
+    "All time": "Desde siempre",
+    # /gamenight (cogs/gamenight.py)
+    "gamenight": "gamenight",
+    "settings": "ajustes",
+    "forget-me": "olvidarme",
+    "language": "idioma",
+    "host_role": "rol_anfitrion",
+    "time_zone": "zona_horaria",
+    "The time zone planned game nights are read in, e.g. America/Mexico_City": (
+        "La zona horaria de las noches de juego planeadas, p. ej. America/Mexico_City"
+    ),
+    "Game Night in this server: its settings, and your data": (
+        "Game Night en este servidor: sus ajustes y tus datos"
+    ),
+    "Show or change the bot's settings in this server (Manage Server)": (
+        "Muestra o cambia los ajustes del bot en este servidor (Gestionar servidor)"
+    ),
+    "The language of games' public messages": "El idioma de los mensajes públicos de las partidas",
+    "Follow the server's language in Discord": "Seguir el idioma del servidor en Discord",
+    "English": "Inglés",
+    "Spanish": "Español",
+    "Who may start games: a role, or @everyone for everybody": (
+        "Quién puede empezar partidas: un rol, o @everyone para todos"
+    ),
+    "The game the interval and prizes are for": "El juego al que van el intervalo y los premios",
+    "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
+    "Default prizes: a Lotería plan, or the Housie prizes to play": (
+        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
+    ),
+    "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
     "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
@@ -149,6 +187,26 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Classic deck or family deck": "Baraja clásica o familiar",
     "Most players who can join": "Máximo de jugadores",
     "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
+    "schedule": "programar",
+    "schedules": "programadas",
+    "unschedule": "desprogramar",
+    "when": "cuando",
+    "lobby": "sala",
+    "weekly": "semanal",
+    "night": "noche",
+    "Plan a game night: a lobby before, the game on time": (
+        "Programa una noche de juego: la sala antes, la partida a su hora"
+    ),
+    "When: today 20:00, friday 8pm, in 2 hours, or a date and time": (
+        "Cuándo: hoy 20:00, viernes 8pm, en 2 horas, o una fecha y hora"
+    ),
+    "Minutes the lobby opens before the start (1-120)": (
+        "Minutos antes del inicio en que se abre la sala (1-120)"
+    ),
+    "The same time every week": "A la misma hora cada semana",
+    "The game nights planned here": "Las noches de juego programadas aquí",
+    "Call off a planned game night": "Cancela una noche de juego programada",
+    "The game night's number (see schedules)": "El número de la noche de juego (ver programadas)",
     "verses": "versos",
     "calls": "cantos",
     "The cantor's verse with each card, or first as a riddle": (
@@ -176,6 +234,14 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "The prize you completed": "El premio que completaste",
     "Which of your tickets": "Cuál de tus cartones",
     "The code printed under the ticket": "El código impreso bajo el cartón",
+    # /help: Discord shows Spanish speakers this command as /ayuda.
+    "help": "ayuda",
+    "How to play: each game's rules, prizes and commands": (
+        "Cómo se juega: reglas, premios y comandos de cada juego"
+    ),
+    "The game to explain; leave empty for all of them": (
+        "El juego que quieres entender; déjalo vacío para verlos todos"
+    ),
 }
 
 # Option names whose Spanish differs from the command of the same English name.
@@ -196,6 +262,88 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "🔢 **{value}** · number {seq} of {total}",
         "🔢 **{value}** · número {seq} de {total}",
     ),
+    "night_planned": (
+        "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
+        "{lobby} minutes before; the game starts on time if anyone has joined.",
+        "📅 Noche de {titulo} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se abre "
+        "{lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+    ),
+    "night_planned_weekly": (
+        "📅 {title} night #{night}, every week from <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The "
+        "lobby opens {lobby} minutes before; the game starts on time if anyone has joined.",
+        "📅 Noche de {titulo} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en <#{channel}>. "
+        "La sala se abre {lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+    ),
+    "night_event": (
+        "It is in the server's events, so members can say they are interested.",
+        "Está en los eventos del servidor, para que los miembros marquen que les interesa.",
+    ),
+    "night_no_event": (
+        "(No server event: I need the Create Events permission for that; the night happens "
+        "anyway.)",
+        "(Sin evento del servidor: necesito el permiso Crear eventos para eso; la noche se juega "
+        "igual.)",
+    ),
+    "night_event_name": ("{title} night", "Noche de {titulo}"),
+    "night_event_description": (
+        "A {title} game in {channel}: the lobby opens a few minutes before.",
+        "Una partida de {titulo} en {channel}: la sala se abre unos minutos antes.",
+    ),
+    "night_lobby_note": (
+        "📅 Planned game night #{night}: the game starts <t:{at}:R>, on its own.",
+        "📅 Noche de juego programada #{night}: la partida empieza <t:{at}:R>, sola.",
+    ),
+    "night_nobody_came": (
+        "Nobody joined this planned night, so it was called off.",
+        "Nadie se unió a esta noche programada, así que se canceló.",
+    ),
+    "night_missed_busy": (
+        "Your {title} night #{night} could not open in <#{channel}>: game #{game} was still on "
+        "there.",
+        "Tu noche de {titulo} #{night} no pudo abrirse en <#{channel}>: la partida #{game} seguía "
+        "ahí.",
+    ),
+    "night_missed_channel": (
+        "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
+        "Tu noche de {titulo} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
+    ),
+    "nights_none": (
+        "No {title} night is planned in this server. Plan one with `/{kind} schedule`.",
+        "No hay ninguna noche de {titulo} programada en este servidor. Programa una con "
+        "`/{kind} schedule`.",
+    ),
+    "nights_header": ("Planned {title} nights:", "Noches de {titulo} programadas:"),
+    "nights_line": (
+        "#{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>, by <@{host}>",
+        "#{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>, de <@{host}>",
+    ),
+    "nights_line_weekly": (
+        "#{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>, by <@{host}>, every week",
+        "#{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>, de <@{host}>, cada semana",
+    ),
+    "night_unknown": (
+        "There is no planned {title} night #{night} here.",
+        "No hay ninguna noche de {titulo} #{night} programada aquí.",
+    ),
+    "night_cancelled": (
+        "📅 {title} night #{night} is called off (by {user}).",
+        "📅 La noche de {titulo} #{night} se canceló ({user}).",
+    ),
+    "when_unreadable": (
+        "I can't read {when} as a time. Try `today 20:00`, `friday 8pm`, `in 2 hours` or "
+        "`2026-12-24 20:00` (times are in {zone}).",
+        "No puedo leer {when} como una hora. Prueba `hoy 20:00`, `viernes 8pm`, `en 2 horas` o "
+        "`2026-12-24 20:00` (las horas son de {zone}).",
+    ),
+    "when_past": (
+        "{when} has already passed (times are in {zone}).",
+        "{when} ya pasó (las horas son de {zone}).",
+    ),
+    "when_too_far": (
+        "{when} is more than a year away.",
+        "{when} es dentro de más de un año.",
+    ),
+    "when_bad_zone": ("{when} is not a time zone I know.", "{when} no es una zona horaria que conozca."),
     "riddle_line": (
         "🎴 Card {seq} of {total}: guess it from the cantor's verse…",
         "🎴 Carta {seq} de {total}: adivínala por el verso del cantor…",
@@ -273,6 +421,12 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Sorry, something went wrong on my side. The game is safe; please try again.",
         "Perdón, algo falló de mi lado. La partida está a salvo; inténtalo de nuevo.",
     ),
+    "shard_moving": (
+        "This server's games are moving to another of the bot's processes; nothing was lost."
+        " Please try again in a few seconds.",
+        "Las partidas de este servidor se están pasando a otro proceso del bot; no se perdió"
+        " nada. Inténtalo de nuevo en unos segundos.",
+    ),
     "need_manage_server": (
         "You need the Manage Server permission for that.",
         "Necesitas el permiso Gestionar servidor para eso.",
@@ -287,22 +441,228 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "not_here": ("You can't use this command here.", "No puedes usar este comando aquí."),
     "stats_none": (
-        "No wins recorded in this server yet. Start a game with {commands}!",
-        "Todavía no hay victorias en este servidor. ¡Empieza una partida con {commands}!",
+        "No games finished in this server yet. Start one with {commands}!",
+        "Todavía no ha terminado ninguna partida en este servidor. ¡Empieza una con {commands}!",
     ),
-    "stats_header": ("## Leaderboard", "## Clasificación"),
+    "stats_none_period": (
+        "No games finished in this server in {period}. Start one with {commands}!",
+        "No terminó ninguna partida en este servidor en {period}. ¡Empieza una con {commands}!",
+    ),
+    # /stats periods (cogs/stats.py PERIODS), as "the leaderboard of {period}".
+    "stats_period_week": ("the last 7 days", "los últimos 7 días"),
+    "stats_period_month": ("the last 30 days", "los últimos 30 días"),
+    "stats_period_all": ("all time", "todos los tiempos"),
+    "stats_header": ("## Leaderboard of {period}", "## Clasificación de {period}"),
     "stats_line": (
-        Plural("{place}. <@{user}>: {count} win", "{place}. <@{user}>: {count} wins"),
-        Plural("{place}. <@{user}>: {count} victoria", "{place}. <@{user}>: {count} victorias"),
+        "{place}. <@{user}>: {wins} in {games}",
+        "{place}. <@{user}>: {wins} en {games}",
+    ),
+    "stats_wins": (
+        Plural("{count} win", "{count} wins"),
+        Plural("{count} victoria", "{count} victorias"),
+    ),
+    "stats_games": (
+        Plural("{count} game", "{count} games"),
+        Plural("{count} partida", "{count} partidas"),
+    ),
+    "stats_picture_title": ("LEADERBOARD", "CLASIFICACIÓN"),
+    "stats_picture_wins": ("WINS", "VICTORIAS"),
+    "stats_picture_played": ("GAMES", "PARTIDAS"),
+    "stats_alt_head": (
+        "Leaderboard of {server}, {period}: wins and games played.",
+        "Clasificación de {server}, {period}: victorias y partidas jugadas.",
+    ),
+    "stats_alt_head_short": (
+        "Leaderboard of {server}, {period}: wins out of games played.",
+        "Clasificación de {server}, {period}: victorias de las partidas jugadas.",
+    ),
+    "stats_alt_line": ("{place}. {name}, {wins} in {games}", "{place}. {name}, {wins} en {games}"),
+    "stats_alt_line_short": (
+        "{place}. {name} {wins} of {played}",
+        "{place}. {name} {wins} de {played}",
+    ),
+    # /gamenight settings and forget-me (cogs/gamenight.py)
+    "host_role_only": (
+        "Only members with <@&{role}> (or Manage Server) can start games in this server.",
+        "Solo los miembros con <@&{role}> (o Gestionar servidor) pueden empezar partidas en este"
+        " servidor.",
+    ),
+    "table_rematch_forgotten": (
+        "A player of {title} #{game} asked to be forgotten, so it has no rematch: start a new"
+        " game instead.",
+        "Un jugador de {titulo} #{game} pidió que se le olvidara, así que no hay revancha:"
+        " empieza una partida nueva.",
+    ),
+    "settings_header": (
+        "## Game Night settings in this server",
+        "## Ajustes de Game Night en este servidor",
+    ),
+    "settings_language_discord": (
+        "**Language of games:** the server's language in Discord (now {language})",
+        "**Idioma de las partidas:** el del servidor en Discord (ahora {language})",
+    ),
+    "settings_language_en": ("**Language of games:** English", "**Idioma de las partidas:** inglés"),
+    "settings_language_es": (
+        "**Language of games:** Spanish",
+        "**Idioma de las partidas:** español",
+    ),
+    "language_name_en": ("English", "inglés"),
+    "language_name_es": ("Spanish", "español"),
+    "settings_language_note": (
+        "-# Lobbies, calls and results in the channel; private replies and DMs follow each"
+        " member's own language.",
+        "-# Salas, cantadas y resultados en el canal; las respuestas privadas y los MD siguen el"
+        " idioma de cada miembro.",
+    ),
+    "settings_hosts_everyone": (
+        "**Who may start games:** everyone",
+        "**Quién puede empezar partidas:** todos",
+    ),
+    "settings_hosts_role": (
+        "**Who may start games:** members with <@&{role}>, and Manage Server",
+        "**Quién puede empezar partidas:** los miembros con <@&{role}> y Gestionar servidor",
+    ),
+    "settings_hosts_role_gone": (
+        "**Who may start games:** everyone (the host role was deleted; choose another)",
+        "**Quién puede empezar partidas:** todos (el rol de anfitrión se borró; elige otro)",
+    ),
+    "settings_time_zone": (
+        "**Time zone of planned nights:** {zone}",
+        "**Zona horaria de las noches planeadas:** {zone}",
+    ),
+    "settings_game": (
+        "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
+        "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
+    ),
+    "settings_builtin": (" (default)", " (por defecto)"),
+    "settings_retention": (
+        Plural(
+            "-# Games are deleted {count} day after they end (set by whoever runs the bot).",
+            "-# Games are deleted {count} days after they end (set by whoever runs the bot).",
+        ),
+        Plural(
+            "-# Las partidas se borran {count} día después de acabar (lo fija quien aloja el"
+            " bot).",
+            "-# Las partidas se borran {count} días después de acabar (lo fija quien aloja el"
+            " bot).",
+        ),
+    ),
+    "settings_no_retention": (
+        "-# Finished games are kept; members can remove themselves with `/gamenight forget-me`.",
+        "-# Las partidas terminadas se guardan; cada miembro puede borrarse con"
+        " `/gamenight olvidarme`.",
+    ),
+    "settings_how": (
+        "Change them with `/gamenight settings` and `language`, `host_role` (@everyone: anyone"
+        " hosts), `time_zone`, or `game` with `interval` and `prizes`.",
+        "Cámbialos con `/gamenight ajustes` e `idioma`, `rol_anfitrion` (@everyone: cualquiera),"
+        " `zona_horaria`, o `partida` con `intervalo` y `premios`.",
+    ),
+    "settings_saved": ("Saved.", "Guardado."),
+    "settings_which_game": (
+        "Name the game the interval and prizes are for with `game`: {games}.",
+        "Indica con `partida` el juego del intervalo y los premios: {games}.",
+    ),
+    "settings_no_such_game": (
+        "{game} is not a game with defaults; choose {games}.",
+        "{game} no es un juego con valores por defecto; elige {games}.",
+    ),
+    "settings_game_needs_value": (
+        "Give {title} an `interval`, `prizes`, or both.",
+        "Indica para {titulo} el `intervalo`, los `premios` o ambos.",
+    ),
+    "settings_role_managed": (
+        "<@&{role}> belongs to a bot or an integration, so no member can be given it: choose"
+        " another role.",
+        "<@&{role}> pertenece a un bot o una integración y no se puede dar a nadie: elige otro"
+        " rol.",
+    ),
+    "settings_bad_language": (
+        "Choose the language from the list.",
+        "Elige el idioma de la lista.",
+    ),
+    "housie_no_default_prizes": (
+        "Name the prizes to play, e.g. early five, lines, corners (Full House is always played).",
+        "Indica los premios que se juegan, p. ej. cinco primeros, líneas, esquinas (el cartón"
+        " lleno se juega siempre).",
+    ),
+    "housie_bad_default_prize": (
+        "{word} is not one of the Housie prizes to choose: {choices} (Full House is always"
+        " played).",
+        "{word} no es uno de los premios de tómbola a elegir: {choices} (el cartón lleno se"
+        " juega siempre).",
+    ),
+    "forget_confirm": (
+        Plural(
+            "This removes you from **{count} finished game** in every server: your name,"
+            " language, claims and wins (which leave `/stats`). The game stays verifiable: your"
+            " boards stay in it under an anonymous number. Messages already posted in channels"
+            " stay (a server's moderators can delete them). This cannot be undone.",
+            "This removes you from **{count} finished games** in every server: your name,"
+            " language, claims and wins (which leave `/stats`). The games stay verifiable: your"
+            " boards stay in them under an anonymous number. Messages already posted in channels"
+            " stay (a server's moderators can delete them). This cannot be undone.",
+        ),
+        Plural(
+            "Esto te borra de **{count} partida terminada** en todos los servidores: tu nombre,"
+            " idioma, reclamos y victorias (que salen de `/estadísticas`). La partida sigue"
+            " verificable: tus tablas y cartones quedan en ella con un número anónimo. Los mensajes ya"
+            " publicados en los canales se quedan (los moderadores del servidor pueden borrarlos)."
+            " No se puede deshacer.",
+            "Esto te borra de **{count} partidas terminadas** en todos los servidores: tu nombre,"
+            " idioma, reclamos y victorias (que salen de `/estadísticas`). Las partidas siguen"
+            " verificables: tus tablas y cartones quedan en ellas con un número anónimo. Los mensajes ya"
+            " publicados en los canales se quedan (los moderadores del servidor pueden borrarlos)."
+            " No se puede deshacer.",
+        ),
+    ),
+    "forget_live": (
+        Plural(
+            "You are in **{count} game that is still on**: it keeps you until it ends; use"
+            " `/gamenight forget-me` again then.",
+            "You are in **{count} games that are still on**: they keep you until they end; use"
+            " `/gamenight forget-me` again then.",
+        ),
+        Plural(
+            "Estás en **{count} partida en curso**: te conserva hasta que acabe; usa"
+            " `/gamenight olvidarme` otra vez entonces.",
+            "Estás en **{count} partidas en curso**: te conservan hasta que acaben; usa"
+            " `/gamenight olvidarme` otra vez entonces.",
+        ),
+    ),
+    "forget_nothing": (
+        "No finished game holds anything about you.",
+        "Ninguna partida terminada guarda nada tuyo.",
+    ),
+    "forget_button_yes": ("Forget me", "Olvídame"),
+    "forget_button_no": ("Keep my data", "Conservar mis datos"),
+    "forget_done": (
+        Plural(
+            "Done: you were removed from {count} finished game.",
+            "Done: you were removed from {count} finished games.",
+        ),
+        Plural(
+            "Hecho: se te borró de {count} partida terminada.",
+            "Hecho: se te borró de {count} partidas terminadas.",
+        ),
+    ),
+    "forget_kept": ("Nothing was removed.", "No se borró nada."),
+    "forget_expired": (
+        "This confirmation has expired: use `/gamenight forget-me` again.",
+        "Esta confirmación caducó: usa `/gamenight olvidarme` otra vez.",
+    ),
+    "forget_not_yours": (
+        "This confirmation belongs to someone else.",
+        "Esta confirmación es de otra persona.",
     ),
     "or": (" or ", " o "),
     "no_game_here": (
         "There is no {title} game in this channel. Start one with `/{kind} start`.",
-        "No hay una partida de {title} en este canal. Empieza una con `/{kind} start`.",
+        "No hay una partida de {titulo} en este canal. Empieza una con `/{kind} start`.",
     ),
     "no_such_game": (
         "There is no {title} game #{game}.",
-        "No existe la partida de {title} #{game}.",
+        "No existe la partida de {titulo} #{game}.",
     ),
     "host_only": (
         "Only the host (<@{host}>) or someone with Manage Server can do that.",
@@ -319,7 +679,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "lobby_header": (
         "## {title} #{game} hosted by <@{host}>",
-        "## {title} #{game}, organizada por <@{host}>",
+        "## {titulo} #{game}, organizada por <@{host}>",
     ),
     "status_lobby": (
         "Lobby open: press **Join** to get your {board} by DM.",
@@ -346,7 +706,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "button_gone": ("That button is not in use any more.", "Ese botón ya no está en uso."),
     "joins_closed": (
         "{title} #{game} has already started; joins are closed.",
-        "{title} #{game} ya empezó; ya no se puede unir nadie.",
+        "{titulo} #{game} ya empezó; ya no se puede unir nadie.",
     ),
     "already_joined": (
         "You are already in this game: your {board} is in your DMs (or use `/{kind} {show}`).",
@@ -361,7 +721,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
             "Here is {boards} for {title} #{game} in <#{channel}>. Good luck!",
             "Here are {boards} for {title} #{game} in <#{channel}>. Good luck!",
         ),
-        "Aquí tienes {boards} para {title} #{game} en <#{channel}>. ¡Buena suerte!",
+        "Aquí tienes {boards} para {titulo} #{game} en <#{channel}>. ¡Buena suerte!",
     ),
     "boards_phrase": (
         Plural("your {board}", "your {count} {board}"),
@@ -372,7 +732,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "joined_dm_failed": (
         "You're in {title} #{game}! Discord would not deliver my DM just now, so here is "
         "{boards}. See it any time with `/{kind} {show}`.",
-        "¡Estás en {title} #{game}! Discord no entregó mi mensaje directo, así que aquí tienes "
+        "¡Estás en {titulo} #{game}! Discord no entregó mi mensaje directo, así que aquí tienes "
         "{boards}. Míralo cuando quieras con `/{kind} {show}`.",
     ),
     "already_shown": (
@@ -417,20 +777,20 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "⚠️ {title} #{game} in <#{channel}> is paused: I can no longer post there (a permission "
         "was taken away). Give me back View Channel, Send Messages and Attach Files in that "
         "channel, then use `/{kind} resume` there. Nothing is lost.",
-        "⚠️ {title} #{game} en <#{channel}> está en pausa: ya no puedo publicar ahí (me quitaron "
+        "⚠️ {titulo} #{game} en <#{channel}> está en pausa: ya no puedo publicar ahí (me quitaron "
         "un permiso). Devuélveme Ver canal, Enviar mensajes y Adjuntar archivos en ese canal y "
         "usa `/{kind} resume` ahí. No se pierde nada.",
     ),
     "host_channel_gone": (
         "{title} #{game} has ended: its channel was deleted. Its results stay verifiable with "
         "`/{kind} verify game:{game}`.",
-        "{title} #{game} terminó: se borró su canal. Sus resultados se pueden verificar con "
+        "{titulo} #{game} terminó: se borró su canal. Sus resultados se pueden verificar con "
         "`/{kind} verify game:{game}`.",
     ),
     "reason_channel_gone": ("its channel was deleted", "se borró su canal"),
     "already_stopping": (
         "{title} #{game} is already being stopped.",
-        "{title} #{game} ya se está terminando.",
+        "{titulo} #{game} ya se está terminando.",
     ),
     "claim_judged": (
         "Your claim on call {seq} was already judged (see the channel); pressing again changes "
@@ -458,13 +818,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "joined_dm": (
         "You're in {title} #{game}! Check your DMs for {boards}.",
-        "¡Estás en {title} #{game}! Busca {boards} en tus mensajes directos.",
+        "¡Estás en {titulo} #{game}! Busca {boards} en tus mensajes directos.",
     ),
     "joined_no_dm": (
         "You're in {title} #{game}! I couldn't DM you, so here it is. To get it by DM next "
         "time, allow direct messages from server members (server name > Privacy Settings > "
         "Direct Messages).",
-        "¡Estás en {title} #{game}! No pude enviarte un mensaje directo, así que aquí la tienes. "
+        "¡Estás en {titulo} #{game}! No pude enviarte un mensaje directo, así que aquí la tienes. "
         "Para recibirla por mensaje directo, permite mensajes directos de miembros del servidor "
         "(nombre del servidor > Ajustes de privacidad > Mensajes directos).",
     ),
@@ -473,37 +833,37 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "La partida ya empezó; ya no puedes salir, pero puedes dejar de jugar.",
     ),
     "not_in_game": ("You are not in this game.", "No estás en esta partida."),
-    "left": ("You left {title} #{game}.", "Saliste de {title} #{game}."),
+    "left": ("You left {title} #{game}.", "Saliste de {titulo} #{game}."),
     "not_playing": (
         "You are not playing in {title} #{game}.",
-        "No estás jugando en {title} #{game}.",
+        "No estás jugando en {titulo} #{game}.",
     ),
     "your_boards": (
         "{title} #{game}, {calls} calls so far: {boards}.",
-        "{title} #{game}, van {calls} cantadas: {boards}.",
+        "{titulo} #{game}, van {calls} cantadas: {boards}.",
     ),
     "not_in_lobby": (
         "{title} #{game} is not in its lobby any more.",
-        "{title} #{game} ya no está en la sala de espera.",
+        "{titulo} #{game} ya no está en la sala de espera.",
     ),
     "nobody_joined": (
         "Nobody has joined yet: wait for at least one player.",
         "Todavía no se ha unido nadie: espera al menos a un jugador.",
     ),
-    "already_started": ("{title} #{game} has already started.", "{title} #{game} ya empezó."),
+    "already_started": ("{title} #{game} has already started.", "{titulo} #{game} ya empezó."),
     "starting": (
         "{title} #{game} is starting. Good luck!",
-        "¡{title} #{game} empieza! ¡Buena suerte!",
+        "¡{titulo} #{game} empieza! ¡Buena suerte!",
     ),
     "only_lobby_cancel": (
         "Only a game still in its lobby can be cancelled; use stop instead.",
         "Solo se puede cancelar una partida en la sala de espera; usa stop.",
     ),
-    "cancelled": ("{title} #{game} cancelled.", "{title} #{game} cancelada."),
-    "not_running": ("{title} #{game} is not running.", "{title} #{game} no está en marcha."),
-    "paused": ("⏸️ {title} #{game} paused by {user}.", "⏸️ {user} pausó {title} #{game}."),
-    "not_paused": ("{title} #{game} is not paused.", "{title} #{game} no está en pausa."),
-    "resumed": ("▶️ {title} #{game} resumed.", "▶️ {title} #{game} continúa."),
+    "cancelled": ("{title} #{game} cancelled.", "{titulo} #{game} cancelada."),
+    "not_running": ("{title} #{game} is not running.", "{titulo} #{game} no está en marcha."),
+    "paused": ("⏸️ {title} #{game} paused by {user}.", "⏸️ {user} pausó {titulo} #{game}."),
+    "not_paused": ("{title} #{game} is not paused.", "{titulo} #{game} no está en pausa."),
+    "resumed": ("▶️ {title} #{game} resumed.", "▶️ {titulo} #{game} continúa."),
     "bad_interval": (
         "The interval must be {low} to {high} seconds.",
         "El intervalo debe ser de {low} a {high} segundos.",
@@ -512,13 +872,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "⏱️ One call every {seconds} s from now on.",
         "⏱️ Desde ahora, una cantada cada {seconds} s.",
     ),
-    "stopped": ("⏹️ {title} #{game} stopped by {user}.", "⏹️ {user} terminó {title} #{game}."),
+    "stopped": ("⏹️ {title} #{game} stopped by {user}.", "⏹️ {user} terminó {titulo} #{game}."),
     "claim_elsewhere": (
         "Claim in the channel where the game is played.",
         "Reclama en el canal donde se juega la partida.",
     ),
-    "game_over": ("{title} #{game} is over.", "{title} #{game} ya terminó."),
-    "not_started": ("{title} #{game} has not started yet.", "{title} #{game} todavía no empieza."),
+    "game_over": ("{title} #{game} is over.", "{titulo} #{game} ya terminó."),
+    "not_started": ("{title} #{game} has not started yet.", "{titulo} #{game} todavía no empieza."),
     "player_out": (
         "You are out of this game after two false claims.",
         "Estás fuera de esta partida por dos reclamos falsos.",
@@ -557,12 +917,61 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "false_warn": ("One more false claim and they are out.", "Un reclamo falso más y queda fuera."),
     "over_header": (
         "## {title} #{game} is over: {reason}.",
-        "## {title} #{game} terminó: {reason}.",
+        "## {titulo} #{game} terminó: {reason}.",
     ),
     "calls_count": ("Calls: {count}.", "Cantadas: {count}."),
     "winners": ("Winners:", "Ganadores:"),
     "winner_line": ("- {prize}: <@{user}> (call {seq})", "- {prize}: <@{user}> (cantada {seq})"),
     "no_winners": ("Nobody won a prize this time.", "Esta vez nadie ganó un premio."),
+    # The picture the summary carries (bot/render/results.py): its labels and alt text.
+    "result_heading": ("Game {game} · the winners", "Partida {game} · los ganadores"),
+    "result_page": ("picture {page} of {pages}", "imagen {page} de {pages}"),
+    "result_shared": ("shared", "compartido"),
+    "result_player": ("A player", "Un jugador"),
+    "result_call_card": ("Call {seq}: {card}", "Cantada {seq}: {card}"),
+    "result_call_number": (
+        "Ticket {ticket} · call {seq}: number {number}",
+        "Cartón {ticket} · cantada {seq}: el {number}",
+    ),
+    "result_housie_title": ("HOUSIE", "TÓMBOLA"),
+    "result_alt_page": (" (picture {page} of {pages})", " (imagen {page} de {pages})"),
+    "result_alt_shared": (", shared", ", compartido"),
+    "result_alt_loteria_head": (
+        "Lotería game {game}, the winners{page}.",
+        "Lotería, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_loteria": (
+        "{prize}{shared}: {name}, on call {seq} ({card}), with {cards}.",
+        "{prize}{shared}: {name}, en la cantada {seq} ({card}), con {cards}.",
+    ),
+    "result_alt_loteria_short": (
+        "{prize}{shared}: {name}, on call {seq} ({card}).",
+        "{prize}{shared}: {name}, en la cantada {seq} ({card}).",
+    ),
+    "result_alt_housie_head": (
+        "Housie game {game}, the winners{page}.",
+        "Tómbola, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_housie": (
+        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}), with "
+        "{numbers}.",
+        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}), con "
+        "{numbers}.",
+    ),
+    "result_alt_housie_short": (
+        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}).",
+        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}).",
+    ),
+    "result_alt_more": (
+        Plural(
+            "And {count} more winner, named in the message.",
+            "And {count} more winners, named in the message.",
+        ),
+        Plural(
+            "Y {count} ganador más, nombrado en el mensaje.",
+            "Y {count} ganadores más, nombrados en el mensaje.",
+        ),
+    ),
     "seed_reveal": (
         "Seed: `{seed}` (its SHA-256 is the commitment posted in the lobby). Check it with "
         "`/{kind} verify game:{game}`.",
@@ -585,12 +994,12 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "reason_stopped": ("stopped by the host", "la terminó el anfitrión"),
     "still_on": (
         "{title} #{game} is still on; its seed is revealed when it ends.",
-        "{title} #{game} sigue en juego; su semilla se revela al terminar.",
+        "{titulo} #{game} sigue en juego; su semilla se revela al terminar.",
     ),
     "verify_failed": ("⚠️ Verification FAILED:", "⚠️ La verificación FALLÓ:"),
     "verified": (
         "✅ {title} #{game} verified: all {calls} calls and {boards} boards match the seed.",
-        "✅ {title} #{game} verificada: las {calls} cantadas y los {boards} tableros coinciden con "
+        "✅ {titulo} #{game} verificada: las {calls} cantadas y los {boards} tableros coinciden con "
         "la semilla.",
     ),
     "seed_commitment": (
@@ -872,6 +1281,439 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{pegs}.",
         "💡 Salta **{origin} → {target}** (sobre {over}). Desde ahí, lo mejor que puedes lograr "
         "es {pegs}.",
+    ),
+    # -- /help: the overview, each game's help (its cog names the keys: GameCog.help_keys) -----
+    "help_overview_title": ("Game Night: how to play", "Noche de juegos: cómo se juega"),
+    "help_overview_intro": (
+        "Each game in a few words. `{command}` with a game's name gives its rules, prizes and "
+        "commands.",
+        "Cada juego en pocas palabras. `{command}` con el nombre de un juego da sus reglas, "
+        "premios y comandos.",
+    ),
+    "help_overview_game": (
+        "{summary}\nStart: `{start}` · Rules: `{more}`",
+        "{summary}\nEmpieza: `{start}` · Reglas: `{more}`",
+    ),
+    "help_more_commands": ("More commands", "Más comandos"),
+    "help_game_title": ("{name}: how to play", "{name}: cómo se juega"),
+    "help_commands": ("Commands", "Comandos"),
+    "help_commands_legend": (
+        "Options in [brackets] may be left out.",
+        "Las opciones entre [corchetes] se pueden omitir.",
+    ),
+    "help_no_such_game": (
+        "There is no game called {game}. Pick one of: {games}.",
+        "No hay ningún juego llamado {game}. Elige uno de: {games}.",
+    ),
+    "help_loteria_summary": (
+        "The Mexican bingo: each player gets a 4x4 tabla of cards, the cantor calls a card from "
+        "the 54-card deck every few seconds, and the first to complete the pattern in play wins "
+        "it.",
+        "El bingo mexicano: cada jugador recibe una tabla de 4x4 cartas, el cantor canta una "
+        "carta de la baraja de 54 cada pocos segundos, y quien primero completa la figura en "
+        "juego la gana.",
+    ),
+    "help_loteria_round": (
+        "**How a game goes**\n"
+        "1. Someone opens a lobby with `/loteria start`, choosing the prizes, the seconds between "
+        "cards, the deck and whether the cantor sings each card's verse. Players press **Join** "
+        "(or use `/loteria join`); each gets a different tabla by DM.\n"
+        "2. The host presses **Start**, and the cantor draws a card every few seconds and posts "
+        "it in the channel.\n"
+        "3. Check your tabla as the cards come: `/loteria tabla` shows it with the called cards "
+        "under beans (only you see it).\n"
+        "4. When you complete the pattern being played, press **¡Lotería!** under a call (or use "
+        "`/loteria claim`).\n"
+        "5. The game ends when the last prize is won or the deck runs out. Then its seed is "
+        "revealed, and `/loteria verify` recomputes the whole game from it: nobody, not even the "
+        "bot, could have changed the order of the cards.",
+        "**Cómo va una partida**\n"
+        "1. Alguien abre una sala con `/loteria empezar` y elige los premios, los segundos entre "
+        "cartas, la baraja y si el cantor canta el verso de cada carta. Los jugadores pulsan "
+        "**Unirse** (o usan `/loteria unirse`) y cada uno recibe por mensaje directo una tabla "
+        "distinta.\n"
+        "2. El anfitrión pulsa **Empezar**, y el cantor saca una carta cada pocos segundos y la "
+        "publica en el canal.\n"
+        "3. Revisa tu tabla según salen las cartas: `/loteria tabla` te la muestra con frijoles "
+        "sobre las cartas cantadas (solo la ves tú).\n"
+        "4. Cuando completes la figura en juego, pulsa **¡Lotería!** bajo una cantada (o usa "
+        "`/loteria reclamar`).\n"
+        "5. La partida termina cuando se gana el último premio o se acaba la baraja. Entonces se "
+        "revela su semilla, y `/loteria verificar` recalcula con ella toda la partida: nadie, ni "
+        "siquiera el bot, pudo cambiar el orden de las cartas.",
+    ),
+    "help_loteria_prizes": (
+        "**Prizes** (see the picture)\n"
+        "The prizes are played one after another, in the order the host chose (by default a "
+        "line, then a full tabla):\n"
+        "- **Line** (*Chorro*): any row, column or diagonal of four.\n"
+        "- **Four corners** (*Cuatro esquinas*): the four corner cards.\n"
+        "- **Centre** (*Centrito*): the four cards in the middle.\n"
+        "- **Square** (*Cuadrito*): any 2x2 block.\n"
+        "- **Full tabla** (*Llena*): all sixteen cards.\n"
+        "With the **slept rule** (`slept_rule`) the winning shape must include the last card "
+        "called: whoever sleeps on a win loses it, unless a later card completes another shape.",
+        "**Premios** (mira la imagen)\n"
+        "Los premios se juegan uno tras otro, en el orden que eligió el anfitrión (por defecto "
+        "un chorro y luego la tabla llena):\n"
+        "- **Chorro**: cualquier fila, columna o diagonal de cuatro.\n"
+        "- **Cuatro esquinas**: las cuatro cartas de las esquinas.\n"
+        "- **Centrito**: las cuatro cartas del centro.\n"
+        "- **Cuadrito**: cualquier bloque de 2x2.\n"
+        "- **Llena**: las dieciséis cartas.\n"
+        "Con la **regla del dormido** (`regla_dormido`) la figura ganadora debe incluir la "
+        "última carta cantada: quien se duerme pierde ese premio, salvo que una carta posterior "
+        "le complete otra figura.",
+    ),
+    "help_loteria_claims": (
+        "**Claims**\n"
+        "- A claim is judged against the cards already announced in the channel when you made "
+        "it.\n"
+        "- Everyone who claims the prize rightly on the same card shares it.\n"
+        "- A false claim is announced to everyone; a second one takes you out of the game.\n"
+        "- The **¡Lotería!** button claims the prize being played now: if your tabla also "
+        "completes the next prize on the same card, press it again.",
+        "**Reclamos**\n"
+        "- Un reclamo se juzga con las cartas ya anunciadas en el canal cuando lo hiciste.\n"
+        "- Quienes reclaman bien el premio con la misma carta lo comparten.\n"
+        "- Un reclamo falso se anuncia a todos; con el segundo quedas fuera de la partida.\n"
+        "- El botón **¡Lotería!** reclama el premio que se juega ahora: si tu tabla también "
+        "completa el siguiente con la misma carta, púlsalo otra vez.",
+    ),
+    "help_housie_summary": (
+        "90-ball bingo (Tambola): each player takes 1 to 6 tickets of 15 numbers, the numbers 1 "
+        "to 90 are called on a timer, and a game has several prizes, from Early Five to Full "
+        "House.",
+        "Bingo de 90 bolas (tómbola): cada jugador toma de 1 a 6 cartones de 15 números, los "
+        "números del 1 al 90 se cantan a intervalos, y una partida tiene varios premios, de los "
+        "cinco primeros al cartón lleno.",
+    ),
+    "help_housie_round": (
+        "**How a game goes**\n"
+        "1. Someone opens a lobby with `/housie start`, choosing the prizes, how many tickets "
+        "each player may take and the seconds between numbers. Players press **Join** (or use "
+        "`/housie join`) and pick how many tickets; they arrive by DM.\n"
+        "2. The host presses **Start**, and a number is called every few seconds, with its "
+        "traditional name unless the host chose plain calls. Every ten numbers the caller's "
+        "board is posted; `/housie board` shows it any time.\n"
+        "3. `/housie ticket` shows your tickets with the called numbers dabbed (only you see "
+        "them).\n"
+        "4. When a ticket completes a prize, press **Claim** under a call and pick the prize (or "
+        "use `/housie claim`).\n"
+        "5. The game ends when every prize is won or all 90 numbers are out; then its seed is "
+        "revealed for `/housie verify`. Every ticket carries a signed code: `/housie check` "
+        "tells whether a code is genuine, and from which game.",
+        "**Cómo va una partida**\n"
+        "1. Alguien abre una sala con `/tombola empezar` y elige los premios, cuántos cartones "
+        "puede tomar cada jugador y los segundos entre números. Los jugadores pulsan **Unirse** "
+        "(o usan `/tombola unirse`) y eligen cuántos cartones quieren; les llegan por mensaje "
+        "directo.\n"
+        "2. El anfitrión pulsa **Empezar**, y se canta un número cada pocos segundos, con su "
+        "nombre tradicional salvo que el anfitrión elija cantos sencillos. Cada diez números se "
+        "publica el tablero del cantor; `/tombola tablero` lo muestra cuando quieras.\n"
+        "3. `/tombola cartón` te muestra tus cartones con los números cantados marcados (solo "
+        "los ves tú).\n"
+        "4. Cuando un cartón complete un premio, pulsa **Reclamar** bajo una cantada y elige el "
+        "premio (o usa `/tombola reclamar`).\n"
+        "5. La partida termina cuando se ganan todos los premios o salen los 90 números; "
+        "entonces se revela su semilla para `/tombola verificar`. Cada cartón lleva un código "
+        "firmado: `/tombola comprobar` dice si un código es auténtico, y de qué partida es.",
+    ),
+    "help_housie_prizes": (
+        "**Prizes** (see the picture)\n"
+        "The host chooses which are played; they can be won in any order:\n"
+        "- **Early Five**: any five numbers of a ticket.\n"
+        "- **Top Line**, **Middle Line**, **Bottom Line**: the five numbers of that row.\n"
+        "- **Four Corners**: the first and last numbers of the top and bottom rows.\n"
+        "- **Full House**: all fifteen numbers.\n"
+        "- **Second** and **Third Full House** (`extra_houses`): the next tickets to be filled, "
+        "in that order; a ticket that has won a house cannot win another.\n"
+        "With the **slept rule** (`slept_rule`) a win must include the last number called.",
+        "**Premios** (mira la imagen)\n"
+        "El anfitrión elige cuáles se juegan; se pueden ganar en cualquier orden:\n"
+        "- **Cinco primeros**: cinco números cualesquiera de un cartón.\n"
+        "- **Línea de arriba**, **Línea del medio**, **Línea de abajo**: los cinco números de esa "
+        "fila.\n"
+        "- **Cuatro esquinas**: el primer y el último número de las filas de arriba y de abajo.\n"
+        "- **Cartón lleno**: los quince números.\n"
+        "- **Segundo** y **Tercer cartón lleno** (`casas_extra`): los siguientes cartones en "
+        "llenarse, en ese orden; un cartón que ya ganó un cartón lleno no puede ganar otro.\n"
+        "Con la **regla del dormido** (`regla_dormido`), para ganar hay que incluir el último "
+        "número cantado.",
+    ),
+    "help_housie_claims": (
+        "**Claims and bogeys**\n"
+        "- A claim is judged against the numbers already announced in the channel when you made "
+        "it; right claims on the same number share the prize.\n"
+        "- Name a ticket (`ticket`) or not: without one, every ticket of yours still in play is "
+        "checked.\n"
+        "- A false claim is a **bogey**: it is announced, and it costs you one ticket (the one "
+        "that came closest to the prize), out for the rest of the game. Prizes it already won "
+        "stay won.",
+        "**Reclamos y reclamos falsos**\n"
+        "- Un reclamo se juzga con los números ya anunciados en el canal cuando lo hiciste; los "
+        "reclamos correctos con el mismo número comparten el premio.\n"
+        "- Puedes nombrar un cartón (`cartón`) o no: sin él se revisan todos tus cartones aún en "
+        "juego.\n"
+        "- Un reclamo falso se anuncia y te cuesta un cartón (el que más cerca estuvo del "
+        "premio), que queda fuera el resto de la partida. Los premios que ya ganó siguen "
+        "ganados.",
+    ),
+    "help_tictactoe_summary": (
+        "Noughts and crosses on a board of buttons, 3x3 to 5x5, against a member or the bot.",
+        "Tres en raya (gato) en un tablero de botones, de 3x3 a 5x5, contra un miembro o contra "
+        "el bot.",
+    ),
+    "help_tictactoe_rules": (
+        "**How to play**\n"
+        "- `/tictactoe play` challenges the member you name (`opponent`), who has five minutes to "
+        "press **Accept** or **Decline**. Name nobody to play the bot, at the level you pick: "
+        "easy, normal or perfect.\n"
+        "- X moves first. On your turn press an empty cell. A whole row, column or diagonal wins "
+        "on 3x3 and 4x4; four in a row on 5x5.\n"
+        "- Each move has a time limit (`turn_time`, two minutes unless chosen): run out and you "
+        "lose. **Resign** (or `/tictactoe resign`) gives up.\n"
+        "- At the end a picture of the board is posted, with a **Rematch** button (sides "
+        "swapped).",
+        "**Cómo se juega**\n"
+        "- `/tresenraya jugar` reta al miembro que nombres (`rival`), que tiene cinco minutos "
+        "para pulsar **Aceptar** o **Rechazar**. Si no nombras a nadie, juegas contra el bot en "
+        "el nivel que elijas: fácil, normal o perfecto.\n"
+        "- Empieza X. En tu turno pulsa una casilla vacía. Gana una fila, columna o diagonal "
+        "entera en 3x3 y 4x4, y cuatro en raya en 5x5.\n"
+        "- Cada jugada tiene un tiempo límite (`tiempo_turno`, dos minutos si no eliges otro): "
+        "si se te acaba, pierdes. **Rendirse** (o `/tresenraya rendirse`) abandona la partida.\n"
+        "- Al final se publica una imagen del tablero, con un botón de **Revancha** (con los "
+        "lados cambiados).",
+    ),
+    "help_dots_summary": (
+        "Take turns drawing lines between dots; close a box to win it and draw again. Most boxes "
+        "wins. 2x2 to 5x5 boxes, against a member or the bot.",
+        "Por turnos, traza líneas entre puntos; cierra una caja para ganarla y vuelve a tirar. "
+        "Gana quien tenga más cajas. De 2x2 a 5x5 cajas, contra un miembro o contra el bot.",
+    ),
+    "help_dots_rules": (
+        "**How to play**\n"
+        "- `/dots play` challenges a member (`opponent`) or, with nobody named, the bot: easy, "
+        "normal or hard (on 3x3, hard plays perfectly).\n"
+        "- Dots are named like chess squares: a column letter and a row number, A1 at the top "
+        "left. A line joins two neighbouring dots: A1-B1 across, A1-A2 down.\n"
+        "- On your turn pick a free line in the menus under the board, or type it with "
+        "`/dots move` (autocomplete lists the free lines).\n"
+        "- Draw the fourth side of a box and it is yours, and you draw again. When every line is "
+        "drawn, whoever has more boxes wins.\n"
+        "- Each move has a time limit (`turn_time`, three minutes unless chosen); **Resign** (or "
+        "`/dots resign`) gives up; **Rematch** at the end.",
+        "**Cómo se juega**\n"
+        "- `/timbiriche jugar` reta a un miembro (`rival`) o, si no nombras a nadie, al bot: "
+        "fácil, normal o difícil (en 3x3, el difícil juega perfecto).\n"
+        "- Los puntos se nombran como las casillas del ajedrez: una letra de columna y un número "
+        "de fila, A1 arriba a la izquierda. Una línea une dos puntos vecinos: A1-B1 en "
+        "horizontal, A1-A2 en vertical.\n"
+        "- En tu turno elige una línea libre en los menús bajo el tablero, o escríbela con "
+        "`/timbiriche mover` (el autocompletado muestra las libres).\n"
+        "- Si trazas el cuarto lado de una caja, es tuya y vuelves a tirar. Cuando están todas "
+        "las líneas, gana quien tenga más cajas.\n"
+        "- Cada jugada tiene un tiempo límite (`tiempo_turno`, tres minutos si no eliges otro); "
+        "**Rendirse** (o `/timbiriche rendirse`) abandona; **Revancha** al final.",
+    ),
+    "help_triangle_summary": (
+        "The Tricky Triangle peg solitaire: 15 holes, 14 pegs. Jump pegs over each other until "
+        "as few as possible are left; one peg left is genius.",
+        "El triángulo de clavijas, un solitario: 15 hoyos y 14 clavijas. Salta clavijas unas "
+        "sobre otras hasta dejar las menos posibles; dejar una es de genio.",
+    ),
+    "help_triangle_rules": (
+        "**How to play**\n"
+        "- `/triangle play` sets out the board as 15 buttons, holes 0 to 14 (0 at the top). "
+        "Press the hole to leave empty, or name it with `start`.\n"
+        "- Press a peg, then the empty hole two steps away in a straight line: the peg jumps "
+        "over its neighbour, which comes off the board.\n"
+        "- Play until no jump is left. One peg left: *you're genius*; two: *purty smart*; three: "
+        "*just plain dumb*; more: *eg-no-ra-moose*.\n"
+        "- **Hint** tells the best next jump; `/triangle solve` shows a whole solution as an "
+        "animation; **Give up** (or `/triangle quit`) ends the game. A game left untouched for "
+        "30 minutes is put away.",
+        "**Cómo se juega**\n"
+        "- `/triangulo jugar` pone el tablero en 15 botones, los hoyos del 0 al 14 (el 0 "
+        "arriba). Pulsa el hoyo que quieres dejar vacío, o nómbralo con `hoyo_inicial`.\n"
+        "- Pulsa una clavija y luego el hoyo vacío a dos pasos en línea recta: la clavija salta "
+        "sobre su vecina, que sale del tablero.\n"
+        "- Juega hasta que no quede ningún salto. Una clavija: *eres un genio*; dos: *bastante "
+        "listo*; tres: *medio burro*; más: *ig-no-ran-tón*.\n"
+        "- **Pista** te dice el mejor salto; `/triangulo resolver` muestra una solución entera "
+        "animada; **Abandonar** (o `/triangulo abandonar`) termina la partida. Una partida sin "
+        "tocar durante 30 minutos se recoge.",
+    ),
+    # The pictures of /help (bot.render.help) and their alt text.
+    "help_pic_loteria_title": ("Winning patterns", "Figuras ganadoras"),
+    "help_pic_line": ("any row, column or diagonal", "cualquier fila, columna o diagonal"),
+    "help_pic_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
+    "help_pic_centre": ("the four cards in the middle", "las cuatro cartas del centro"),
+    "help_pic_square": ("any 2x2 block", "cualquier bloque de 2x2"),
+    "help_pic_full": ("all sixteen cards", "las dieciséis cartas"),
+    "help_pic_slept_name": ("Slept rule", "Regla del dormido"),
+    "help_pic_slept": (
+        "the shape must include the last card called (the star)",
+        "la figura debe incluir la última carta cantada (la estrella)",
+    ),
+    "help_alt_loteria": (
+        "Lotería's winning patterns: six small 4x4 tablas, with the cards that win under beans "
+        "and ringed in gold.",
+        "Las figuras ganadoras de la Lotería: seis tablas pequeñas de 4x4, con frijoles y un "
+        "marco dorado en las cartas que ganan.",
+    ),
+    "help_alt_line": (
+        "any row, column or diagonal; the picture shows the top row",
+        "cualquier fila, columna o diagonal; la imagen muestra la fila de arriba",
+    ),
+    "help_alt_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
+    "help_alt_centre": ("the four cards in the middle", "las cuatro cartas del centro"),
+    "help_alt_square": (
+        "any 2x2 block; the picture shows the top left one",
+        "cualquier bloque de 2x2; la imagen muestra el de arriba a la izquierda",
+    ),
+    "help_alt_full": ("all sixteen cards", "las dieciséis cartas"),
+    "help_alt_slept": (
+        "with it on, the winning shape must include the last card called; the picture shows the "
+        "second column completed, its third card starred as the last one called",
+        "con ella, la figura ganadora debe incluir la última carta cantada; la imagen muestra la "
+        "segunda columna completa, con una estrella en su tercera carta, la última cantada",
+    ),
+    "help_pic_housie_name": ("Housie", "Tómbola"),
+    "help_pic_housie_title": ("Prizes", "Premios"),
+    "help_pic_early_five": ("any five numbers", "cinco números cualesquiera"),
+    "help_pic_top_line": ("the five numbers of the top row", "los cinco números de arriba"),
+    "help_pic_middle_line": ("the five numbers of the middle row", "los cinco números del medio"),
+    "help_pic_bottom_line": ("the five numbers of the bottom row", "los cinco números de abajo"),
+    "help_pic_four_corners": (
+        "the first and last numbers of the top and bottom rows",
+        "primer y último número de las filas de arriba y de abajo",
+    ),
+    "help_pic_full_house": ("all fifteen numbers", "los quince números"),
+    "help_pic_extra_houses": (
+        "{second} and {third}, when played: the next tickets to fill all fifteen numbers.",
+        "{second} y {third}, si se juegan: los siguientes cartones en llenar los quince números.",
+    ),
+    "help_alt_housie": (
+        "Housie prizes: six copies of one ticket, each with the numbers of one prize dabbed on "
+        "gold. The ticket: {rows}.",
+        "Premios de la tómbola: seis copias de un cartón, cada una con los números de un premio "
+        "marcados sobre dorado. El cartón: {rows}.",
+    ),
+    "help_alt_ticket_row": ("row {row}: {numbers}", "fila {row}: {numbers}"),
+    # The engines' reasons: each key is an ``engine.errors.Reason`` code, its placeholders the
+    # code's values (bot/reasons.py fills them in). Claim reasons end a sentence ("False claim
+    # by {user}: {reason}."), so they start in lower case and end without a full stop.
+    "number_list_more": ("{numbers} and {more} more", "{numbers} y {more} más"),
+    "loteria_no_line": ("no line is complete", "ninguna línea está completa"),
+    "loteria_corners_missing": (
+        "the four corners are not all called",
+        "no han salido las cuatro esquinas",
+    ),
+    "loteria_centre_missing": (
+        "the four centre cells are not all called",
+        "no han salido las cuatro casillas del centro",
+    ),
+    "loteria_no_square": ("no 2x2 square is complete", "ningún cuadrito de 2x2 está completo"),
+    "loteria_not_full": ("the tabla is not full", "la tabla no está llena"),
+    "loteria_nothing_called": ("no cards have been called", "aún no ha salido ninguna carta"),
+    "loteria_slept": (
+        "the pattern does not include the last card called ({card})",
+        "la figura no incluye la última carta cantada ({card})",
+    ),
+    "housie_nothing_called": ("no numbers have been called yet", "aún no ha salido ningún número"),
+    "housie_early_five_short": (
+        Plural(
+            "Early Five needs 5 of the ticket's numbers called; {count} is",
+            "Early Five needs 5 of the ticket's numbers called; {count} are",
+        ),
+        Plural(
+            "para Cinco primeros hacen falta 5 números del cartón; solo ha salido {count}",
+            "para Cinco primeros hacen falta 5 números del cartón; han salido {count}",
+        ),
+    ),
+    # "el premio {prize}": Spanish prize names differ in gender and number.
+    "housie_incomplete": (
+        "{prize} is not complete: {missing} not called yet",
+        Plural(
+            "el premio {prize} no está completo: falta por salir el {missing}",
+            "el premio {prize} no está completo: faltan por salir {missing}",
+        ),
+    ),
+    "housie_slept_off_ticket": (
+        "the last number called ({last}) is not on this ticket",
+        "el último número cantado ({last}) no está en este cartón",
+    ),
+    "housie_slept": (
+        "{prize} was complete before the last number called ({last}); it had to be claimed then",
+        "el premio {prize} ya estaba completo antes del último número cantado ({last}); había "
+        "que reclamarlo entonces",
+    ),
+    "housie_complete": ("{prize} complete", "premio {prize} completo"),
+    "housie_completed_last": (
+        "{prize} completed by the last number called, {last}",
+        "premio {prize} completado con el último número cantado, el {last}",
+    ),
+    "housie_code_length": (
+        "a ticket code has {shortest} to {longest} characters; this one has {length}",
+        "un código de cartón tiene de {shortest} a {longest} caracteres; este tiene {length}",
+    ),
+    "housie_code_character": (
+        "ticket codes use only {alphabet}; character {position} is {character!r}",
+        "los códigos de cartón solo usan {alphabet}; el carácter {position} es {character!r}",
+    ),
+    "housie_code_leading_zeros": (
+        "this ticket code has extra leading zeros; type it as it was given",
+        "este código de cartón lleva ceros de más al principio; escríbelo tal como te lo dieron",
+    ),
+    "housie_code_forged": (
+        "this ticket code does not check out: it was mistyped, edited, or not issued here",
+        "este código de cartón no cuadra: está mal escrito, alterado o no se emitió aquí",
+    ),
+    "housie_code_other_game": (
+        "this ticket code is for game {code_game}, not game {game}",
+        "este código de cartón es de la partida {code_game}, no de la partida {game}",
+    ),
+    "dots_not_a_line": (
+        "{typed} is not a line: name two dots, like A1-B1",
+        "{typed} no es una línea: nombra dos puntos, como A1-B1",
+    ),
+    "dots_dot_off_board": (
+        "dot {dot} is not on a {rows}x{columns} board (columns A-{last_column}, rows 1-{last_row})",
+        "el punto {dot} no está en un tablero de {rows}x{columns} (columnas A-{last_column}, "
+        "filas 1-{last_row})",
+    ),
+    "dots_same_dot": ("{line} joins a dot to itself", "{line} une un punto consigo mismo"),
+    "dots_diagonal": (
+        "{line} is diagonal: lines run across or down between neighbours",
+        "{line} es diagonal: las líneas van en horizontal o en vertical entre puntos vecinos",
+    ),
+    "dots_skips_dots": (
+        "{line} skips dots: a line joins two neighbouring dots",
+        "{line} se salta puntos: una línea une dos puntos vecinos",
+    ),
+    "dots_line_taken": ("line {line} is already drawn", "la línea {line} ya está trazada"),
+    "ttt_off_board": (
+        "cell {cell} is off the {size}x{size} board (cells are 0..{last})",
+        "la casilla {cell} está fuera del tablero de {size}x{size} (las casillas van de 0 a "
+        "{last})",
+    ),
+    "tri_no_such_hole": (
+        "hole {hole} is not on the board (holes are 0..{last})",
+        "el hoyo {hole} no está en el tablero (los hoyos van de 0 a {last})",
+    ),
+    "tri_game_over": (
+        "the game is over: no jump is left with {pegs} pegs",
+        "la partida terminó: no queda ningún salto (clavijas: {pegs})",
+    ),
+    "tri_no_peg": (
+        "there is no peg in hole {origin} to jump with",
+        "no hay ninguna clavija en el hoyo {origin} para saltar",
+    ),
+    "tri_landing_taken": (
+        "hole {target} is not empty, so no peg can land there",
+        "el hoyo {target} no está vacío: ninguna clavija puede caer ahí",
     ),
 }
 

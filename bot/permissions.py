@@ -20,17 +20,24 @@ CHANNEL_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages", "attach
 # In a thread, Discord checks Send Messages in Threads instead of Send Messages.
 THREAD_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages_in_threads", "attach_files")
 
+# A planned game night is announced as a Discord scheduled event, which the bot creates (and
+# starts, ends or deletes: its own events) with Create Events. Without it the night still happens.
+EVENT_PERMISSIONS: tuple[str, ...] = ("create_events",)
+
 # What the invite link asks for: everything the checks require, wherever a game is played, and
 # nothing else. The bot needs no other permission: it edits only its own messages, reads no
 # messages or history, sends no embeds, reactions or custom emoji, and answers interactions
 # (which need none). DMs need no server permission.
-INVITE_PERMISSIONS: tuple[str, ...] = tuple(dict.fromkeys(CHANNEL_PERMISSIONS + THREAD_PERMISSIONS))
+INVITE_PERMISSIONS: tuple[str, ...] = tuple(
+    dict.fromkeys(CHANNEL_PERMISSIONS + THREAD_PERMISSIONS + EVENT_PERMISSIONS)
+)
 
 PERMISSION_NAMES: dict[str, tuple[str, str]] = {
     "view_channel": ("View Channel", "Ver canal"),
     "send_messages": ("Send Messages", "Enviar mensajes"),
     "send_messages_in_threads": ("Send Messages in Threads", "Enviar mensajes en hilos"),
     "attach_files": ("Attach Files", "Adjuntar archivos"),
+    "create_events": ("Create Events", "Crear eventos"),
 }
 
 
@@ -47,6 +54,11 @@ def invite_permissions() -> discord.Permissions:
 def missing_permissions(granted: discord.Permissions, channel: object = None) -> list[str]:
     """The permissions of :func:`needed_in` that ``granted`` lacks, in a fixed order."""
     return [name for name in needed_in(channel) if not getattr(granted, name)]
+
+
+def can_create_events(granted: discord.Permissions) -> bool:
+    """Whether ``granted`` lets the bot announce a game night as a Discord scheduled event."""
+    return all(getattr(granted, name) for name in EVENT_PERMISSIONS) or granted.manage_events
 
 
 def require_posting(interaction: discord.Interaction[Any]) -> None:

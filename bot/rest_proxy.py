@@ -119,6 +119,7 @@ class GlobalBudget:
 
     @property
     def free(self) -> int:
+        """Tokens free now."""
         self._collect(self._clock())
         return self._free
 
@@ -163,6 +164,8 @@ class GlobalBudget:
 
 @dataclass(frozen=True)
 class ProxyOptions:
+    """Where the proxy listens, where it forwards to, and the budget per bot token."""
+
     upstream: str = DEFAULT_UPSTREAM
     limit: int = DEFAULT_LIMIT
     window: float = DEFAULT_WINDOW
@@ -232,6 +235,7 @@ class RestProxy:
 
     @property
     def base_url(self) -> str:
+        """The proxy's own address (``/healthz``, ``/metrics``)."""
         return f"http://{self.options.host}:{self.port}"
 
     @property
@@ -241,9 +245,11 @@ class RestProxy:
 
     @property
     def waiting(self) -> int:
+        """Requests waiting for a token now, every bot's."""
         return sum(budget.waiting for budget in self.budgets.values())
 
     async def start(self) -> None:
+        """Start serving (``port`` is then the one listened on)."""
         # Bodies pass as they are: no decompressing, no Accept-Encoding or User-Agent of our own.
         self._session = aiohttp.ClientSession(
             auto_decompress=False,
@@ -265,6 +271,7 @@ class RestProxy:
         )
 
     async def stop(self) -> None:
+        """Stop serving and close the connections to Discord."""
         await self._runner.cleanup()
         if self._session is not None:
             await self._session.close()
@@ -283,6 +290,7 @@ class RestProxy:
         await self.stop()
 
     def budget(self, authorization: str) -> GlobalBudget:
+        """The global budget of the bot token in ``authorization`` (made on first use)."""
         budget = self.budgets.get(authorization)
         if budget is None:
             budget = GlobalBudget(self.options.limit, self.options.window)
@@ -292,6 +300,8 @@ class RestProxy:
     # -- the handlers ------------------------------------------------------------------------
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
+        """Any request under ``/api/v10``: to Discord once the bot's budget allows it (at once
+        for interaction routes), Discord's answer handed back as it came."""
         tail = request.rel_url.raw_path[len(API_PREFIX) :]
         if is_exempt(tail):
             self.stats.exempt += 1
@@ -396,6 +406,7 @@ class RestProxy:
         )
 
     async def metrics(self, request: web.Request) -> web.Response:
+        """``/metrics`` in Prometheus' text format."""
         body = generate_latest(self._registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 

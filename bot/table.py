@@ -223,6 +223,8 @@ class TableGameCog(GameCog[LiveTable]):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect)
         for game in await self.storage.live_games(self.kind):
+            if not self.bot.runs_guild(game.guild_id):
+                continue  # another shard's: another process runs it
             await self.resume(game)
             self.arm_timer(game.id)
 
@@ -463,6 +465,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """``/<game> play``: challenge ``opponent``, or play the bot when there is none."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("table_server_only")
+        server = await self.host_settings(interaction)
         if level not in self.levels:
             raise UserError("table_bad_level", levels=", ".join(self.levels), level=quoted(level))
         me = self.bot.user
@@ -478,7 +481,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         options: dict[str, Any] = {
             **settings,
             "turn_time": turn_time,
-            "guild_locale": str(interaction.guild_locale or ""),
+            "guild_locale": server.public_locale(interaction.guild_locale),
         }
         bot_name = me.display_name if me is not None else "GameNight"
         if against_bot:
@@ -942,6 +945,9 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             raise UserError("table_rematch_players", game=game.id)
         if game.status.is_live:
             raise self.refusal("table_still_on", game=game.id)
+        if any(user < BOT_SEAT_ID for user in self.seats(game)):
+            raise self.refusal("table_rematch_forgotten", game=game.id)
+        server = await self.host_settings(interaction)
         require_posting(interaction)
         await defer_public(interaction)
         seats, names = self.seats(game), self.names(game)
@@ -951,7 +957,11 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             for key, value in game.options.items()
             if key not in {"deadline", "winner", "end", "last", "rematch"}
         }
-        options |= {"seats": seats[::-1], "names": names[::-1]}
+        options |= {
+            "seats": seats[::-1],
+            "names": names[::-1],
+            "guild_locale": server.public_locale(interaction.guild_locale),
+        }
         async with self.seating, self.live_game(game.id).lock:
             again = await self.storage.get_game(game.id)
             assert again is not None

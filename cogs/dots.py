@@ -287,6 +287,10 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
     async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
         await self.resign_command(interaction)
 
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = ("help_dots_summary", "help_dots_rules")
+
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(DotsCog(bot))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +16,8 @@ from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
 from bot.calling import (
+    DEFAULT_INTERVAL,
+    DEFAULT_MAX_PLAYERS,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
@@ -23,10 +27,13 @@ from bot.calling import (
 )
 from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
 from bot.housie_calls import nickname
-from bot.i18n import LocaleLike, is_spanish
+from bot.i18n import LocaleLike, is_spanish, message
+from bot.reasons import reason_text
 from bot.render import Rendered
+from bot.render import help as render_help
 from bot.render import housie as render
-from bot.storage import BoardRow, GameRow, GameStatus, WinnerRow
+from bot.render import results as render_results
+from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS
@@ -46,6 +53,33 @@ SPANISH_PRIZE_NAMES = {
     Prize.SECOND_HOUSE: "Segundo cartón lleno",
     Prize.THIRD_HOUSE: "Tercer cartón lleno",
 }
+# The prizes a host (or a server's defaults) switches on; Full House is always played.
+PRIZE_SWITCHES: dict[str, tuple[Prize, ...]] = {
+    "early_five": (Prize.EARLY_FIVE,),
+    "lines": (Prize.TOP_LINE, Prize.MIDDLE_LINE, Prize.BOTTOM_LINE),
+    "corners": (Prize.FOUR_CORNERS,),
+    "extra_houses": (Prize.SECOND_HOUSE, Prize.THIRD_HOUSE),
+}
+DEFAULT_SWITCHES = ("early_five", "lines", "corners")  # the start command's own defaults
+ONLY_FULL_HOUSE = "full_house"
+# How a switch is named in English and Spanish, then other ways to write it (accents, case and
+# "_" aside).
+SWITCH_WORDS: dict[str, tuple[str, ...]] = {
+    "early_five": ("early five", "cinco primeros"),
+    "lines": ("lines", "líneas"),
+    "corners": ("corners", "esquinas", "four corners", "cuatro esquinas"),
+    "extra_houses": ("extra houses", "casas extra"),
+    ONLY_FULL_HOUSE: ("full house", "cartón lleno"),  # always played: accepted, changes nothing
+}
+FILLER_WORDS = frozenset({"and", "y", "e"})
+SUGGESTED_SWITCHES = (
+    ("early_five", "lines", "corners"),
+    ("early_five", "lines", "corners", "extra_houses"),
+    ("lines", "corners"),
+    ("early_five", "lines"),
+    ("lines",),
+    (),
+)
 BOARD_EVERY = 10
 CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"
 MAX_TICKETS = 6
@@ -136,6 +170,42 @@ class Housie(
             for board in boards
         ]
 
+    def render_result(
+        self,
+        game: GameRow,
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+    ) -> list[Rendered]:
+        called = self.called(game)
+        locale = self.channel_locale(game)
+        tickets = {board.id: board for board in boards}
+        names = {player.user_id: player.display_name for player in players}
+        sharing = Counter(winner.prize for winner in winners)
+        wins = []
+        for winner in winners:
+            board = tickets.get(winner.board_id) if winner.board_id is not None else None
+            if board is None:
+                continue
+            ticket = Ticket.from_state(board.state)
+            result = check_prize(ticket, called[: winner.draw_seq], Prize(winner.prize))
+            if not result.valid:
+                continue
+            wins.append(
+                render_results.HousieWin(
+                    name=names.get(winner.user_id) or message("result_player", locale),
+                    prize=self.prize_name(winner.prize, locale),
+                    seq=winner.draw_seq,
+                    ticket=ticket,
+                    numbers=result.numbers,
+                    ticket_number=board.board_index + 1,
+                    shared=sharing[winner.prize] > 1,
+                )
+            )
+        return render_results.render_housie_result(
+            wins, game_id=str(game.id), called=called, locale=locale
+        )
+
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)
         classic = str(game.options.get("calls", CALLS_PLAIN)) == CALLS_CLASSIC
@@ -191,19 +261,22 @@ class Housie(
                 return Verdict(True, prize, "", board, image)
             failures.append((numbers_missing(ticket, wanted, called), board.board_index, board, result))
         _, _, closest, result = min(failures, key=lambda failure: failure[:2])
-        return Verdict(False, prize, result.reason, closest)
+        return Verdict(
+            False, prize, result.reason, closest, code=result.code, values=result.values
+        )
 
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
         assert verdict.board is not None
         await self.storage.set_board_out(verdict.board.id)
         locale = self.channel_locale(game)
+        prize = self.prize_name(verdict.prize, locale)
         return self.say(
             "housie_bogey",
             locale,
             user=user.mention,
-            prize=self.prize_name(verdict.prize, locale),
-            reason=verdict.reason,
+            prize=prize,
+            reason=reason_text(verdict.reason, verdict.code, verdict.values, locale, prize=prize),
             ticket=verdict.board.board_index + 1,
         )
 
@@ -231,8 +304,41 @@ class Housie(
             if dealt[board.deal_index].to_state() != board.state
         ]
 
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults
+    ) -> tuple[str, dict[str, Any]]:
+        """A planned night plays what the start command would with no options given."""
+        switches = DEFAULT_SWITCHES if defaults.prizes is None else parse_switches(defaults.prizes)
+        state = HousieGame.new(prizes_of(switches), seed)
+        options = {
+            "interval": defaults.interval or DEFAULT_INTERVAL,
+            "max_players": DEFAULT_MAX_PLAYERS,
+            "max_tickets": 1,
+            "require_last": False,
+            "calls": CALLS_CLASSIC,
+        }
+        return state.to_state(), options
+
     def verify_values(self, game: GameRow) -> dict[str, Any]:
         return {"prizes": [prize.value for prize in self.engine_game(game).prizes]}
+
+    def default_prizes(self, text: str) -> str:
+        return switches_text(parse_switches(text))
+
+    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+        switches = DEFAULT_SWITCHES if stored is None else parse_switches(stored)
+        return ", ".join(self.prize_name(prize.value, locale) for prize in prizes_of(switches))
+
+    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+        offered = [
+            (
+                ", ".join(switch_name(s, locale) for s in switches or (ONLY_FULL_HOUSE,)),
+                switches_text(switches),
+            )
+            for switches in SUGGESTED_SWITCHES
+        ]
+        wanted = _fold(typed)
+        return [pair for pair in offered if wanted in _fold(pair[0])] or offered
 
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
@@ -339,33 +445,39 @@ class Housie(
         self,
         interaction: discord.Interaction[Any],
         tickets: app_commands.Range[int, 1, MAX_TICKETS] = 1,
-        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = 10,
-        early_five: bool = True,
-        lines: bool = True,
-        corners: bool = True,
-        extra_houses: bool = False,
-        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
+        early_five: bool | None = None,
+        lines: bool | None = None,
+        corners: bool | None = None,
+        extra_houses: bool | None = None,
+        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
         calls: str = CALLS_CLASSIC,
     ) -> None:
+        settings = await self.host_settings(interaction)
+        # What the host leaves out, the server's defaults fill (/gamenight settings).
+        defaults = settings.defaults(self.kind)
+        interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
+        chosen = DEFAULT_SWITCHES if defaults.prizes is None else parse_switches(defaults.prizes)
+        switched = {
+            "early_five": early_five,
+            "lines": lines,
+            "corners": corners,
+            "extra_houses": extra_houses,
+        }
+        on = [
+            switch
+            for switch, given in switched.items()
+            if (switch in chosen if given is None else given)
+        ]
         if calls not in {CALLS_CLASSIC, CALLS_PLAIN}:
             raise UserError("housie_bad_calls")
         check_range("tickets", tickets, 1, MAX_TICKETS)
         check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
         check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
-        prizes: list[Prize] = []
-        if early_five:
-            prizes.append(Prize.EARLY_FIVE)
-        if lines:
-            prizes += [Prize.TOP_LINE, Prize.MIDDLE_LINE, Prize.BOTTOM_LINE]
-        if corners:
-            prizes.append(Prize.FOUR_CORNERS)
-        prizes.append(Prize.FULL_HOUSE)
-        if extra_houses:
-            prizes += [Prize.SECOND_HOUSE, Prize.THIRD_HOUSE]
         seed = self.bot.new_seed()
         try:
-            state = HousieGame.new(tuple(prizes), seed)
+            state = HousieGame.new(prizes_of(on), seed)
         except GameError as error:
             raise UserError(str(error)) from None
         await self.open_lobby(
@@ -379,6 +491,7 @@ class Housie(
                 "require_last": slept_rule,
                 "calls": calls,
             },
+            settings=settings,
         )
 
     @app_commands.command(name="join", description=_("Join the Housie game in this channel"))
@@ -460,6 +573,19 @@ class Housie(
             interaction, self.say("housie_code_good", interaction.locale, game=game_id, rows=rows)
         )
 
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = (
+        "help_housie_summary",
+        "help_housie_round",
+        "help_housie_prizes",
+        "help_housie_claims",
+    )
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
+        return [render_help.render_housie_prizes(locale, names)]
+
 
 def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
     """How many more of the ticket's numbers ``prize`` needs called (0: complete, or complete but
@@ -468,6 +594,70 @@ def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
     if prize is Prize.EARLY_FIVE:
         return max(0, 5 - len(ticket.numbers & seen))
     return len(ticket.prize_numbers(prize) - seen)
+
+
+def prizes_of(switches: Sequence[str]) -> tuple[Prize, ...]:
+    """The prizes played with ``switches`` on, in the order they are played."""
+    on = set(switches)
+    prizes = [prize for switch, group in PRIZE_SWITCHES.items() if switch in on for prize in group]
+    houses = [p for p in prizes if p.is_house]
+    return (*[p for p in prizes if not p.is_house], Prize.FULL_HOUSE, *houses)
+
+
+def parse_switches(text: str) -> tuple[str, ...]:
+    """The prize switches named in ``text`` ("early five, lines and corners", "líneas y
+    esquinas", "early_five, extra_houses"), in their usual order; "full house" alone: none."""
+    words = [word for word in _words(text) if word not in FILLER_WORDS]
+    if not words:
+        raise UserError("housie_no_default_prizes")
+    phrases = sorted(
+        (
+            (tuple(_words(name)), switch)
+            for switch, names in SWITCH_WORDS.items()
+            for name in (switch, *names)
+        ),
+        key=lambda pair: -len(pair[0]),  # the longest first: "four corners" before "corners"
+    )
+    found: set[str] = set()
+    index = 0
+    while index < len(words):
+        match = next(
+            (
+                (phrase, switch)
+                for phrase, switch in phrases
+                if tuple(words[index : index + len(phrase)]) == phrase
+            ),
+            None,
+        )
+        if match is None:
+            raise UserError(
+                "housie_bad_default_prize",
+                word=quoted(words[index]),
+                choices=", ".join(
+                    f"{SWITCH_WORDS[switch][0]} ({SWITCH_WORDS[switch][1]})"
+                    for switch in PRIZE_SWITCHES
+                ),
+            )
+        found.add(match[1])
+        index += len(match[0])
+    return tuple(switch for switch in PRIZE_SWITCHES if switch in found)
+
+
+def switches_text(switches: Sequence[str]) -> str:
+    """How default prize switches are stored (``parse_switches`` reads it back)."""
+    return ", ".join(switches) or ONLY_FULL_HOUSE
+
+
+def switch_name(switch: str, locale: LocaleLike) -> str:
+    english, spanish = SWITCH_WORDS[switch][:2]
+    return spanish if is_spanish(locale) else english
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words without accents; "_", "-", commas and the like separate them."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return [word for word in re.split(r"[^a-z0-9]+", plain) if word]
 
 
 def _fold(text: str) -> str:

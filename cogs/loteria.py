@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.calling import (
+    DEFAULT_INTERVAL,
+    DEFAULT_MAX_PLAYERS,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
@@ -21,10 +24,12 @@ from bot.calling import (
 )
 from bot.cantor import Verse, verse_of_card
 from bot.errors import UserError, check_range
-from bot.i18n import LocaleLike, is_spanish
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.render import Rendered
+from bot.render import help as render_help
 from bot.render import loteria as render
-from bot.storage import BoardRow, GameRow
+from bot.render import results as render_results
+from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
@@ -44,6 +49,7 @@ if TYPE_CHECKING:
 PATTERN_CHOICES = [
     app_commands.Choice(name=_(pattern.english), value=pattern.value) for pattern in Pattern
 ]
+DEFAULT_PLAN = "line, full"
 PRIZE_PLANS = (
     "line",
     "full",
@@ -172,6 +178,44 @@ class Loteria(
             for board in boards
         ]
 
+    def render_result(
+        self,
+        game: GameRow,
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+    ) -> list[Rendered]:
+        state = self.engine_game(game)
+        locale = self.channel_locale(game)
+        tablas = {board.id: board for board in boards}
+        names = {player.user_id: player.display_name for player in players}
+        sharing = Counter(winner.prize for winner in winners)
+        wins = []
+        for winner in winners:
+            board = tablas.get(winner.board_id) if winner.board_id is not None else None
+            if board is None:
+                continue
+            tabla = Tabla.from_state(board.state)
+            pattern = Pattern(winner.prize)
+            # The cells that won, as the claim found them (the last card's line first).
+            result = check_claim(tabla, state.called[: winner.draw_seq], pattern)
+            if not result.valid:
+                continue
+            wins.append(
+                render_results.LoteriaWin(
+                    name=names.get(winner.user_id) or message("result_player", locale),
+                    prize=self.prize_name(winner.prize, locale),
+                    pattern=pattern,
+                    seq=winner.draw_seq,
+                    tabla=tabla,
+                    cells=result.cells,
+                    shared=sharing[winner.prize] > 1,
+                )
+            )
+        return render_results.render_loteria_result(
+            wins, state.deck, game_id=str(game.id), called=state.called, locale=locale
+        )
+
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         state = self.engine_game(game)
         card = state.deck.card(value)
@@ -236,7 +280,9 @@ class Loteria(
         seen = tuple(called)
         result = check_claim(tabla, seen, pattern, require_last=require_last, deck=state.deck)
         if not result.valid:
-            return Verdict(False, prize, result.reason, board)
+            return Verdict(
+                False, prize, result.reason, board, code=result.code, values=result.values
+            )
         image = render.render_tabla(
             tabla,
             state.deck,
@@ -260,9 +306,38 @@ class Loteria(
             if dealt[board.deal_index].to_state() != board.state
         ]
 
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults
+    ) -> tuple[str, dict[str, Any]]:
+        """A planned night plays what the start command would with no options given."""
+        state = LoteriaGame.new(seed, parse_prizes(defaults.prizes or DEFAULT_PLAN), "classic")
+        options = {
+            "interval": defaults.interval or DEFAULT_INTERVAL,
+            "max_players": DEFAULT_MAX_PLAYERS,
+            "require_last": False,
+            "verses": VERSES_ON,
+        }
+        return state.to_state(), options
+
     def verify_values(self, game: GameRow) -> dict[str, Any]:
         state = self.engine_game(game)
         return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
+
+    def default_prizes(self, text: str) -> str:
+        return ", ".join(pattern.value for pattern in parse_prizes(text))
+
+    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+        plan = parse_prizes(stored or DEFAULT_PLAN)
+        return " → ".join(self.prize_name(pattern.value, locale) for pattern in plan)
+
+    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+        return [(plan, plan) for plan in self.plans_for(typed)]
+
+    @staticmethod
+    def plans_for(typed: str) -> list[str]:
+        """The usual prize plans starting with what was typed (all of them if none does)."""
+        typed = typed.strip().lower()
+        return [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
 
     def describe_options(self, game: GameRow) -> str:
         state = self.engine_game(game)
@@ -301,13 +376,18 @@ class Loteria(
     async def start(
         self,
         interaction: discord.Interaction[Any],
-        prizes: str = "line, full",
-        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] = 10,
+        prizes: str | None = None,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         deck: str = "classic",
-        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = 100,
+        max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
         verses: str = VERSES_ON,
     ) -> None:
+        settings = await self.host_settings(interaction)
+        # What the host leaves out, the server's defaults fill (/gamenight settings).
+        defaults = settings.defaults(self.kind)
+        prizes = prizes if prizes is not None else defaults.prizes or DEFAULT_PLAN
+        interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
         if deck not in DECKS:
             raise UserError("loteria_bad_deck")
         if verses not in VERSE_MODES:
@@ -327,15 +407,14 @@ class Loteria(
                 "require_last": slept_rule,
                 "verses": verses,
             },
+            settings=settings,
         )
 
     @start.autocomplete("prizes")
     async def prizes_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        typed = current.strip().lower()
-        plans = [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
-        return [app_commands.Choice(name=plan, value=plan) for plan in plans[:25]]
+        return [app_commands.Choice(name=plan, value=plan) for plan in self.plans_for(current)]
 
     @app_commands.command(name="join", description=_("Join the Lotería game in this channel"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -354,6 +433,18 @@ class Loteria(
         self, interaction: discord.Interaction[Any], pattern: str | None = None
     ) -> None:
         await self.claim(interaction, None, pattern, None)
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = (
+        "help_loteria_summary",
+        "help_loteria_round",
+        "help_loteria_prizes",
+        "help_loteria_claims",
+    )
+
+    def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
+        return [render_help.render_loteria_patterns(locale)]
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -84,11 +84,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         if not move.isdigit():
             raise UserError("ttt_not_a_cell", move=quoted(move))
         cell = int(move)
-        if 0 <= cell < len(engine.cells):
-            occupant = engine.cells[cell]
-            if occupant is not None:  # the engine's own refusal, in the presser's language
-                raise UserError("ttt_cell_taken", cell=cell, mark=occupant.value)
-        engine.play(cell, player=PLAYERS[seat])
+        engine.play(cell, player=PLAYERS[seat])  # a refusal is worded by its code (bot.reasons)
         return message(
             "ttt_said", locale, mark=PLAYERS[seat].value, cell=cell_name(cell, engine.size, locale)
         )
@@ -235,6 +231,10 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
     @group.command(name="resign", description=_("Resign your tic-tac-toe game"))
     async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
         await self.resign_command(interaction)
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = ("help_tictactoe_summary", "help_tictactoe_rules")
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -25,11 +25,9 @@ from bot.render.triangle import render_solution, render_triangle
 from bot.storage import GameRow, GameStatus
 from bot.table import Shown, TableButton, TableGameCog
 from engine.triangle import (
-    ALL_JUMPS,
     COORDINATES,
     HOLES,
     Jump,
-    TriangleError,
     TriangleGame,
     best_line,
     fewest_pegs,
@@ -53,20 +51,6 @@ def remark(pegs_left: int, locale: LocaleLike = None) -> str:
     """The traditional remark on the pegs left (``engine.triangle.remark``'s, translated)."""
     key = f"tri_remark_{pegs_left}" if pegs_left <= 3 else "tri_remark_more"
     return message(key, locale)
-
-
-def jump_refusal(puzzle: TriangleGame, origin: int, target: int, error: TriangleError) -> Exception:
-    """Why the jump ``origin`` -> ``target`` is illegal, in the player's language.
-
-    Only a picked peg and an empty hole reach here, so the rule broken is the shape of the
-    jump or the hole it goes over; anything else keeps the engine's (English) explanation.
-    """
-    jump = next((j for j in ALL_JUMPS if (j.origin, j.target) == (origin, target)), None)
-    if jump is None:
-        return UserError("tri_not_straight", origin=origin, target=target)
-    if not puzzle.has_peg(jump.over):
-        return UserError("tri_nothing_over", origin=origin, target=target, over=jump.over)
-    return error
 
 
 def solution_text(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = None) -> str:
@@ -248,6 +232,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             raise UserError("table_server_only")
         if start is not None:
             check_range("start", start, 0, HOLES - 1)
+        settings = await self.host_settings(interaction)
         require_posting(interaction)
         user = interaction.user
         state = PICK_STATE if start is None else TriangleGame.new(start).to_state()
@@ -263,7 +248,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 options={
                     "deadline": self.deadline_after(self.idle_seconds),
                     "hints": 0,
-                    "guild_locale": str(interaction.guild_locale or ""),
+                    "guild_locale": settings.public_locale(interaction.guild_locale),
                 },
                 state=state,
                 status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
@@ -288,7 +273,8 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         await interaction.response.defer(thinking=True)
         jumps = await asyncio.to_thread(best_line, start_board(start))
         animation = await asyncio.to_thread(render_solution, start, jumps)
-        text = solution_text(start, jumps, interaction.guild_locale)  # a public answer
+        settings = await self.server_settings(interaction.guild_id)
+        text = solution_text(start, jumps, settings.public_locale(interaction.guild_locale))
         await interaction.followup.send(text, file=attachment(animation))
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))
@@ -346,10 +332,8 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             picked = self.selected(game)
             if picked is None:
                 raise UserError("tri_hole_empty", hole=hole)
-            try:
-                puzzle.jump(picked, hole)
-            except TriangleError as error:  # an illegal jump is explained to the player
-                raise jump_refusal(puzzle, picked, hole, error) from error
+            # An illegal jump raises a TriangleError whose code explains it in the player's words.
+            puzzle.jump(picked, hole)
             options["selected"] = None
             if puzzle.is_over:
                 status = GameStatus.FINISHED
@@ -447,6 +431,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             after = await self.storage.get_game(game.id)
             assert after is not None
             await self.show(after, await self.message(after, self.load(after)))
+
+    # -- /help ---------------------------------------------------------------------------------
+
+    help_keys = ("help_triangle_summary", "help_triangle_rules")
 
 
 async def setup(bot: GameNightBot) -> None:

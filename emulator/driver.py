@@ -41,10 +41,11 @@ class Guild(model.Guild):
         manage_guild: bool = False,
         dms_open: bool = True,
         locale: str = "en-US",
+        roles: Sequence[Role] = (),
     ) -> Member:
         """A person in this server (see :meth:`emulator.model.Guild.add_member`)."""
         member = super().add_member(
-            who, manage_guild=manage_guild, dms_open=dms_open, locale=locale
+            who, manage_guild=manage_guild, dms_open=dms_open, locale=locale, roles=roles
         )
         assert isinstance(member, Member)  # made by _new_member
         return member

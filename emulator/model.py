@@ -17,7 +17,7 @@ import logging
 import mimetypes
 import struct
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -46,6 +46,8 @@ class Permission(enum.IntFlag):
     READ_MESSAGE_HISTORY = 1 << 16
     USE_EXTERNAL_EMOJIS = 1 << 18
     USE_APPLICATION_COMMANDS = 1 << 31
+    MANAGE_EVENTS = 1 << 33
+    CREATE_EVENTS = 1 << 44
 
 
 EVERYONE_PERMISSIONS = (
@@ -519,7 +521,8 @@ class Channel:
         }
 
 
-BOT_PERMISSIONS = int(EVERYONE_PERMISSIONS)
+# What an invited bot's own role holds: what its invite asks for (our bot asks for Create Events).
+BOT_PERMISSIONS = int(EVERYONE_PERMISSIONS | Permission.CREATE_EVENTS)
 
 
 class Guild:
@@ -542,6 +545,8 @@ class Guild:
         )
         self.roles = [self.everyone_role, self.manager_role, self.bot_role]
         self.joined_at = now_iso()
+        # Guild scheduled events by id, as Discord answers them (GuildScheduledEvent objects).
+        self.scheduled_events: dict[int, dict[str, Any]] = {}
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
@@ -572,6 +577,28 @@ class Guild:
         self.channels.remove(channel)
         self._world.dispatch_to_bot("CHANNEL_DELETE", channel.payload())
 
+    def add_role(self, name: str, *, permissions: int = 0) -> Role:
+        """A role of this server (give it with ``add_member(..., roles=[role])`` or
+        :meth:`Member.give_role`); the bot is told, as Discord tells it (GUILD_ROLE_CREATE)."""
+        role = Role(self._world.new_id(), name, permissions, position=len(self.roles))
+        self.roles.append(role)
+        self._world.dispatch_to_bot(
+            "GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": role.payload()}
+        )
+        return role
+
+    def delete_role(self, role: Role) -> None:
+        """Delete ``role``: its members lose it and the bot is told (GUILD_ROLE_DELETE)."""
+        if role is self.everyone_role or role.managed:
+            raise DriverError(f"{role.name} cannot be deleted")
+        self.roles.remove(role)
+        for member in self.members:
+            if role in member.roles:
+                member.roles.remove(role)
+        self._world.dispatch_to_bot(
+            "GUILD_ROLE_DELETE", {"guild_id": str(self.id), "role_id": str(role.id)}
+        )
+
     def add_member(
         self,
         who: str | User,
@@ -579,11 +606,13 @@ class Guild:
         manage_guild: bool = False,
         dms_open: bool = True,
         locale: str = "en-US",
+        roles: Sequence[Role] = (),
     ) -> Member:
         """A person in this server: a new user named ``who``, or an existing :class:`User`
         (e.g. ``other_guild_member.user``). ``manage_guild`` grants Manage Server;
         ``dms_open=False`` makes DMs from the bot fail with 403 / 50007; ``locale`` is the
-        language of their Discord client (sent with their interactions)."""
+        language of their Discord client (sent with their interactions); ``roles`` are roles
+        of this server (:meth:`add_role`) they hold."""
         user = (
             who
             if isinstance(who, User)
@@ -592,6 +621,8 @@ class Guild:
         if self.member_of(user) is not None:
             raise DriverError(f"{user.name} is already a member of {self.name}")
         member = self._new_member(user, manage_guild=manage_guild)
+        for role in roles:
+            member.give_role(role, tell_bot=False)
         self.members.append(member)
         self._world.dispatch_to_bot(
             "GUILD_MEMBER_ADD",
@@ -727,6 +758,20 @@ class Member:
     @property
     def manage_guild(self) -> bool:
         return bool(self.permissions & (Permission.MANAGE_GUILD | Permission.ADMINISTRATOR))
+
+    def give_role(self, role: Role, *, tell_bot: bool = True) -> None:
+        """Give the member one of their server's roles (GUILD_MEMBER_UPDATE, which needs the
+        privileged Server Members intent; interactions carry the member's roles anyway)."""
+        if role not in self.guild.roles or role is self.guild.everyone_role or role.managed:
+            raise DriverError(f"{role.name} is not a role {self.name} can be given")
+        if role not in self.roles:
+            self.roles.append(role)
+        if tell_bot:
+            self._world.dispatch_to_bot(
+                "GUILD_MEMBER_UPDATE",
+                {**self.payload(), "guild_id": str(self.guild.id)},
+                intent=Intent.GUILD_MEMBERS,
+            )
 
     @property
     def permissions(self) -> int:

@@ -3,6 +3,7 @@ spec) before a handler emulates it; rule violations are recorded as failures on 
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import time
@@ -37,6 +38,10 @@ from emulator.rules import message_rule_errors
 from emulator.spec import OpenApiSpec, RouteTable
 
 API_PREFIX = "/api/v10"
+EXTERNAL_EVENT = 3  # GuildScheduledEventEntityTypes: takes place outside voice and stage channels
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
+# The status changes Discord allows: scheduled -> active or canceled; active -> completed.
+_EVENT_MOVES = {EVENT_SCHEDULED: (EVENT_ACTIVE, EVENT_CANCELED), EVENT_ACTIVE: (EVENT_COMPLETED,)}
 NONCE_WINDOW = 300.0  # seconds Discord remembers an enforced nonce
 _JSON = "application/json"
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
@@ -243,6 +248,20 @@ class RestApi:
             ("GET", "/guilds/{guild_id}/channels"): self.get_guild_channels,
             ("GET", "/guilds/{guild_id}/roles"): self.get_guild_roles,
             ("GET", "/guilds/{guild_id}/members/{user_id}"): self.get_member,
+            ("GET", "/guilds/{guild_id}/scheduled-events"): self.list_events,
+            ("POST", "/guilds/{guild_id}/scheduled-events"): self.create_event,
+            (
+                "GET",
+                "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}",
+            ): self.get_event,
+            (
+                "PATCH",
+                "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}",
+            ): self.edit_event,
+            (
+                "DELETE",
+                "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}",
+            ): self.delete_event,
         }
         self._own_routes = RouteTable(sorted({template for _, template in self.handlers}))
 
@@ -1022,6 +1041,121 @@ class RestApi:
 
     async def get_guild_channels(self, request: ApiRequest) -> tuple[int, Any]:
         return 200, [c.payload() for c in self._guild(request).channels]
+
+    # Guild scheduled events (external ones: the bot's game nights take place in a text channel)
+
+    def _event(self, request: ApiRequest) -> tuple[Guild, dict[str, Any]]:
+        guild = self._guild(request)
+        event = guild.scheduled_events.get(int(request.params["guild_scheduled_event_id"]))
+        if event is None:
+            raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
+        return guild, event
+
+    @staticmethod
+    def _require_events(guild: Guild) -> None:
+        if not guild.bot_permissions() & (Permission.CREATE_EVENTS | Permission.MANAGE_EVENTS):
+            raise ApiError(
+                403,
+                50013,
+                "Missing Permissions",
+                failure="missing_permissions",
+                details=["scheduling an event needs Create Events (or Manage Events)"],
+            )
+
+    @staticmethod
+    def _check_event_times(start: str | None, end: str | None, external: bool) -> list[str]:
+        """Discord's rules the spec cannot state: the start in the future, an end after it, and
+        an end for every external event."""
+        problems: list[str] = []
+        try:
+            begins = datetime.datetime.fromisoformat(str(start)) if start else None
+            ends = datetime.datetime.fromisoformat(str(end)) if end else None
+        except ValueError:
+            return ["scheduled_start_time and scheduled_end_time must be ISO 8601 times"]
+        if begins is not None and begins <= datetime.datetime.now(datetime.UTC):
+            problems.append("scheduled_start_time must be in the future")
+        if external and ends is None:
+            problems.append("an external event needs a scheduled_end_time")
+        if begins is not None and ends is not None and ends <= begins:
+            problems.append("scheduled_end_time must be after scheduled_start_time")
+        return problems
+
+    async def list_events(self, request: ApiRequest) -> tuple[int, Any]:
+        guild = self._guild(request)
+        return 200, list(guild.scheduled_events.values())
+
+    async def create_event(self, request: ApiRequest) -> tuple[int, Any]:
+        guild = self._guild(request)
+        self._require_events(guild)
+        payload = request.body or {}
+        external = payload.get("entity_type") == EXTERNAL_EVENT
+        problems = self._check_event_times(
+            payload.get("scheduled_start_time"), payload.get("scheduled_end_time"), external
+        )
+        if external and not str((payload.get("entity_metadata") or {}).get("location") or ""):
+            problems.append("an external event needs entity_metadata.location")
+        if problems:
+            raise ApiError(400, 50035, "Invalid Form Body", failure="rule", details=problems)
+        event_id = self._world.new_id()
+        bot = self._world.bot_user
+        event = {
+            "id": str(event_id),
+            "guild_id": str(guild.id),
+            "name": payload["name"],
+            "description": payload.get("description"),
+            "channel_id": None if external else payload.get("channel_id"),
+            "creator_id": str(bot.id),
+            "creator": bot.payload(),
+            "image": None,
+            "scheduled_start_time": payload["scheduled_start_time"],
+            "scheduled_end_time": payload.get("scheduled_end_time"),
+            "status": EVENT_SCHEDULED,
+            "entity_type": payload["entity_type"],
+            "entity_id": None,
+            "recurrence_rule": payload.get("recurrence_rule"),
+            "user_count": 0,
+            "privacy_level": payload["privacy_level"],
+            "guild_scheduled_event_exceptions": [],
+            "entity_metadata": payload.get("entity_metadata"),
+        }
+        guild.scheduled_events[event_id] = event
+        return 200, event
+
+    async def get_event(self, request: ApiRequest) -> tuple[int, Any]:
+        return 200, self._event(request)[1]
+
+    async def edit_event(self, request: ApiRequest) -> tuple[int, Any]:
+        guild, event = self._event(request)
+        self._require_events(guild)
+        payload = dict(request.body or {})
+        status = payload.get("status")
+        if status is not None and status not in _EVENT_MOVES.get(event["status"], ()):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                failure="rule",
+                details=[f"an event cannot go from status {event['status']} to {status}"],
+            )
+        start = payload.get("scheduled_start_time")
+        if start is not None or "scheduled_end_time" in payload:
+            problems = self._check_event_times(
+                start or event["scheduled_start_time"],
+                payload.get("scheduled_end_time", event["scheduled_end_time"]),
+                event["entity_type"] == EXTERNAL_EVENT,
+            )
+            if start is None:  # an event under way keeps its start; only the end is checked
+                problems = [p for p in problems if "future" not in p]
+            if problems:
+                raise ApiError(400, 50035, "Invalid Form Body", failure="rule", details=problems)
+        event.update({key: value for key, value in payload.items() if key in event})
+        return 200, event
+
+    async def delete_event(self, request: ApiRequest) -> tuple[int, Any]:
+        guild, event = self._event(request)
+        self._require_events(guild)
+        del guild.scheduled_events[int(event["id"])]
+        return 204, None
 
     async def get_guild_roles(self, request: ApiRequest) -> tuple[int, Any]:
         return 200, [r.payload() for r in self._guild(request).roles]

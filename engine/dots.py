@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, Protocol
 
-from engine.errors import GameError, quoted
+from engine.errors import GameError, Reason, quoted
 
 
 class Solution(Protocol):
@@ -61,12 +61,15 @@ class Solution(Protocol):
     each free line's exact value for the side to move."""
 
     @property
-    def rows(self) -> int: ...
+    def rows(self) -> int:
+        """Boxes down the board."""
 
     @property
-    def columns(self) -> int: ...
+    def columns(self) -> int:
+        """Boxes across the board."""
 
-    def line_values(self, drawn: int) -> dict[int, int]: ...
+    def line_values(self, drawn: int) -> dict[int, int]:
+        """Each free line's exact value for the side to move, with the lines ``drawn`` (bits)."""
 
 
 MIN_SIDE: Final = 2
@@ -82,16 +85,33 @@ class DotsError(GameError):
     """A move, line name or state text that the Dots and Boxes rules reject."""
 
 
+class DotsReason(Reason):
+    """Why a typed or picked line is refused: the ``code`` of a :class:`DotsError`; the comments
+    name its ``values`` (``line`` is a line's name, such as ``"A1-B1"``)."""
+
+    NOT_A_LINE = "dots_not_a_line"  # typed: the text, quoted and cut short
+    DOT_OFF_BOARD = "dots_dot_off_board"  # dot, rows, columns, last_column, last_row
+    SAME_DOT = "dots_same_dot"  # line
+    DIAGONAL = "dots_diagonal"  # line
+    SKIPS_DOTS = "dots_skips_dots"  # line
+    TAKEN = "dots_line_taken"  # line, player: the Player who drew it
+
+
 class Player(enum.Enum):
+    """The two sides; FIRST draws the first line."""
+
     FIRST = "first"
     SECOND = "second"
 
     @property
     def other(self) -> Player:
+        """The opponent."""
         return Player.SECOND if self is Player.FIRST else Player.FIRST
 
 
 class Orientation(enum.Enum):
+    """Which way a line runs from its dot: across (to the right) or down."""
+
     ACROSS = "across"
     DOWN = "down"
 
@@ -111,6 +131,7 @@ class Line:
 
     @property
     def dots(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two dots the line joins, as (row, column), the top or left one first."""
         if self.orientation is Orientation.ACROSS:
             return (self.row, self.column), (self.row, self.column + 1)
         return (self.row, self.column), (self.row + 1, self.column)
@@ -136,6 +157,7 @@ class MoveResult:
 
     @property
     def extra_turn(self) -> bool:
+        """Whether the same player moves again: the line completed a box and the game goes on."""
         return bool(self.completed) and not self.game_over
 
 
@@ -208,27 +230,43 @@ def parse_line(text: str, rows: int = 3, columns: int = 3) -> Line:
     _check_size(rows, columns)
     match = _LINE_TEXT.fullmatch(text)
     if match is None:
-        raise DotsError(f"{quoted(text)} is not a line: name two dots, like A1-B1")
+        typed = quoted(text)
+        raise DotsError(
+            f"{typed} is not a line: name two dots, like A1-B1", DotsReason.NOT_A_LINE, typed=typed
+        )
     dots = []
     for letter, number in ((match[1], match[2]), (match[3], match[4])):
         column, row = _LETTERS.find(letter.upper()), int(number) - 1
         if not (0 <= column <= columns and 0 <= row <= rows):
+            dot = f"{letter.upper()}{number}"
             raise DotsError(
-                f"dot {letter.upper()}{number} is not on a {rows}x{columns} board "
-                f"(columns A-{_LETTERS[columns]}, rows 1-{rows + 1})"
+                f"dot {dot} is not on a {rows}x{columns} board "
+                f"(columns A-{_LETTERS[columns]}, rows 1-{rows + 1})",
+                DotsReason.DOT_OFF_BOARD,
+                dot=dot,
+                rows=rows,
+                columns=columns,
+                last_column=_LETTERS[columns],
+                last_row=rows + 1,
             )
         dots.append((row, column))
     (row_a, column_a), (row_b, column_b) = sorted(dots)
     name = f"{dot_name(row_a, column_a)}-{dot_name(row_b, column_b)}"
     if (row_a, column_a) == (row_b, column_b):
-        raise DotsError(f"{name} joins a dot to itself")
+        raise DotsError(f"{name} joins a dot to itself", DotsReason.SAME_DOT, line=name)
     if row_a == row_b and column_b - column_a == 1:
         return Line(Orientation.ACROSS, row_a, column_a)
     if column_a == column_b and row_b - row_a == 1:
         return Line(Orientation.DOWN, row_a, column_a)
     if abs(row_a - row_b) == 1 and abs(column_a - column_b) == 1:
-        raise DotsError(f"{name} is diagonal: lines run across or down between neighbours")
-    raise DotsError(f"{name} skips dots: a line joins two neighbouring dots")
+        raise DotsError(
+            f"{name} is diagonal: lines run across or down between neighbours",
+            DotsReason.DIAGONAL,
+            line=name,
+        )
+    raise DotsError(
+        f"{name} skips dots: a line joins two neighbouring dots", DotsReason.SKIPS_DOTS, line=name
+    )
 
 
 class DotsGame:
@@ -247,14 +285,17 @@ class DotsGame:
 
     @property
     def rows(self) -> int:
+        """Boxes down the board."""
         return self._board.rows
 
     @property
     def columns(self) -> int:
+        """Boxes across the board."""
         return self._board.columns
 
     @property
     def turn(self) -> Player:
+        """The player to move."""
         return self._turn
 
     @property
@@ -264,10 +305,12 @@ class DotsGame:
 
     @property
     def scores(self) -> dict[Player, int]:
+        """The boxes each player has completed so far."""
         return {player: boxes.bit_count() for player, boxes in self._boxes.items()}
 
     @property
     def is_over(self) -> bool:
+        """Every line is drawn."""
         return self._drawn == self._board.full
 
     @property
@@ -282,6 +325,7 @@ class DotsGame:
 
     @property
     def all_lines(self) -> tuple[Line, ...]:
+        """Every line of the board, in board order (across lines row by row, then down lines)."""
         return self._board.lines
 
     def free_lines(self) -> tuple[Line, ...]:
@@ -294,6 +338,7 @@ class DotsGame:
 
     @property
     def last_line(self) -> Line | None:
+        """The line drawn last, or None before the first move."""
         return self._board.lines[self._history[-1]] if self._history else None
 
     def _owner_of_index(self, index: int) -> Player:
@@ -316,6 +361,7 @@ class DotsGame:
         return row * self.columns + column
 
     def box_owner(self, row: int, column: int) -> Player | None:
+        """Who completed the box at (``row``, ``column``), or None while it is open."""
         box = self._check_box(row, column)
         for player, boxes in self._boxes.items():
             if (boxes >> box) & 1:
@@ -330,6 +376,7 @@ class DotsGame:
         )
 
     def sides_drawn(self, row: int, column: int) -> int:
+        """How many of the four sides of the box at (``row``, ``column``) are drawn."""
         box = self._check_box(row, column)
         return (self._drawn & self._board.box_masks[box]).bit_count()
 
@@ -347,8 +394,12 @@ class DotsGame:
         if player is not None and player is not self._turn:
             raise DotsError(f"it is the {self._turn.value} player's turn, not the {player.value}'s")
         if (self._drawn >> index) & 1:
+            owner = self._owner_of_index(index)
             raise DotsError(
-                f"line {line.id} is already drawn (by the {self._owner_of_index(index).value} player)"
+                f"line {line.id} is already drawn (by the {owner.value} player)",
+                DotsReason.TAKEN,
+                line=line.id,
+                player=owner,
             )
         mover = self._turn
         bit = 1 << index
@@ -367,6 +418,7 @@ class DotsGame:
         return MoveResult(line, mover, tuple(completed), self.is_over)
 
     def copy(self) -> DotsGame:
+        """An independent copy: moves played on it leave this game as it is."""
         clone = DotsGame(self.rows, self.columns)
         clone._drawn, clone._drawn_by_second = self._drawn, self._drawn_by_second
         clone._boxes = dict(self._boxes)
@@ -375,11 +427,13 @@ class DotsGame:
         return clone
 
     def to_state(self) -> str:
+        """``RxC:<moves>``: the board size, then one base-62 digit per line drawn, in order."""
         moves = "".join(_DIGITS[index] for index in self._history)
         return f"{self.rows}x{self.columns}:{moves}"
 
     @classmethod
     def from_state(cls, text: str) -> DotsGame:
+        """The game written by :meth:`to_state`, every move replayed and checked again."""
         size, colon, moves = text.partition(":")
         rows_text, times, columns_text = size.partition("x")
         if not (colon and times and rows_text.isdigit() and columns_text.isdigit()):
@@ -649,6 +703,8 @@ def loony_value(shape: tuple[tuple[bool, int], ...]) -> int:
 
 
 class Level(enum.Enum):
+    """How well :func:`choose_line` plays (the module docstring describes each level)."""
+
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"

@@ -77,6 +77,7 @@ class SeededRandom(random.Random):
         return taken
 
     def getrandbits(self, k: int, /) -> int:
+        """The next ``k`` bits of the stream: the top bits of the next ``ceil(k / 8)`` bytes."""
         if k < 0:
             raise ValueError("number of bits must be non-negative")
         if k == 0:
@@ -85,6 +86,7 @@ class SeededRandom(random.Random):
         return int.from_bytes(self._take(nbytes), "big") >> (nbytes * 8 - k)
 
     def random(self) -> float:
+        """A float in ``[0, 1)`` from the next 53 bits of the stream."""
         return self.getrandbits(53) * 2.0**-53
 
     def randbelow(self, n: int) -> int:
@@ -119,10 +121,12 @@ class DrawOrder:
 
     @classmethod
     def from_seed(cls, seed: bytes, size: int) -> DrawOrder:
+        """The call order of ``1..size`` that ``seed`` fixes."""
         return cls(seed, draw_order(seed, size))
 
     @property
     def commitment(self) -> str:
+        """SHA-256 of the seed, hex: what is posted before play."""
         return commitment(self.seed)
 
     def __len__(self) -> int:
@@ -135,10 +139,12 @@ class DrawOrder:
         return self.order[index]
 
     def to_state(self) -> str:
+        """``seedhex/size``: the order follows from them."""
         return f"{self.seed.hex()}/{len(self.order)}"
 
     @classmethod
     def from_state(cls, text: str) -> DrawOrder:
+        """The draw order written by :meth:`to_state`."""
         seed_hex, _, size_text = text.partition("/")
         if not size_text.isdigit():
             raise GameError(f"draw order state {text!r} is not 'seedhex/size'")

@@ -27,10 +27,11 @@ import enum
 import functools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
-from engine.errors import GameError, quoted
+from engine.errors import NO_VALUES, GameError, Reason, quoted
 from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
 
 DECK_SIZE = 54
@@ -266,10 +267,12 @@ class Tabla:
         return cached
 
     def to_state(self) -> str:
+        """The card numbers in cell order, joined by ``.``."""
         return ".".join(map(str, self.numbers))
 
     @classmethod
     def from_state(cls, text: str) -> Tabla:
+        """The tabla written by :meth:`to_state`; only the canonical text is accepted."""
         parts = text.split(".")
         if not all(part.isascii() and part.isdigit() for part in parts):
             raise GameError(f"tabla state {text!r} is not 16 card numbers joined by '.'")
@@ -444,14 +447,17 @@ class Pattern(enum.Enum):
 
     @property
     def masks(self) -> tuple[int, ...]:
+        """Every 16-bit cell mask that completes this pattern."""
         return _PATTERN_MASKS[self]
 
     @property
     def spanish(self) -> str:
+        """The pattern's name in Spanish (``Chorro``, ``Llena``...)."""
         return _PATTERN_NAMES[self][0]
 
     @property
     def english(self) -> str:
+        """The pattern's name in English (``Line``, ``Full tabla``...)."""
         return _PATTERN_NAMES[self][1]
 
     @classmethod
@@ -478,22 +484,44 @@ _PATTERN_NAMES: dict[Pattern, tuple[str, str]] = {
     Pattern.SQUARE: ("Cuadrito", "Square"),
     Pattern.FULL: ("Llena", "Full tabla"),
 }
-_NOT_COMPLETE: dict[Pattern, str] = {
-    Pattern.LINE: "no line is complete",
-    Pattern.CORNERS: "the four corners are not all called",
-    Pattern.CENTRE: "the four centre cells are not all called",
-    Pattern.SQUARE: "no 2x2 square is complete",
-    Pattern.FULL: "the tabla is not full",
+
+
+class ClaimReason(Reason):
+    """Why a claim is false: the ``code`` of a :class:`ClaimResult`; the comments name its
+    ``values``."""
+
+    NO_LINE = "loteria_no_line"
+    CORNERS_MISSING = "loteria_corners_missing"
+    CENTRE_MISSING = "loteria_centre_missing"
+    NO_SQUARE = "loteria_no_square"
+    NOT_FULL = "loteria_not_full"
+    NOTHING_CALLED = "loteria_nothing_called"
+    SLEPT = "loteria_slept"  # card: the last card's Spanish name, number: its number
+
+
+_NOT_COMPLETE: dict[Pattern, tuple[ClaimReason, str]] = {
+    Pattern.LINE: (ClaimReason.NO_LINE, "no line is complete"),
+    Pattern.CORNERS: (ClaimReason.CORNERS_MISSING, "the four corners are not all called"),
+    Pattern.CENTRE: (ClaimReason.CENTRE_MISSING, "the four centre cells are not all called"),
+    Pattern.SQUARE: (ClaimReason.NO_SQUARE, "no 2x2 square is complete"),
+    Pattern.FULL: (ClaimReason.NOT_FULL, "the tabla is not full"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimResult:
-    """The verdict on a claim. ``cells`` is ONE winning cell mask (0 when invalid)."""
+    """The verdict on a claim. ``cells`` is ONE winning cell mask (0 when invalid).
+
+    A false claim says why in ``reason`` (English), and again as ``code`` (a
+    :class:`ClaimReason`) and ``values`` for the bot to word in the player's language; a valid
+    one has neither.
+    """
 
     valid: bool
     cells: int
     reason: str = ""
+    code: str = ""
+    values: Mapping[str, object] = field(default_factory=lambda: NO_VALUES, hash=False)
 
 
 def check_claim(
@@ -533,7 +561,11 @@ def check_claim(
         return first_win
     last = deck.card(called[-1])
     return ClaimResult(
-        False, 0, f"the pattern does not include the last card called ({last.spanish})"
+        False,
+        0,
+        f"the pattern does not include the last card called ({last.spanish})",
+        ClaimReason.SLEPT,
+        MappingProxyType({"card": last.spanish, "number": last.number}),
     )
 
 
@@ -542,9 +574,10 @@ _WINS: dict[Pattern, tuple[ClaimResult, ...]] = {
     for pattern, masks in _PATTERN_MASKS.items()
 }
 _INCOMPLETE: dict[Pattern, ClaimResult] = {
-    pattern: ClaimResult(False, 0, reason) for pattern, reason in _NOT_COMPLETE.items()
+    pattern: ClaimResult(False, 0, reason, code)
+    for pattern, (code, reason) in _NOT_COMPLETE.items()
 }
-_NOTHING_CALLED = ClaimResult(False, 0, "no cards have been called")
+_NOTHING_CALLED = ClaimResult(False, 0, "no cards have been called", ClaimReason.NOTHING_CALLED)
 
 
 # ----------------------------------------------------------------------------------------- game
@@ -584,10 +617,12 @@ class LoteriaGame:
 
     @classmethod
     def new(cls, seed: bytes, prizes: Sequence[Pattern], deck_name: str = "classic") -> LoteriaGame:
+        """A game with ``seed`` playing for ``prizes`` in order, no card called yet."""
         return cls(seed, deck_name, tuple(prizes))
 
     @property
     def deck(self) -> Deck:
+        """The deck the cards are called from (their names and art)."""
         return DECKS[self.deck_name]
 
     @property
@@ -602,6 +637,7 @@ class LoteriaGame:
 
     @property
     def last_called(self) -> Card | None:
+        """The card called last, or None before the first call."""
         return self.deck.card(_order(self.seed)[self.drawn - 1]) if self.drawn else None
 
     @property
@@ -648,6 +684,7 @@ class LoteriaGame:
 
     @classmethod
     def from_state(cls, text: str) -> LoteriaGame:
+        """The game written by :meth:`to_state`; only the canonical text is accepted."""
         parts = text.split("/")
         if len(parts) != 5 or not all(p.isascii() and p.isdigit() for p in parts[3:]):
             raise GameError(f"game state {text!r} is not 'seedhex/deck/prizes/drawn/prize_index'")

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from engine.errors import GameError
+from engine.errors import GameError, Reason
 
 MIN_SIZE: Final = 3
 MAX_SIZE: Final = 5
@@ -50,16 +50,29 @@ class TicTacToeError(GameError):
     """A move, board or state text that the tic-tac-toe rules reject."""
 
 
+class TicTacToeReason(Reason):
+    """Why a move is refused: the ``code`` of a :class:`TicTacToeError`; the comments name its
+    ``values`` (cells are numbered from 0 in reading order)."""
+
+    OFF_BOARD = "ttt_off_board"  # cell, size, last: the last cell
+    CELL_TAKEN = "ttt_cell_taken"  # cell, mark: the Player whose mark is there
+
+
 class Player(enum.Enum):
+    """The two marks; X moves first."""
+
     X = "X"
     O = "O"  # noqa: E741 - the name of the mark
 
     @property
     def other(self) -> Player:
+        """The opponent."""
         return Player.O if self is Player.X else Player.X
 
 
 class Status(enum.Enum):
+    """Where a game stands: in progress, won by X or by O, or drawn."""
+
     IN_PROGRESS = "in progress"
     X_WINS = "X wins"
     O_WINS = "O wins"
@@ -75,6 +88,7 @@ class Outcome:
 
     @property
     def winner(self) -> Player | None:
+        """The player who won, or None while the game goes on or after a draw."""
         if self.status is Status.X_WINS:
             return Player.X
         if self.status is Status.O_WINS:
@@ -83,10 +97,12 @@ class Outcome:
 
     @property
     def is_over(self) -> bool:
+        """Someone has won or the board is full."""
         return self.status is not Status.IN_PROGRESS
 
     @classmethod
     def win(cls, player: Player, line: tuple[int, ...]) -> Outcome:
+        """The outcome where ``player`` has won with the cells ``line`` (sorted)."""
         return cls(Status.X_WINS if player is Player.X else Status.O_WINS, line)
 
 
@@ -119,6 +135,7 @@ class Rules:
 
     @property
     def cells(self) -> int:
+        """How many cells the board has."""
         return self.size * self.size
 
 
@@ -183,14 +200,17 @@ class TicTacToe:
 
     @property
     def rules(self) -> Rules:
+        """The board size and how many in a row win."""
         return self._rules
 
     @property
     def size(self) -> int:
+        """Cells a side."""
         return self._rules.size
 
     @property
     def k(self) -> int:
+        """How many in a row win."""
         return self._rules.k
 
     @property
@@ -200,14 +220,17 @@ class TicTacToe:
 
     @property
     def outcome(self) -> Outcome:
+        """Where the game stands after the last move."""
         return self._outcome
 
     @property
     def is_over(self) -> bool:
+        """Someone has won or the board is full."""
         return self._outcome.is_over
 
     @property
     def move_count(self) -> int:
+        """How many marks are on the board."""
         return self._x.bit_count() + self._o.bit_count()
 
     @property
@@ -216,9 +239,11 @@ class TicTacToe:
         return self._x, self._o
 
     def stones(self, player: Player) -> int:
+        """The cells holding ``player``'s marks, as a bit mask (bit ``cell``)."""
         return self._x if player is Player.X else self._o
 
     def cell(self, cell: int) -> Player | None:
+        """The mark on ``cell``, or None when it is empty."""
         self._check_cell(cell)
         if (self._x >> cell) & 1:
             return Player.X
@@ -228,9 +253,11 @@ class TicTacToe:
 
     @property
     def cells(self) -> tuple[Player | None, ...]:
+        """The mark on each cell in cell order (None for an empty one)."""
         return tuple(self.cell(cell) for cell in range(self._rules.cells))
 
     def empty_mask(self) -> int:
+        """The empty cells, as a bit mask (bit ``cell``)."""
         return _geometry(self._rules).full & ~(self._x | self._o)
 
     def legal_moves(self) -> tuple[int, ...]:
@@ -241,9 +268,13 @@ class TicTacToe:
 
     def _check_cell(self, cell: int) -> None:
         if not 0 <= cell < self._rules.cells:
+            last = self._rules.cells - 1
             raise TicTacToeError(
-                f"cell {cell} is off the {self.size}x{self.size} board "
-                f"(cells are 0..{self._rules.cells - 1})"
+                f"cell {cell} is off the {self.size}x{self.size} board (cells are 0..{last})",
+                TicTacToeReason.OFF_BOARD,
+                cell=cell,
+                size=self.size,
+                last=last,
             )
 
     def play(self, cell: int, player: Player | None = None) -> Outcome:
@@ -255,7 +286,12 @@ class TicTacToe:
             raise TicTacToeError(f"it is {self.turn.value}'s turn, not {player.value}'s")
         occupant = self.cell(cell)
         if occupant is not None:
-            raise TicTacToeError(f"cell {cell} is already taken by {occupant.value}")
+            raise TicTacToeError(
+                f"cell {cell} is already taken by {occupant.value}",
+                TicTacToeReason.CELL_TAKEN,
+                cell=cell,
+                mark=occupant,
+            )
         mover = self.turn
         bit = 1 << cell
         if mover is Player.X:
@@ -286,11 +322,13 @@ class TicTacToe:
         return IN_PROGRESS
 
     def copy(self) -> TicTacToe:
+        """An independent copy: moves played on it leave this game as it is."""
         clone = TicTacToe(self._rules)
         clone._x, clone._o, clone._outcome = self._x, self._o, self._outcome
         return clone
 
     def to_state(self) -> str:
+        """``size/k/cells``, an ``X``, ``O`` or ``.`` per cell, e.g. ``3/3/X.O.X....``."""
         marks = "".join(
             "X" if (self._x >> cell) & 1 else "O" if (self._o >> cell) & 1 else "."
             for cell in range(self._rules.cells)
@@ -299,6 +337,7 @@ class TicTacToe:
 
     @classmethod
     def from_state(cls, text: str) -> TicTacToe:
+        """The game written by :meth:`to_state`; rejects boards no legal game can reach."""
         parts = text.split("/")
         if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
             raise TicTacToeError(f"tic-tac-toe state {text!r} is not 'size/k/cells'")
@@ -365,6 +404,8 @@ class TicTacToe:
 
 
 class Level(enum.Enum):
+    """How well :func:`choose_move` plays (the module docstring describes each level)."""
+
     EASY = "easy"
     NORMAL = "normal"
     PERFECT = "perfect"

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from engine.errors import GameError
+from engine.errors import GameError, Reason
 
 ROWS: Final = 5
 HOLES: Final = ROWS * (ROWS + 1) // 2
@@ -43,6 +43,18 @@ _DIGITS: Final = "0123456789abcde"
 
 class TriangleError(GameError):
     """A jump or state text that the triangle's rules reject."""
+
+
+class TriangleReason(Reason):
+    """Why a jump is refused: the ``code`` of a :class:`TriangleError`; the comments name its
+    ``values`` (holes are numbered 0..14)."""
+
+    NO_SUCH_HOLE = "tri_no_such_hole"  # hole, last: the last hole
+    GAME_OVER = "tri_game_over"  # pegs: the pegs left
+    NO_PEG = "tri_no_peg"  # origin
+    LANDING_TAKEN = "tri_landing_taken"  # target
+    NOT_STRAIGHT = "tri_not_straight"  # origin, target
+    NOTHING_OVER = "tri_nothing_over"  # origin, target, over
 
 
 def _coordinates() -> tuple[tuple[int, int], ...]:
@@ -67,6 +79,7 @@ class Jump:
         return (1 << self.origin) | (1 << self.over) | (1 << self.target)
 
     def is_legal_on(self, board: int) -> bool:
+        """Whether ``board`` has pegs in ``origin`` and ``over`` and ``target`` empty."""
         return (
             (board >> self.origin) & 1 == 1
             and (board >> self.over) & 1 == 1
@@ -121,7 +134,12 @@ def start_board(empty_hole: int) -> int:
 
 def _check_hole(hole: int) -> None:
     if not 0 <= hole < HOLES:
-        raise TriangleError(f"hole {hole} is not on the board (holes are 0..{HOLES - 1})")
+        raise TriangleError(
+            f"hole {hole} is not on the board (holes are 0..{HOLES - 1})",
+            TriangleReason.NO_SUCH_HOLE,
+            hole=hole,
+            last=HOLES - 1,
+        )
 
 
 def _check_board(board: int) -> None:
@@ -136,6 +154,7 @@ def legal_jumps(board: int) -> tuple[Jump, ...]:
 
 
 def pegs_on(board: int) -> int:
+    """How many pegs are on ``board``."""
     return board.bit_count()
 
 
@@ -254,10 +273,12 @@ class TriangleGame:
 
     @classmethod
     def new(cls, empty_hole: int = 0) -> TriangleGame:
+        """A fresh game with ``empty_hole`` empty (the top hole by default)."""
         return cls(empty_hole)
 
     @property
     def board(self) -> int:
+        """The pegs now, as a 15-bit mask (bit ``h`` set: a peg in hole ``h``)."""
         return self._board
 
     @property
@@ -267,14 +288,17 @@ class TriangleGame:
 
     @property
     def history(self) -> tuple[Jump, ...]:
+        """The jumps played so far, in order."""
         return tuple(self._history)
 
     @property
     def pegs_left(self) -> int:
+        """How many pegs are on the board."""
         return pegs_on(self._board)
 
     @property
     def is_over(self) -> bool:
+        """No jump is left."""
         return not legal_jumps(self._board)
 
     @property
@@ -283,10 +307,12 @@ class TriangleGame:
         return remark(self.pegs_left)
 
     def has_peg(self, hole: int) -> bool:
+        """Whether ``hole`` holds a peg."""
         _check_hole(hole)
         return (self._board >> hole) & 1 == 1
 
     def legal_jumps(self) -> tuple[Jump, ...]:
+        """Every jump that can be played now, in (origin, over, target) order."""
         return legal_jumps(self._board)
 
     def jumps_from(self, hole: int) -> tuple[Jump, ...]:
@@ -299,19 +325,38 @@ class TriangleGame:
         _check_hole(origin)
         _check_hole(target)
         if self.is_over:
-            raise TriangleError(f"the game is over: no jump is left with {self.pegs_left} pegs")
+            raise TriangleError(
+                f"the game is over: no jump is left with {self.pegs_left} pegs",
+                TriangleReason.GAME_OVER,
+                pegs=self.pegs_left,
+            )
         if not self.has_peg(origin):
-            raise TriangleError(f"there is no peg in hole {origin} to jump with")
+            raise TriangleError(
+                f"there is no peg in hole {origin} to jump with",
+                TriangleReason.NO_PEG,
+                origin=origin,
+            )
         if self.has_peg(target):
-            raise TriangleError(f"hole {target} is not empty, so no peg can land there")
+            raise TriangleError(
+                f"hole {target} is not empty, so no peg can land there",
+                TriangleReason.LANDING_TAKEN,
+                target=target,
+            )
         jump = _JUMP_BETWEEN.get((origin, target))
         if jump is None:
             raise TriangleError(
-                f"{origin} -> {target} is not a straight jump over one neighbouring hole"
+                f"{origin} -> {target} is not a straight jump over one neighbouring hole",
+                TriangleReason.NOT_STRAIGHT,
+                origin=origin,
+                target=target,
             )
         if not self.has_peg(jump.over):
             raise TriangleError(
-                f"nothing to jump over: hole {jump.over} between {origin} and {target} is empty"
+                f"nothing to jump over: hole {jump.over} between {origin} and {target} is empty",
+                TriangleReason.NOTHING_OVER,
+                origin=origin,
+                target=target,
+                over=jump.over,
             )
         return jump
 
@@ -347,17 +392,20 @@ class TriangleGame:
         return count_solutions(self._board)
 
     def copy(self) -> TriangleGame:
+        """An independent copy: jumps played on it leave this game as it is."""
         clone = TriangleGame(self._empty_hole)
         clone._board = self._board
         clone._history = list(self._history)
         return clone
 
     def to_state(self) -> str:
+        """``<empty hole>:<jumps>``: holes as base-15 digits, each jump's origin then target."""
         jumps = "".join(_DIGITS[j.origin] + _DIGITS[j.target] for j in self._history)
         return f"{_DIGITS[self._empty_hole]}:{jumps}"
 
     @classmethod
     def from_state(cls, text: str) -> TriangleGame:
+        """The game written by :meth:`to_state`, every jump replayed and checked again."""
         start, colon, jumps = text.partition(":")
         if not colon or len(start) != 1 or start not in _DIGITS or len(jumps) % 2:
             raise TriangleError(f"triangle state {text!r} is not '<hole>:<jump pairs>'")

@@ -21,7 +21,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "bot",  # the package itself (empty)
         "bot.i18n",
+        "bot.reasons",
         "bot.config",
+        "bot.shards",
         "bot.endpoints",
         "bot.database_file",
         "bot.verify_link",
@@ -30,14 +32,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.cantor",
         "bot.housie_calls",
         "bot.metrics",
+        "bot.when",
         "bot.render",
         "bot.rest_proxy",
     ),
     ("bot.storage", "bot.errors", "bot.permissions", "bot.attachments", "bot.backup"),
     ("bot.invite", "bot.config_check"),
     ("bot.games",),
+    ("bot.nights",),
     ("bot.calling", "bot.table", "bot.http_server"),
     ("bot.app",),
+    ("bot.fleet",),
     ("cogs",),
     ("bot.sandbox", "bot.cli", "bot.__main__"),
 )

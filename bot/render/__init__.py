@@ -2,26 +2,22 @@
 
 Every function is pure and CPU-bound: callers run it with ``asyncio.to_thread`` and attach
 ``rendered.png`` as ``rendered.filename`` with ``rendered.alt_text`` as its description. The
-first picture of a deck builds its tiles and palette (about a second); ``warm_up`` does that
-ahead of time, e.g. in a thread at start-up.
+calling games' pictures use fixed palettes, each built once from samples of every card or
+number; ``warm_up`` builds them ahead of time (about two seconds of CPU, e.g. in a thread at
+start-up), with the large card and ball of every call. The other pieces the pictures paste are
+drawn the first time they are needed and kept, mapped onto their palette.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from bot.render.common import Rendered
-from bot.render.housie import (
-    render_caller_board,
-    render_housie_call,
-    render_ticket,
-    ticket_palette,
-)
-from bot.render.loteria import render_call, render_card, render_tabla, tabla_palette
-from engine.loteria import DECKS, Deck
+from bot.render import housie, loteria
+from bot.render.common import Rendered, limit_retained_memory, return_free_memory
+from bot.render.housie import render_caller_board, render_housie_call, render_ticket
+from bot.render.loteria import render_call, render_card, render_tabla
 
 __all__ = [
     "Rendered",
+    "limit_retained_memory",
     "render_call",
     "render_caller_board",
     "render_card",
@@ -36,8 +32,12 @@ __all__ = [
 ]
 
 
-def warm_up(decks: Iterable[Deck] = DECKS.values()) -> None:
-    """Fill the caches (fonts, OpenMoji art, tiles, palettes) so the first game renders warm."""
-    for deck in decks:
-        tabla_palette(deck)
-    ticket_palette()
+def warm_up() -> None:
+    """Build the calling games' palettes and their calls' large pieces, so that the first game
+    does not wait for them."""
+    loteria.tabla_palette()
+    loteria.warm_up_calls()
+    housie.ticket_palette()
+    housie.board_palette()
+    housie.warm_up_calls()
+    return_free_memory()

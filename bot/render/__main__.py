@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.cantor import verse
 from bot.housie_calls import nickname
+from bot.render import leaderboard, results
 from bot.render.common import Rendered
 from bot.render.dots import render_dots
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
@@ -41,6 +42,7 @@ SAMPLE_CODE = "5ZVY1BSRJD470ZZE0154E2EBZHW1A"  # codes are signed, 26 to 39 char
 
 
 def loteria_samples() -> list[tuple[str, Rendered]]:
+    """Every Lotería picture once: a card, a tabla plain, marked and winning, and the calls."""
     deck = CLASSIC_DECK
     tabla = tabla_for_seat(SAMPLE_SEED, 0)
     order = draw_order(SAMPLE_SEED, DECK_SIZE)
@@ -101,6 +103,7 @@ def loteria_samples() -> list[tuple[str, Rendered]]:
 
 
 def housie_samples() -> list[tuple[str, Rendered]]:
+    """Every Housie picture once: a ticket plain, marked and winning, the board, the calls."""
     ticket = SAMPLE_TICKET
     order = draw_order(SAMPLE_SEED, 90)
     top_line = [number for number in ticket.rows[0] if number]
@@ -142,6 +145,7 @@ def housie_samples() -> list[tuple[str, Rendered]]:
 
 
 def table_game_samples() -> list[tuple[str, Rendered]]:
+    """The table games' pictures: tic-tac-toe won, drawn and 5x5, Dots and Boxes, the triangle."""
     won = TicTacToe.from_state("3/3/XOXOX.O.X")
     drawn = TicTacToe.from_state("3/3/XOXXOOOXX")
     big = TicTacToe.from_state("5/4/XOOO..X.....X.....X......")  # X's diagonal of four
@@ -217,7 +221,8 @@ def write_samples(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     lines = []
-    for name, rendered in loteria_samples() + housie_samples() + table_game_samples():
+    every = loteria_samples() + housie_samples() + table_game_samples()
+    for name, rendered in every + results.samples() + leaderboard.samples():
         path = directory / name
         path.write_bytes(rendered.png)
         written.append(path)
@@ -227,6 +232,7 @@ def write_samples(directory: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.render --sample DIR``: writes every sample picture and their alt text."""
     parser = argparse.ArgumentParser(
         prog="python -m bot.render", description=__doc__.splitlines()[0]
     )

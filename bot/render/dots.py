@@ -45,6 +45,7 @@ COLOUR_NAMES: dict[Player, str] = {Player.FIRST: "red", Player.SECOND: "blue"}
 
 
 def image_size(rows: int, columns: int) -> tuple[int, int]:
+    """The picture's size for a board of ``rows`` x ``columns`` boxes, band and footer included."""
     board_width = LABELS + columns * SPACING
     width = max(MIN_WIDTH, 2 * MARGIN + board_width + LABELS // 2)
     height = BAND + MARGIN + LABELS + rows * SPACING + MARGIN + FOOTER
@@ -237,6 +238,8 @@ def _box_name(row: int, column: int) -> str:
 
 
 def dots_alt_text(game: DotsGame, *, game_id: str, names: Sequence[str], verdict: str = "") -> str:
+    """The alt text of a Dots and Boxes picture: the board's size, the scores, the last line and
+    each player's boxes."""
     rows, columns = game.rows, game.columns
     scores = game.scores
     first, second = names[0], names[1]

@@ -262,6 +262,7 @@ class Coverage:
 
     @classmethod
     def of(cls, path: Path) -> Coverage:
+        """The characters the font file at ``path`` maps (read from its cmap table)."""
         with path.open("rb") as file:
             _, tables = struct.unpack(">IH", file.read(6))
             file.seek(12)
@@ -987,4 +988,5 @@ class Label:
         return line_box(self.line, self.xy, self.anchor, span)
 
     def draw(self, draw: ImageDraw.ImageDraw) -> None:
+        """Draws the label on ``draw`` at its place."""
         draw_line(draw, self.xy, self.line, self.fill, self.anchor)

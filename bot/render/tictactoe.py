@@ -167,6 +167,8 @@ def _cell_name(index: int, size: int) -> str:
 def tictactoe_alt_text(
     game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
 ) -> str:
+    """The alt text of a tic-tac-toe picture: the players, each row's marks, the outcome and the
+    winning cells."""
     size = game.size
     marks = {Player.X: "X", Player.O: "O", None: "empty"}
     rows = [

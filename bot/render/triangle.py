@@ -178,6 +178,8 @@ def triangle_alt_text(
     selected: int | None = None,
     last_jump: Jump | None = None,
 ) -> str:
+    """The alt text of the triangle: the caption, the holes with pegs, the last jump and the picked
+    peg."""
     text = (
         f"Tricky Triangle game {game_id}: 15 holes in rows of 1 to 5, numbered 0 at the top to "
         f"14 at the bottom right. {caption}. {_holes_text(board)}"
@@ -228,6 +230,7 @@ def solution_frames(empty_hole: int, jumps: Sequence[Jump]) -> list[Image.Image]
 
 
 def solution_alt_text(empty_hole: int, jumps: Sequence[Jump]) -> str:
+    """The alt text of a solution: its jumps in order and the pegs left at the end."""
     board = start_board(empty_hole)
     for jump in jumps:
         board = jump.apply(board)

@@ -2,6 +2,14 @@
 default) or PostgreSQL (a ``postgresql://`` URL). Cogs never write SQL."""
 
 from bot.storage._copy import CopyConflictError, CopyReport, copy_database
+from bot.storage._leases import (
+    Fence,
+    HeartbeatOutcome,
+    HeartbeatRequest,
+    LeaseRow,
+    LeaseTerms,
+    plan_heartbeat,
+)
 from bot.storage._migrations import MIGRATIONS, Migration
 from bot.storage._postgres import is_postgres_url, redact
 from bot.storage._rows import (
@@ -11,20 +19,35 @@ from bot.storage._rows import (
     ClaimRow,
     ConflictError,
     DealExhaustedError,
+    DealMovedError,
     Delivery,
     DrawRow,
+    GameDefaults,
     GameRow,
     GameStatus,
     LeaderboardRow,
+    LeaseLostError,
+    MemberGames,
     PlayerRow,
+    ScheduleRow,
+    ScheduleStatus,
+    ServerLanguage,
+    ServerSettings,
     StorageError,
     WinnerRow,
 )
-from bot.storage._storage import DatabaseTarget, Storage, hold_database
+from bot.storage._storage import (
+    NOTICE_PREFIX,
+    DatabaseTarget,
+    Storage,
+    anonymous_holder,
+    hold_database,
+)
 
 __all__ = [
     "LIVE_SQL",
     "MIGRATIONS",
+    "NOTICE_PREFIX",
     "BoardRow",
     "ChannelBusyError",
     "ClaimRow",
@@ -33,18 +56,33 @@ __all__ = [
     "CopyReport",
     "DatabaseTarget",
     "DealExhaustedError",
+    "DealMovedError",
     "Delivery",
     "DrawRow",
+    "Fence",
+    "GameDefaults",
     "GameRow",
     "GameStatus",
+    "HeartbeatOutcome",
+    "HeartbeatRequest",
     "LeaderboardRow",
+    "LeaseLostError",
+    "LeaseRow",
+    "LeaseTerms",
+    "MemberGames",
     "Migration",
     "PlayerRow",
+    "ScheduleRow",
+    "ScheduleStatus",
+    "ServerLanguage",
+    "ServerSettings",
     "Storage",
     "StorageError",
     "WinnerRow",
+    "anonymous_holder",
     "copy_database",
     "hold_database",
     "is_postgres_url",
+    "plan_heartbeat",
     "redact",
 ]

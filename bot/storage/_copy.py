@@ -23,9 +23,28 @@ from bot.storage._sqlite import SQLiteBackend, open_sqlite
 from bot.storage._storage import Storage, hold_database
 
 # Parents before children, for the foreign keys.
-TABLES = ("games", "players", "boards", "draws", "claims", "winners", "meta")
+TABLES = (
+    "games",
+    "players",
+    "boards",
+    "draws",
+    "claims",
+    "winners",
+    "meta",
+    "dm_channels",
+    "schedules",
+    "server_settings",
+)
+# A fleet's running state (bot.fleet), which means nothing to another database: not copied.
+NOT_COPIED = frozenset({"shard_leases", "gateway_identify"})
 # Columns whose values PostgreSQL makes (identity columns), and that SQLite holds as rowid.
-IDENTITY = {"games": "id", "boards": "id", "claims": "id", "winners": "rowid"}
+IDENTITY = {
+    "games": "id",
+    "boards": "id",
+    "claims": "id",
+    "winners": "rowid",
+    "schedules": "id",
+}
 
 
 class CopyConflictError(StorageError):
@@ -58,7 +77,7 @@ async def _sqlite_tables(source: SQLiteBackend) -> list[_Table]:
         for row in await source.fetch(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
-    }
+    } - NOT_COPIED
     if names != set(TABLES):
         unknown = sorted(names.symmetric_difference(TABLES))
         raise CopyConflictError(

@@ -4,7 +4,8 @@ errors: the same for every backend."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -119,11 +120,101 @@ class WinnerRow:
     draw_seq: int
 
 
+class ScheduleStatus(StrEnum):
+    WAITING = "waiting"  # planned; the lobby is not open yet
+    LOBBY = "lobby"  # its lobby is open (``game_id``)
+    DONE = "done"  # the game started (or nobody came); a weekly night made the next one
+    CANCELLED = "cancelled"
+    MISSED = "missed"  # the lobby could not open (the channel was busy, or shut to the bot)
+
+    @property
+    def is_pending(self) -> bool:
+        return self in {ScheduleStatus.WAITING, ScheduleStatus.LOBBY}
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleRow:
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    starts_at: float  # seconds since 1970, UTC
+    lobby_minutes: int
+    weekly: bool
+    options: dict[str, Any]
+    status: ScheduleStatus
+    event_id: int | None
+    game_id: int | None
+
+    @property
+    def lobby_at(self) -> float:
+        return self.starts_at - 60 * self.lobby_minutes
+
+
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     user_id: int
     kind: str
     wins: int
+    played: int  # finished games they took part in
+
+
+class ServerLanguage(StrEnum):
+    """The language of a server's public messages (lobbies, calls, verdicts, results)."""
+
+    DISCORD = "discord"  # the server's language as Discord sends it (its primary language)
+    ENGLISH = "en"
+    SPANISH = "es"
+
+
+_PUBLIC_LOCALES = {ServerLanguage.ENGLISH: "en-US", ServerLanguage.SPANISH: "es-ES"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameDefaults:
+    """A server's defaults for one kind of game's start command (None: the command's own)."""
+
+    interval: int | None = None
+    prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            name: value
+            for name, value in (("interval", self.interval), ("prizes", self.prizes))
+            if value is not None
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """What a server's managers chose with ``/gamenight settings`` (the defaults otherwise)."""
+
+    guild_id: int
+    language: ServerLanguage = ServerLanguage.DISCORD
+    host_role_id: int | None = None  # None: every member may start games
+    time_zone: str = "UTC"  # an IANA name; planned game nights' wall-clock times are read in it
+    game_defaults: Mapping[str, GameDefaults] = field(default_factory=dict)
+
+    def public_locale(self, guild_locale: object) -> str:
+        """The locale of the public messages of a game opening now, given the server's
+        language as Discord sends it (``interaction.guild_locale``)."""
+        forced = _PUBLIC_LOCALES.get(self.language)
+        return forced if forced is not None else str(guild_locale or "")
+
+    def defaults(self, kind: str) -> GameDefaults:
+        return self.game_defaults.get(kind, GameDefaults())
+
+    def with_defaults(self, kind: str, defaults: GameDefaults) -> ServerSettings:
+        return replace(self, game_defaults={**self.game_defaults, kind: defaults})
+
+
+@dataclass(frozen=True, slots=True)
+class MemberGames:
+    """How many games hold a member's personal data: over (finished or cancelled), and live."""
+
+    over: int
+    live: int
 
 
 class StorageError(Exception):
@@ -143,12 +234,49 @@ class DealExhaustedError(StorageError):
         self.limit = limit
 
 
+class DealMovedError(StorageError):
+    """Boards dealt from one position were offered when the game's deal had moved on."""
+
+    def __init__(self, game_id: int, dealt_from: int | None, next_deal: int) -> None:
+        super().__init__(
+            f"game {game_id}: boards dealt from position {dealt_from}, but the next is {next_deal}"
+        )
+        self.next_deal = next_deal
+
+
 class ChannelBusyError(StorageError):
     """A game may not start in a channel that already has one of the games it excludes."""
 
     def __init__(self, existing: GameRow) -> None:
         super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
         self.existing = existing
+
+
+def schedule_row(row: Row) -> ScheduleRow:
+    return ScheduleRow(
+        id=int(row["id"]),
+        kind=str(row["kind"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        host_id=int(row["host_id"]),
+        starts_at=float(row["starts_at"]),
+        lobby_minutes=int(row["lobby_minutes"]),
+        weekly=bool(row["weekly"]),
+        options=json.loads(row["options"]),
+        status=ScheduleStatus(row["status"]),
+        event_id=None if row["event_id"] is None else int(row["event_id"]),
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+    )
+
+
+class LeaseLostError(StorageError):
+    """A game write refused by its fence: this bot client no longer holds the lease of the
+    game's shard under the token it was started with (another process runs it, or the lease
+    lapsed); nothing was written."""
+
+    def __init__(self, shard_id: int) -> None:
+        super().__init__(f"this process does not hold the lease of shard {shard_id}")
+        self.shard_id = shard_id
 
 
 def game_row(row: Row) -> GameRow:
@@ -193,4 +321,21 @@ def board_row(row: Row) -> BoardRow:
         state=str(row["state"]),
         code=str(row["code"]),
         out=bool(row["out"]),
+    )
+
+
+def server_settings_row(row: Row) -> ServerSettings:
+    defaults = json.loads(row["game_defaults"])
+    return ServerSettings(
+        guild_id=int(row["guild_id"]),
+        language=ServerLanguage(row["language"]),
+        host_role_id=None if row["host_role_id"] is None else int(row["host_role_id"]),
+        time_zone=str(row["time_zone"]),
+        game_defaults={
+            str(kind): GameDefaults(
+                interval=None if values.get("interval") is None else int(values["interval"]),
+                prizes=None if values.get("prizes") is None else str(values["prizes"]),
+            )
+            for kind, values in defaults.items()
+        },
     )

@@ -10,13 +10,25 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from bot.database_file import lock_database
+from bot.shards import shard_of
 from bot.storage._backend import Backend, Transaction
+from bot.storage._leases import (
+    Fence,
+    HeartbeatOutcome,
+    HeartbeatRequest,
+    LeaseRow,
+    heartbeat,
+    hold_lease,
+    lease_row,
+    release,
+    take_identify_slot,
+)
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import hold_postgres, is_postgres_url, open_postgres
 from bot.storage._rows import (
@@ -26,22 +38,63 @@ from bot.storage._rows import (
     ClaimRow,
     ConflictError,
     DealExhaustedError,
+    DealMovedError,
     Delivery,
     DrawRow,
     GameRow,
     GameStatus,
     LeaderboardRow,
+    MemberGames,
     PlayerRow,
     Row,
+    ScheduleRow,
+    ScheduleStatus,
+    ServerSettings,
     StorageError,
     WinnerRow,
     board_row,
     game_row,
     player_row,
+    schedule_row,
+    server_settings_row,
 )
 from bot.storage._sqlite import open_sqlite
 
 DatabaseTarget = Path | str  # a SQLite file, or a postgresql:// URL
+T = TypeVar("T")
+
+# Games that are over (finished or cancelled): what forget-me and the retention purge touch.
+OVER_SQL = f"status NOT IN {LIVE_SQL}"
+# The games holding a member's personal data (``?`` five times: the member's id, then a LIKE
+# pattern for table games' seats in the options, which the caller checks exactly).
+_MEMBER_GAMES_SQL = (
+    "(host_id = ? OR options LIKE ?"
+    " OR id IN (SELECT game_id FROM players WHERE user_id = ?)"
+    " OR id IN (SELECT game_id FROM claims WHERE user_id = ?)"
+    " OR id IN (SELECT game_id FROM winners WHERE user_id = ?))"
+)
+# Meta keys of notices waiting for a member's next interaction (``bot.app`` keeps them).
+NOTICE_PREFIX = "notice:"
+# Planned nights still to come: forget-me and the purge leave them alone.
+_PENDING_NIGHTS = "(" + ", ".join(f"'{s.value}'" for s in ScheduleStatus if s.is_pending) + ")"
+# Rows of a game that are its own, children before parents (the foreign keys).
+_GAME_TABLES = ("winners", "claims", "draws", "boards", "players")
+
+
+def anonymous_holder(seat: int) -> int:
+    """The id a forgotten player keeps in a finished game: negative, so never a member's (Discord
+    ids are positive), and one per seat, so the game's boards still belong to distinct holders."""
+    return -(seat + 1)
+
+
+def _member_games_params(user_id: int) -> tuple[Any, ...]:
+    return (user_id, f"%{user_id}%", user_id, user_id, user_id)
+
+
+def _seats_hold(options: Mapping[str, Any], user_id: int) -> bool:
+    """Whether a table game's options seat ``user_id`` (its ``seats``, with their ``names``)."""
+    seats = options.get("seats")
+    return isinstance(seats, list) and user_id in seats
 
 
 def _open_backend(target: DatabaseTarget) -> AbstractAsyncContextManager[Backend]:
@@ -51,11 +104,15 @@ def _open_backend(target: DatabaseTarget) -> AbstractAsyncContextManager[Backend
 
 
 @asynccontextmanager
-async def hold_database(target: DatabaseTarget) -> AsyncIterator[None]:
+async def hold_database(target: DatabaseTarget, *, fleet: bool = False) -> AsyncIterator[None]:
     """Keep other Game Night processes off the database while the body runs (they stop at once
-    with one line): a lock on ``<file>.lock`` for SQLite, an advisory lock for PostgreSQL."""
+    with one line): a lock on ``<file>.lock`` for SQLite, an advisory lock for PostgreSQL.
+
+    ``fleet``: this process is one of a fleet sharing the database (``GAMENIGHT_SHARDS``),
+    which hold the lock together (shared) and keep a process that runs every shard off it, and
+    are kept off by one; only on PostgreSQL."""
     if is_postgres_url(target):
-        async with hold_postgres(str(target)):
+        async with hold_postgres(str(target), shared=fleet):
             yield
     else:
         with lock_database(Path(target)):
@@ -65,8 +122,10 @@ async def hold_database(target: DatabaseTarget) -> AsyncIterator[None]:
 class Storage:
     """The bot's database. Open it with ``async with Storage.open(target) as storage``."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, fence: Fence | None = None) -> None:
         self._backend = backend
+        self._fence = fence
+        self._shard_of_game: dict[int, int] = {}  # for the fence: a game's server never changes
 
     @property
     def backend(self) -> str:
@@ -88,6 +147,14 @@ class Storage:
             storage = cls(backend)
             await storage.migrate()
             yield storage
+
+    def fenced(self, fence: Fence) -> Storage:
+        """The same database for one bot client of a fleet: its game writes are refused
+        (``LeaseLostError``) once the client no longer holds their shard's lease as ``fence``
+        says (see ``_leases``). PostgreSQL only."""
+        if self._backend.name != "postgres":
+            raise StorageError("shard leases need PostgreSQL")
+        return type(self)(self._backend, fence)
 
     async def migrate(self) -> int:
         """Apply every migration past the schema version; returns the new version."""
@@ -153,7 +220,7 @@ class Storage:
                 ),
             )
 
-        game = await self.get_game(await self._backend.write(work))
+        game = await self.get_game(await self._write_guild(guild_id, work))
         assert game is not None
         return game
 
@@ -240,7 +307,7 @@ class Storage:
         async def work(db: Transaction) -> int:
             return await db.execute(query, params)
 
-        return await self._backend.write(work) > 0
+        return await self._write_game(game_id, work) > 0
 
     # -- players and boards --------------------------------------------------------------------
 
@@ -251,10 +318,11 @@ class Storage:
         *,
         display_name: str,
         locale: str,
-        boards: Callable[[int, int], Sequence[tuple[str, str]]],
+        boards: Callable[[int, int], Sequence[tuple[str, str]]] | Sequence[tuple[str, str]],
         max_players: int | None = None,
         board_count: int = 0,
         deal_limit: int | None = None,
+        dealt_from: int | None = None,
     ) -> PlayerRow | None:
         """Seat a player and deal their boards in one transaction.
 
@@ -266,6 +334,10 @@ class Storage:
         Returns ``None`` if the player is already seated or the game is full (checked atomically,
         under the game's lock); raises ``DealExhaustedError`` when the boards would pass
         ``deal_limit`` positions.
+
+        ``boards`` may instead be the boards already dealt, from position ``dealt_from``: dealing
+        is CPU work that belongs off the event loop, not inside a transaction. They are stored
+        only if the game's next position is still ``dealt_from`` (else ``DealMovedError``).
         """
         joined_at = time.time()
 
@@ -284,7 +356,12 @@ class Storage:
             first_deal_index = int(deal_rows[0][0]) if deal_rows else 0
             if deal_limit is not None and first_deal_index + board_count > deal_limit:
                 raise DealExhaustedError(game_id, deal_limit)
-            dealt = boards(seat, first_deal_index)
+            if callable(boards):
+                dealt = boards(seat, first_deal_index)
+            elif dealt_from != first_deal_index:
+                raise DealMovedError(game_id, dealt_from, first_deal_index)
+            else:
+                dealt = boards
             await db.execute(
                 "UPDATE games SET next_deal = ? WHERE id = ?",
                 (first_deal_index + len(dealt), game_id),
@@ -304,7 +381,7 @@ class Storage:
             )
             return True
 
-        if not await self._backend.write(work):
+        if not await self._write_game(game_id, work):
             return None
         return await self.get_player(game_id, user_id)
 
@@ -318,7 +395,7 @@ class Storage:
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
 
-        return await self._backend.write(work) > 0
+        return await self._write_game(game_id, work) > 0
 
     async def get_player(self, game_id: int, user_id: int) -> PlayerRow | None:
         row = await self._one(
@@ -339,6 +416,7 @@ class Storage:
         await self._write(
             "UPDATE players SET delivery = ?, dealt = ? WHERE game_id = ? AND user_id = ?",
             (delivery.value, int(delivery.delivered), game_id, user_id),
+            game_id=game_id,
         )
 
     async def undelivered_players(self, game_id: int) -> list[PlayerRow]:
@@ -356,6 +434,7 @@ class Storage:
             " out = CASE WHEN false_claims + 1 >= ? THEN 1 ELSE 0 END"
             " WHERE game_id = ? AND user_id = ?",
             (limit, game_id, user_id),
+            game_id=game_id,
         )
         player = await self.get_player(game_id, user_id)
         assert player is not None
@@ -375,7 +454,14 @@ class Storage:
         return int(row[0]) if row else 0
 
     async def set_board_out(self, board_id: int) -> None:
-        await self._write("UPDATE boards SET out = 1 WHERE id = ?", (board_id,))
+        async def work(db: Transaction) -> int:
+            return await db.execute("UPDATE boards SET out = 1 WHERE id = ?", (board_id,))
+
+        async def shard(db: Transaction) -> int | None:
+            rows = await db.fetch("SELECT game_id FROM boards WHERE id = ?", (board_id,))
+            return await self._shard_of(db, int(rows[0][0])) if rows else None
+
+        await self._write_fenced(work, shard)
 
     # -- draws ---------------------------------------------------------------------------------
 
@@ -390,12 +476,13 @@ class Storage:
             )
             await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
 
-        await self._backend.write(work)
+        await self._write_game(game_id, work)
 
     async def set_draw_message(self, game_id: int, seq: int, message_id: int) -> None:
         await self._write(
             "UPDATE draws SET message_id = ? WHERE game_id = ? AND seq = ?",
             (message_id, game_id, seq),
+            game_id=game_id,
         )
 
     async def draws(self, game_id: int) -> list[DrawRow]:
@@ -442,7 +529,7 @@ class Storage:
                 ),
             )
 
-        return await self._backend.write(work)
+        return await self._write_game(game_id, work)
 
     async def claim_requests(self, game_id: int) -> list[tuple[tuple[int, int, str], bool]]:
         """``((user_id, draw_seq, request), valid)`` of every claim judged in the game."""
@@ -500,7 +587,7 @@ class Storage:
             if state is not None:
                 await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
 
-        await self._backend.write(work)
+        await self._write_game(game_id, work)
 
     async def winners(self, game_id: int) -> list[WinnerRow]:
         rows = await self._all(
@@ -513,32 +600,374 @@ class Storage:
             for r in rows
         ]
 
-    async def leaderboard(self, guild_id: int, *, per_kind: int = 5) -> list[LeaderboardRow]:
-        """The ``per_kind`` players with most wins in each game kind in a server (one win per
-        game won, however many prizes), ranked within the kind so that a busy game cannot
-        push another's leaders out; by kind, then most wins first."""
+    async def leaderboard(
+        self, guild_id: int, *, per_kind: int = 5, since: float | None = None
+    ) -> list[LeaderboardRow]:
+        """The ``per_kind`` best players of each game kind in a server, over its finished games
+        (those that ended at or after ``since``, a Unix time, when given; cancelled ones never
+        count): most wins first (one per game won, however many prizes), then the fewest games
+        played for them. Ranked within the kind, so that a busy game cannot push another's
+        leaders out; by kind, then best first. ``played`` counts the games they took part in."""
+        finished = "games.guild_id = ? AND games.status = ?"
+        # Forgotten members (anonymous holders, below 0) are not ranked.
+        params: list[Any] = [guild_id, GameStatus.FINISHED.value]
+        if since is not None:
+            finished += " AND games.finished_at >= ?"
+            params.append(since)
+        # Each (player, game) once: seated in it, won in it, or both.
         rows = await self._all(
-            "SELECT user_id, kind, wins FROM ("
-            " SELECT winners.user_id, games.kind, COUNT(DISTINCT games.id) AS wins,"
-            "  ROW_NUMBER() OVER (PARTITION BY games.kind"
-            "   ORDER BY COUNT(DISTINCT games.id) DESC, winners.user_id) AS place"
-            " FROM winners JOIN games ON games.id = winners.game_id"
-            " WHERE games.guild_id = ? GROUP BY winners.user_id, games.kind"
+            "SELECT user_id, kind, wins, played FROM ("  # noqa: S608
+            " SELECT user_id, kind, SUM(won) AS wins, COUNT(*) AS played,"
+            "  ROW_NUMBER() OVER (PARTITION BY kind"
+            "   ORDER BY SUM(won) DESC, COUNT(*), user_id) AS place"
+            " FROM ("
+            "  SELECT user_id, kind, game_id, MAX(won) AS won FROM ("
+            "   SELECT players.user_id, games.kind, games.id AS game_id, 0 AS won"
+            "   FROM players JOIN games ON games.id = players.game_id"
+            f"   WHERE {finished} AND players.user_id > 0"
+            "   UNION ALL"
+            "   SELECT winners.user_id, games.kind, games.id AS game_id, 1 AS won"
+            "   FROM winners JOIN games ON games.id = winners.game_id"
+            f"   WHERE {finished} AND winners.user_id > 0"
+            "  ) AS taking_part GROUP BY user_id, kind, game_id"
+            " ) AS per_game GROUP BY user_id, kind"
             ") AS ranked WHERE place <= ? ORDER BY kind, place",
-            (guild_id, per_kind),
+            (*params, *params, per_kind),
         )
-        return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+        return [LeaderboardRow(int(r[0]), str(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+    async def member_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each member's display name as they last joined a game in the server (the bot does
+        not follow members, so this is the name it saw last); members never seen are left out."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        rows = await self._all(
+            "SELECT players.user_id, players.display_name FROM players"  # noqa: S608
+            " JOIN games ON games.id = players.game_id"
+            f" WHERE games.guild_id = ? AND players.user_id IN ({marks})"
+            " AND players.display_name <> '' ORDER BY players.joined_at, games.id",
+            (guild_id, *wanted),
+        )
+        return {int(row[0]): str(row[1]) for row in rows}  # the latest wins
+
+    # -- game nights planned ahead --------------------------------------------------------------
+
+    async def add_schedule(
+        self,
+        *,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        starts_at: float,
+        lobby_minutes: int,
+        weekly: bool,
+        options: Mapping[str, Any],
+    ) -> ScheduleRow:
+        """Plan a game night (waiting for its lobby to open)."""
+        created_at = time.time()
+
+        async def work(db: Transaction) -> int:
+            return await db.insert(
+                "INSERT INTO schedules (kind, guild_id, channel_id, host_id, starts_at,"
+                " lobby_minutes, weekly, options, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    starts_at,
+                    lobby_minutes,
+                    int(weekly),
+                    json.dumps(dict(options), sort_keys=True),
+                    ScheduleStatus.WAITING.value,
+                    created_at,
+                ),
+            )
+
+        schedule = await self.get_schedule(await self._write_guild(guild_id, work))
+        assert schedule is not None
+        return schedule
+
+    async def get_schedule(self, schedule_id: int) -> ScheduleRow | None:
+        row = await self._one("SELECT * FROM schedules WHERE id = ?", (schedule_id,))
+        return schedule_row(row) if row else None
+
+    async def pending_schedules(
+        self, kind: str, guild_id: int | None = None
+    ) -> list[ScheduleRow]:
+        """Game nights of ``kind`` still to come (waiting, or with their lobby open), soonest
+        first; only those of ``guild_id`` if given."""
+        query = "SELECT * FROM schedules WHERE kind = ? AND status IN (?, ?)"
+        params: list[Any] = [kind, ScheduleStatus.WAITING.value, ScheduleStatus.LOBBY.value]
+        if guild_id is not None:
+            query += " AND guild_id = ?"
+            params.append(guild_id)
+        rows = await self._all(query + " ORDER BY starts_at, id", params)
+        return [schedule_row(row) for row in rows]
+
+    async def update_schedule(
+        self,
+        schedule_id: int,
+        *,
+        expect: ScheduleStatus,
+        status: ScheduleStatus | None = None,
+        event_id: int | None = None,
+        game_id: int | None = None,
+    ) -> bool:
+        """Change a schedule if it is still in status ``expect`` (compare-and-set: a night is
+        opened, started or cancelled once); returns whether it changed."""
+        fields: list[str] = []
+        params: list[Any] = []
+        for column, value in (("status", status), ("event_id", event_id), ("game_id", game_id)):
+            if value is not None:
+                fields.append(f"{column} = ?")
+                params.append(value.value if isinstance(value, ScheduleStatus) else value)
+        if not fields:
+            return False
+        params += [schedule_id, expect.value]
+        sql = f"UPDATE schedules SET {', '.join(fields)} WHERE id = ? AND status = ?"  # noqa: S608
+
+        async def work(db: Transaction) -> int:
+            return await db.execute(sql, params)
+
+        async def shard(db: Transaction) -> int | None:  # the night's server's
+            assert self._fence is not None
+            rows = await db.fetch("SELECT guild_id FROM schedules WHERE id = ?", (schedule_id,))
+            return shard_of(int(rows[0][0]), self._fence.shard_count) if rows else None
+
+        return await self._write_fenced(work, shard) > 0
+
+    # -- DM channels ---------------------------------------------------------------------------
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The member's DM channel with the bot, if the bot opened one before."""
+        row = await self._one("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return int(row[0]) if row else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._write(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            (user_id, channel_id),
+        )
+
+    async def forget_dm_channel(self, user_id: int) -> None:
+        await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
 
     async def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""
         return await self._one("SELECT 1") is not None
 
-    async def live_counts(self) -> dict[str, int]:
-        """How many games of each kind are live (in a lobby, running or paused)."""
-        rows = await self._all(
-            f"SELECT kind, COUNT(*) FROM games WHERE status IN {LIVE_SQL} GROUP BY kind"  # noqa: S608
-        )
+    async def live_counts(self, shards: tuple[int, Sequence[int]] | None = None) -> dict[str, int]:
+        """How many games of each kind are live (in a lobby, running or paused); with
+        ``shards`` = ``(shard_count, shard_ids)``, only those of the servers on these shards."""
+        query = f"SELECT kind, COUNT(*) FROM games WHERE status IN {LIVE_SQL}"  # noqa: S608
+        params: list[int] = []
+        if shards is not None:
+            count, ids = shards
+            if not ids:
+                return {}
+            query += f" AND ((COALESCE(guild_id, 0) >> 22) % ?) IN ({','.join('?' * len(ids))})"
+            params = [count, *ids]
+        rows = await self._all(query + " GROUP BY kind", params)
         return {str(row[0]): int(row[1]) for row in rows}
+
+    # -- server settings -----------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        """The server's settings (its defaults if it never changed any)."""
+        row = await self._one("SELECT * FROM server_settings WHERE guild_id = ?", (guild_id,))
+        return server_settings_row(row) if row else ServerSettings(guild_id)
+
+    async def change_server_settings(
+        self, guild_id: int, change: Callable[[ServerSettings], ServerSettings]
+    ) -> ServerSettings:
+        """Apply ``change`` (pure: it may be run again if the write is retried) to the server's
+        settings and store the result; two changes at once are made one after the other, so
+        neither is lost. Returns the settings stored."""
+        now = time.time()
+
+        async def work(db: Transaction) -> ServerSettings:
+            await db.execute(
+                "INSERT INTO server_settings (guild_id, updated_at) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, now),
+            )
+            # Takes the row's lock (PostgreSQL) before it is read: a concurrent change waits.
+            await db.execute(
+                "UPDATE server_settings SET updated_at = ? WHERE guild_id = ?", (now, guild_id)
+            )
+            (row,) = await db.fetch("SELECT * FROM server_settings WHERE guild_id = ?", (guild_id,))
+            changed = change(server_settings_row(row))
+            await db.execute(
+                "UPDATE server_settings SET language = ?, host_role_id = ?, time_zone = ?,"
+                " game_defaults = ? WHERE guild_id = ?",
+                (
+                    changed.language.value,
+                    changed.host_role_id,
+                    changed.time_zone,
+                    json.dumps(
+                        {kind: d.to_json() for kind, d in changed.game_defaults.items()},
+                        sort_keys=True,
+                    ),
+                    guild_id,
+                ),
+            )
+            return changed
+
+        return await self._write_guild(guild_id, work)
+
+    # -- privacy -------------------------------------------------------------------------------
+
+    async def member_games(self, user_id: int) -> MemberGames:
+        """How many games hold the member's personal data, over and live."""
+        rows = await self._all(
+            f"SELECT status, host_id, options, id IN (SELECT game_id FROM players"  # noqa: S608
+            f" WHERE user_id = ?) AS seated FROM games WHERE {_MEMBER_GAMES_SQL}",
+            (user_id, *_member_games_params(user_id)),
+        )
+        over = live = 0
+        for row in rows:
+            # The LIKE on the options can match another number containing the id's digits.
+            if not (
+                row["seated"]
+                or int(row["host_id"]) == user_id
+                or _seats_hold(json.loads(row["options"]), user_id)
+            ):
+                continue
+            if GameStatus(row["status"]).is_live:
+                live += 1
+            else:
+                over += 1
+        return MemberGames(over=over, live=live)
+
+    async def forget_member(self, user_id: int) -> int:
+        """Remove the member's personal data from every game that is over, keeping the games
+        verifiable; returns how many games changed. Live games keep the member until they end.
+
+        In each such game the member's player row keeps its seat, false claims and delivery
+        under an anonymous holder id (:func:`anonymous_holder`) with no name or locale; their
+        boards keep their deal positions and states under that id (``/<game> verify``
+        re-derives them from the seed); their wins keep the prize and the call under it (and
+        leave ``/stats``); their claims are deleted; a game they hosted, or a table game that
+        seated them (its options' ``seats`` and ``names``), no longer names them. Beyond games:
+        their DM channel, the notices waiting for them and the past nights they planned go; a
+        night still to come stays theirs.
+        """
+
+        async def work(db: Transaction) -> int:
+            games = await db.fetch(
+                f"SELECT id, host_id, options FROM games"  # noqa: S608
+                f" WHERE {OVER_SQL} AND {_MEMBER_GAMES_SQL} ORDER BY id",
+                _member_games_params(user_id),
+            )
+            changed = 0
+            for game in games:
+                if await self._forget_in_game(db, int(game["id"]), user_id, game):
+                    changed += 1
+            await db.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+            await db.execute("DELETE FROM meta WHERE key = ?", (f"{NOTICE_PREFIX}{user_id}",))
+            await db.execute(
+                f"DELETE FROM schedules WHERE host_id = ? AND status NOT IN {_PENDING_NIGHTS}",  # noqa: S608
+                (user_id,),
+            )
+            return changed
+
+        return await self._backend.write(work)
+
+    @staticmethod
+    async def _forget_in_game(db: Transaction, game_id: int, user_id: int, game: Row) -> bool:
+        options = json.loads(game["options"])
+        seated = await db.fetch(
+            "SELECT seat FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        hosted = int(game["host_id"]) == user_id
+        in_seats = _seats_hold(options, user_id)
+        if not (seated or hosted or in_seats):
+            return False  # the options' LIKE matched another number
+        if seated:
+            seat = int(seated[0]["seat"])
+            anonymous = anonymous_holder(seat)
+            # The new row takes a free seat until the old one is gone (seats are unique).
+            await db.execute(
+                "INSERT INTO players (game_id, user_id, seat, display_name, locale,"
+                " false_claims, out, dealt, joined_at, delivery)"
+                " SELECT game_id, ?, ?, '', '', false_claims, out, dealt, joined_at, delivery"
+                " FROM players WHERE game_id = ? AND user_id = ?",
+                (anonymous, anonymous, game_id, user_id),
+            )
+            await db.execute(
+                "UPDATE boards SET user_id = ? WHERE game_id = ? AND user_id = ?",
+                (anonymous, game_id, user_id),
+            )
+            await db.execute(
+                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            await db.execute(
+                "UPDATE players SET seat = ? WHERE game_id = ? AND user_id = ?",
+                (seat, game_id, anonymous),
+            )
+        else:
+            # A host who did not play, or a challenged member who never accepted: an id below
+            # every seat's, and not one the game already uses.
+            (row,) = await db.fetch(
+                "SELECT COALESCE(MAX(seat), -1) FROM players WHERE game_id = ?", (game_id,)
+            )
+            anonymous = anonymous_holder(int(row[0]) + 1)
+            taken = {int(game["host_id"]), *options.get("seats", [])}
+            while anonymous in taken:
+                anonymous -= 1
+        await db.execute(
+            "DELETE FROM claims WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        await db.execute(
+            "UPDATE winners SET user_id = ? WHERE game_id = ? AND user_id = ?",
+            (anonymous, game_id, user_id),
+        )
+        if hosted:
+            await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (anonymous, game_id))
+        if in_seats:
+            seats = [anonymous if seat == user_id else seat for seat in options["seats"]]
+            names = list(options.get("names", []))
+            for index, seat in enumerate(options["seats"]):
+                if seat == user_id and index < len(names):
+                    names[index] = ""
+            options = {**options, "seats": seats, "names": names}
+            await db.execute(
+                "UPDATE games SET options = ? WHERE id = ?",
+                (json.dumps(options, sort_keys=True), game_id),
+            )
+        return True
+
+    async def purge_over_games(self, finished_before: float) -> int:
+        """Delete every game that ended (finished or was cancelled) before ``finished_before``
+        (a Unix time), with everything of theirs; returns how many games went."""
+        over = f"{OVER_SQL} AND COALESCE(finished_at, created_at) < ?"
+
+        async def work(db: Transaction) -> int:
+            for table in _GAME_TABLES:
+                await db.execute(
+                    f"DELETE FROM {table} WHERE game_id IN"  # noqa: S608 (names from the code)
+                    f" (SELECT id FROM games WHERE {over})",
+                    (finished_before,),
+                )
+            purged = await db.execute(
+                f"DELETE FROM games WHERE {over}",  # noqa: S608
+                (finished_before,),
+            )
+            # Past nights go with their games (a night still to come stays).
+            await db.execute(
+                f"DELETE FROM schedules WHERE status NOT IN {_PENDING_NIGHTS}"  # noqa: S608
+                " AND starts_at < ?",
+                (finished_before,),
+            )
+            return purged
+
+        return await self._backend.write(work)
 
     # -- meta ----------------------------------------------------------------------------------
 
@@ -563,10 +992,104 @@ class Storage:
             (key, value),
         )
 
-    async def _write(self, sql: str, params: Sequence[Any]) -> int:
-        """One statement in a transaction of its own; returns the rows it changed."""
+    async def _write(self, sql: str, params: Sequence[Any], *, game_id: int | None = None) -> int:
+        """One statement in a transaction of its own; returns the rows it changed. With
+        ``game_id``, a write of that game's (fenced, see :meth:`fenced`)."""
 
         async def work(db: Transaction) -> int:
             return await db.execute(sql, params)
+
+        if game_id is not None:
+            return await self._write_game(game_id, work)
+        return await self._backend.write(work)
+
+    # -- fencing -------------------------------------------------------------------------------
+
+    async def _write_game(self, game_id: int, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """A write of game ``game_id``'s, fenced by its shard's lease when this is a fleet's."""
+
+        async def shard(db: Transaction) -> int | None:
+            return await self._shard_of(db, game_id)
+
+        return await self._write_fenced(work, shard)
+
+    async def _write_guild(
+        self, guild_id: int | None, work: Callable[[Transaction], Awaitable[T]]
+    ) -> T:
+        """A write for a server (a new game, a planned night, its settings), fenced by the
+        server's shard's lease."""
+
+        async def shard(db: Transaction) -> int | None:
+            assert self._fence is not None
+            return shard_of(guild_id, self._fence.shard_count)
+
+        return await self._write_fenced(work, shard)
+
+    async def _write_fenced(
+        self,
+        work: Callable[[Transaction], Awaitable[T]],
+        shard: Callable[[Transaction], Awaitable[int | None]],
+    ) -> T:
+        fence = self._fence
+        if fence is None:
+            return await self._backend.write(work)
+
+        async def fenced(db: Transaction) -> T:
+            found = await shard(db)
+            if found is not None:  # (None: no such game; the write changes nothing)
+                await hold_lease(db, fence, found)
+            return await work(db)
+
+        return await self._backend.write(fenced)
+
+    async def _shard_of(self, db: Transaction, game_id: int) -> int | None:
+        assert self._fence is not None
+        shard = self._shard_of_game.get(game_id)
+        if shard is None:
+            rows = await db.fetch("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                return None
+            shard = self._shard_of_game[game_id] = shard_of(rows[0][0], self._fence.shard_count)
+        return shard
+
+    async def check_fence(self, game_id: int) -> None:
+        """Raise ``LeaseLostError`` if this client may no longer write game ``game_id`` (asked
+        before announcing what was stored: a client that lost its shard says nothing more)."""
+        if self._fence is None:
+            return
+
+        async def nothing(db: Transaction) -> None:
+            return None
+
+        await self._write_game(game_id, nothing)
+
+    # -- shard leases (PostgreSQL; bot.fleet) --------------------------------------------------
+
+    async def lease_heartbeat(self, request: HeartbeatRequest) -> HeartbeatOutcome:
+        """Renew, release, take over and ask for leases, in one transaction (see ``_leases``)."""
+
+        async def work(db: Transaction) -> HeartbeatOutcome:
+            return await heartbeat(db, request)
+
+        return await self._backend.write(work)
+
+    async def release_leases(self, owner: str, tokens: Mapping[int, int]) -> None:
+        """Give up these leases now (their games have stopped)."""
+
+        async def work(db: Transaction) -> None:
+            await release(db, owner, tokens)
+
+        await self._backend.write(work)
+
+    async def leases(self) -> list[LeaseRow]:
+        rows = await self._all("SELECT * FROM shard_leases ORDER BY shard_id")
+        return [lease_row(row) for row in rows]
+
+    async def take_identify_slot(self, bucket: int, window: float) -> float:
+        """Take the fleet's gateway IDENTIFY slot ``bucket`` for ``window`` seconds if it is
+        free (returns 0), else the seconds until it is."""
+
+        async def work(db: Transaction) -> float:
+            return await take_identify_slot(db, bucket, window)
 
         return await self._backend.write(work)

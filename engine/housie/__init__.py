@@ -22,6 +22,7 @@ from engine.housie.codes import (
     MAX_CODE_LENGTH,
     MIN_KEY_BYTES,
     TAG_BITS,
+    CodeReason,
     TicketCodeError,
     decode_ticket_code,
     encode_ticket_code,
@@ -34,7 +35,14 @@ from engine.housie.game import (
     ticket_for_seat,
     tickets_at,
 )
-from engine.housie.prizes import DEFAULT_PRIZES, Calls, Prize, PrizeCheck, check_prize
+from engine.housie.prizes import (
+    DEFAULT_PRIZES,
+    Calls,
+    Prize,
+    PrizeCheck,
+    PrizeReason,
+    check_prize,
+)
 from engine.housie.sampling import (
     TICKETS_PER_STRIP,
     generate_strip,
@@ -81,9 +89,11 @@ __all__ = [
     "TAG_BITS",
     "TICKETS_PER_STRIP",
     "Calls",
+    "CodeReason",
     "HousieGame",
     "Prize",
     "PrizeCheck",
+    "PrizeReason",
     "Ticket",
     "TicketCodeError",
     "TicketDealer",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from engine.errors import GameError
+from engine.errors import GameError, Reason
 from engine.housie.sampling import ticket_count, ticket_from_rank, ticket_rank
 from engine.housie.tickets import Ticket
 
@@ -25,6 +25,17 @@ _CODE_VALUE: dict[str, int] = {ch: i for i, ch in enumerate(CODE_ALPHABET)}
 _TAG_MASK = (1 << TAG_BITS) - 1
 # Crockford's decoding: letters that look like digits read as those digits; separators dropped.
 _CODE_ALIASES = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": None, "\t": None})
+
+
+class CodeReason(Reason):
+    """Why a ticket code is refused: the ``code`` of a :class:`TicketCodeError`; the comments
+    name its ``values``."""
+
+    LENGTH = "housie_code_length"  # length: as typed, without separators; shortest, longest
+    CHARACTER = "housie_code_character"  # position: from 1, character, alphabet
+    LEADING_ZEROS = "housie_code_leading_zeros"
+    FORGED = "housie_code_forged"
+    OTHER_GAME = "housie_code_other_game"  # code_game: the code's game, game: the one expected
 
 
 class TicketCodeError(GameError):
@@ -78,27 +89,44 @@ def decode_ticket_code(code: str, key: bytes, *, game_id: int | None = None) -> 
     if not shortest <= len(text) <= MAX_CODE_LENGTH:
         raise TicketCodeError(
             f"a ticket code has {shortest} to {MAX_CODE_LENGTH} characters; this one has "
-            f"{len(text)}"
+            f"{len(text)}",
+            CodeReason.LENGTH,
+            length=len(text),
+            shortest=shortest,
+            longest=MAX_CODE_LENGTH,
         )
     value = 0
     for position, ch in enumerate(text, 1):
         digit = _CODE_VALUE.get(ch)
         if digit is None:
             raise TicketCodeError(
-                f"ticket codes use only {CODE_ALPHABET}; character {position} is {ch!r}"
+                f"ticket codes use only {CODE_ALPHABET}; character {position} is {ch!r}",
+                CodeReason.CHARACTER,
+                position=position,
+                character=ch,
+                alphabet=CODE_ALPHABET,
             )
         value = value << 5 | digit
     if _base32(value, shortest) != text:
-        raise TicketCodeError("this ticket code has extra leading zeros; type it as it was given")
+        raise TicketCodeError(
+            "this ticket code has extra leading zeros; type it as it was given",
+            CodeReason.LEADING_ZEROS,
+        )
     payload = value >> TAG_BITS
     if not hmac.compare_digest(
         _tag(key, payload).to_bytes(TAG_BITS // 8, "big"),
         (value & _TAG_MASK).to_bytes(TAG_BITS // 8, "big"),
     ):
         raise TicketCodeError(
-            "this ticket code does not check out: it was mistyped, edited, or not issued here"
+            "this ticket code does not check out: it was mistyped, edited, or not issued here",
+            CodeReason.FORGED,
         )
     code_game, rank = divmod(payload, ticket_count())
     if game_id is not None and code_game != game_id:
-        raise TicketCodeError(f"this ticket code is for game {code_game}, not game {game_id}")
+        raise TicketCodeError(
+            f"this ticket code is for game {code_game}, not game {game_id}",
+            CodeReason.OTHER_GAME,
+            code_game=code_game,
+            game=game_id,
+        )
     return ticket_from_rank(rank), code_game

@@ -201,6 +201,7 @@ class HousieGame:
 
     @property
     def last_called(self) -> int | None:
+        """The number called last, or None before the first call."""
         return _order(self.seed)[self.drawn - 1] if self.drawn else None
 
     @property
@@ -283,6 +284,7 @@ class HousieGame:
 
     @classmethod
     def from_state(cls, text: str) -> HousieGame:
+        """The game written by :meth:`to_state`; only the canonical text is accepted."""
         parts = text.split("/") if isinstance(text, str) else []
         if len(parts) != 5 or not all(p.isascii() and p.isdigit() for p in (parts[2], parts[4])):
             raise GameError(f"game state {text!r} is not 'seedhex/prizes/drawn/awarded/dealt'")

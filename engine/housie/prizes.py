@@ -13,10 +13,11 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
-from engine.errors import GameError, quoted
+from engine.errors import NO_VALUES, GameError, Reason, quoted
 from engine.housie.tickets import (
     HIGHEST_NUMBER,
     NUMBERS_PER_ROW,
@@ -42,6 +43,7 @@ class Prize(enum.Enum):
 
     @property
     def display_name(self) -> str:
+        """The prize's English name (``Early Five``, ``Full House``...)."""
         return _PRIZE_NAMES[self]
 
     @property
@@ -109,13 +111,32 @@ DEFAULT_PRIZES: tuple[Prize, ...] = (
 )
 
 
+class PrizeReason(Reason):
+    """Why a claim wins or not: the ``code`` of a :class:`PrizeCheck`; the comments name its
+    ``values`` (``prize`` is a :class:`Prize`, ``missing`` the numbers still to call, increasing)."""
+
+    NOTHING_CALLED = "housie_nothing_called"
+    EARLY_FIVE_SHORT = "housie_early_five_short"  # count: the ticket's numbers called (0..4)
+    INCOMPLETE = "housie_incomplete"  # prize, missing, count: len(missing)
+    SLEPT_OFF_TICKET = "housie_slept_off_ticket"  # last: the last number called
+    SLEPT = "housie_slept"  # prize, last
+    COMPLETE = "housie_complete"  # prize
+    COMPLETED_LAST = "housie_completed_last"  # prize, last
+
+
 @dataclass(frozen=True, slots=True)
 class PrizeCheck:
-    """The verdict on a claim: ``numbers`` make the prize (empty when invalid)."""
+    """The verdict on a claim: ``numbers`` make the prize (empty when invalid).
+
+    ``reason`` says why in English; ``code`` (a :class:`PrizeReason`) and ``values`` say it for
+    the bot to word in the player's language.
+    """
 
     valid: bool
     numbers: frozenset[int]
     reason: str
+    code: str = ""
+    values: Mapping[str, object] = field(default_factory=lambda: NO_VALUES, hash=False)
 
 
 def _mask_of(numbers: Iterable[int]) -> int:
@@ -144,7 +165,13 @@ def _masks_on(ticket: Ticket) -> dict[Prize, int]:
 def _wins_on(ticket: Ticket) -> dict[Prize, PrizeCheck]:
     """The valid result for each fixed-set prize on ``ticket`` (cached by the ticket)."""
     return {
-        prize: PrizeCheck(True, _numbers_in(mask), f"{prize.display_name} complete")
+        prize: _check(
+            True,
+            _numbers_in(mask),
+            f"{prize.display_name} complete",
+            PrizeReason.COMPLETE,
+            prize=prize,
+        )
         for prize, mask in ticket._prize_masks.items()
         if prize is not Prize.EARLY_FIVE
     }
@@ -181,12 +208,14 @@ class Calls(tuple[int, ...]):
     mask: int
 
     def __new__(cls, numbers: Iterable[int] = ()) -> Calls:
+        """The calls ``numbers``; a number outside 1..90 or a repeat is a :class:`GameError`."""
         calls = super().__new__(cls, numbers)
         calls.mask = _mask_of_calls(calls)
         return calls
 
     @property
     def last(self) -> int | None:
+        """The number called last, or None before the first call."""
         return self[-1] if self else None
 
     @functools.cached_property
@@ -195,10 +224,24 @@ class Calls(tuple[int, ...]):
         return (0, *itertools.accumulate(_NUMBER_BIT[n] for n in self))
 
 
+def _check(
+    valid: bool, numbers: frozenset[int], reason: str, code: PrizeReason, /, **values: object
+) -> PrizeCheck:
+    return PrizeCheck(valid, numbers, reason, code, MappingProxyType(values))
+
+
 _NO_NUMBERS: frozenset[int] = frozenset()
-_NOTHING_CALLED = PrizeCheck(False, _NO_NUMBERS, "no numbers have been called yet")
+_NOTHING_CALLED = _check(
+    False, _NO_NUMBERS, "no numbers have been called yet", PrizeReason.NOTHING_CALLED
+)
 _EARLY_FIVE_SHORT = tuple(
-    PrizeCheck(False, _NO_NUMBERS, f"Early Five needs 5 of the ticket's numbers called; {n} are")
+    _check(
+        False,
+        _NO_NUMBERS,
+        f"Early Five needs 5 of the ticket's numbers called; {n} {'is' if n == 1 else 'are'}",
+        PrizeReason.EARLY_FIVE_SHORT,
+        count=n,
+    )
     for n in range(5)
 )
 _LISTED_MISSING = 5  # a bogey reason names at most this many missing numbers
@@ -231,20 +274,33 @@ def check_prize(
         if count > 5:  # keep the first five in call order
             hits = _first_five(called, needed)
         if require_last and not hits >> last & 1:
-            return PrizeCheck(False, _NO_NUMBERS, _slept(prize, last, needed))
-        return PrizeCheck(True, _numbers_in(hits), _complete(prize, last if require_last else None))
+            return _slept(prize, last, needed)
+        if require_last:
+            return _completed_last(prize, _numbers_in(hits), last)
+        return _check(
+            True,
+            _numbers_in(hits),
+            f"{prize.display_name} complete",
+            PrizeReason.COMPLETE,
+            prize=prize,
+        )
     missing = needed & ~called_mask
     if missing:
-        return PrizeCheck(
+        numbers = sorted(_numbers_in(missing))
+        return _check(
             False,
             _NO_NUMBERS,
-            f"{prize.display_name} is not complete: {_listed(missing)} not called yet",
+            f"{prize.display_name} is not complete: {_listed(numbers)} not called yet",
+            PrizeReason.INCOMPLETE,
+            prize=prize,
+            missing=tuple(numbers),
+            count=len(numbers),
         )
     if not require_last:
         return ticket._wins[prize]
     if not needed >> last & 1:
-        return PrizeCheck(False, _NO_NUMBERS, _slept(prize, last, needed))
-    return PrizeCheck(True, ticket._wins[prize].numbers, _complete(prize, last))
+        return _slept(prize, last, needed)
+    return _completed_last(prize, ticket._wins[prize].numbers, last)
 
 
 def _first_five(called: Sequence[int], needed: int) -> int:
@@ -270,28 +326,39 @@ def _first_five(called: Sequence[int], needed: int) -> int:
     return hits
 
 
-def _listed(mask: int) -> str:
-    """The numbers in ``mask``, increasing, at most ``_LISTED_MISSING`` of them by name."""
-    names: list[str] = []
-    while mask and len(names) < _LISTED_MISSING:
-        low = mask & -mask
-        names.append(str(low.bit_length() - 1))
-        mask ^= low
-    if mask:
-        return f"{', '.join(names)} and {mask.bit_count()} more"
-    return ", ".join(names)
+def _listed(numbers: Sequence[int]) -> str:
+    """``numbers``, at most ``_LISTED_MISSING`` of them by name (the bot lists its own way)."""
+    names = ", ".join(map(str, numbers[:_LISTED_MISSING]))
+    more = len(numbers) - _LISTED_MISSING
+    return f"{names} and {more} more" if more > 0 else names
 
 
-def _complete(prize: Prize, last: int | None) -> str:
-    if last is None:
-        return f"{prize.display_name} complete"
-    return f"{prize.display_name} completed by the last number called, {last}"
+def _completed_last(prize: Prize, numbers: frozenset[int], last: int) -> PrizeCheck:
+    return _check(
+        True,
+        numbers,
+        f"{prize.display_name} completed by the last number called, {last}",
+        PrizeReason.COMPLETED_LAST,
+        prize=prize,
+        last=last,
+    )
 
 
-def _slept(prize: Prize, last: int, needed: int) -> str:
+def _slept(prize: Prize, last: int, needed: int) -> PrizeCheck:
     if prize is Prize.EARLY_FIVE and not needed >> last & 1:
-        return f"the last number called ({last}) is not on this ticket"
-    return (
+        return _check(
+            False,
+            _NO_NUMBERS,
+            f"the last number called ({last}) is not on this ticket",
+            PrizeReason.SLEPT_OFF_TICKET,
+            last=last,
+        )
+    return _check(
+        False,
+        _NO_NUMBERS,
         f"{prize.display_name} was complete before the last number called ({last}); "
-        "it had to be claimed then"
+        "it had to be claimed then",
+        PrizeReason.SLEPT,
+        prize=prize,
+        last=last,
     )

@@ -193,6 +193,7 @@ class Ticket:
 
     @classmethod
     def from_state(cls, text: str) -> Ticket:
+        """The ticket written by :meth:`to_state`; rejects numbers out of range, order or column."""
         parts = text.split("/") if isinstance(text, str) else []
         if len(parts) != ROWS or not all(
             len(part) == 2 * NUMBERS_PER_ROW and part.isascii() and part.isdigit() for part in parts

@@ -130,3 +130,28 @@ def test_env_example_lists_every_setting_with_a_comment():
     assert read - set(listed) == set()
     for name, index in listed.items():
         assert example[index - 1].startswith("#"), f"{name} has no comment above it"
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "seven", "36501"])
+def test_retention_days_must_be_a_number_of_days(value: str):
+    environ = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY, "GAMENIGHT_RETENTION_DAYS": value}
+    with pytest.raises(ConfigError, match="GAMENIGHT_RETENTION_DAYS"):
+        Settings.load(environ, env_file=None)
+
+
+def test_retention_is_off_unless_set():
+    base = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY}
+    assert Settings.load(base, env_file=None).retention_days is None
+    assert Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": ""}, None).retention_days is None
+    assert Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": " 90 "}, None).retention_days == 90
+
+
+def test_check_config_names_the_retention():
+    from bot.config_check import DatabaseState, summary
+
+    base = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY}
+    state = DatabaseState("db", None, None)
+    kept = summary(Settings.load(base, None), state, None)
+    assert "  GAMENIGHT_RETENTION_DAYS not set (finished games are kept)" in kept
+    purged = summary(Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": "90"}, None), state, None)
+    assert "  GAMENIGHT_RETENTION_DAYS 90 (games over for longer are deleted, daily)" in purged

@@ -3,6 +3,7 @@ conflicts refused with one line (and nothing written)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.database_file import lock_database
-from bot.storage import CopyConflictError, GameStatus, Storage, copy_database
+from bot.storage import CopyConflictError, GameDefaults, GameStatus, Storage, copy_database
 from tests.raw_sql import raw_execute
 
 pytestmark = pytest.mark.backends("postgres")
@@ -51,6 +52,24 @@ async def fill(storage: Storage) -> None:
     await storage.add_player(running.id, 8, display_name="", locale="", boards=deal)
     await storage.set_meta("commands:1:global", "abc")
     await storage.set_meta("notice:8", '["hello"]')
+    await storage.set_dm_channel(7, 700)
+    await storage.add_schedule(
+        kind="housie",
+        guild_id=2,
+        channel_id=11,
+        host_id=8,
+        starts_at=2_000_000_000.0,
+        lobby_minutes=10,
+        weekly=True,
+        options={"calls": "classic"},
+    )
+    await storage.change_server_settings(
+        1,
+        lambda s: dataclasses.replace(
+            s.with_defaults("loteria", GameDefaults(interval=20, prizes="full")),
+            time_zone="America/Mexico_City",
+        ),
+    )
 
 
 async def dump(storage: Storage) -> dict[str, object]:
@@ -63,6 +82,9 @@ async def dump(storage: Storage) -> dict[str, object]:
             for what in ("players", "boards", "draws", "claims", "winners", "claim_requests")
         },
         "meta": await storage.meta_with_prefix(""),
+        "dm": [await storage.dm_channel(user) for user in (7, 8, 9)],
+        "schedules": await storage.pending_schedules("housie"),
+        "settings": await storage.server_settings(1),
         "leaders": await storage.leaderboard(1),
     }
 
@@ -85,6 +107,9 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
         "claims": 3,
         "winners": 2,
         "meta": 2,
+        "dm_channels": 1,
+        "schedules": 1,
+        "server_settings": 1,
     }
     assert report.summary().startswith("copied 2 games, 3 players, 3 boards, 5 draws")
     async with Storage.open(database) as postgres:
@@ -92,8 +117,8 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
 
     again = await copy_database(source, database)
     assert sum(again.copied.values()) == 0
-    assert sum(again.already_there.values()) == 20
-    assert "copied nothing; 20 rows were already there" in again.summary()
+    assert sum(again.already_there.values()) == 23
+    assert "copied nothing; 23 rows were already there" in again.summary()
     async with Storage.open(database) as postgres:
         assert await dump(postgres) == before
         # New rows get ids past the copied ones.
@@ -157,7 +182,7 @@ async def test_the_migrate_db_command(tmp_path: Path, database: str):
     assert "copied 2 games, 3 players" in first.stdout
     second = migrate_db(str(source), database)
     assert second.returncode == 0, second.stderr
-    assert "copied nothing; 20 rows were already there" in second.stdout
+    assert "copied nothing; 23 rows were already there" in second.stdout
 
     usage = migrate_db(database, str(source))
     assert usage.returncode == 2

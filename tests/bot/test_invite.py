@@ -16,8 +16,10 @@ import pytest
 from bot.invite import NoClientIdError, client_id_from_token, invite_url
 from bot.permissions import (
     CHANNEL_PERMISSIONS,
+    EVENT_PERMISSIONS,
     INVITE_PERMISSIONS,
     THREAD_PERMISSIONS,
+    can_create_events,
     invite_permissions,
     missing_permissions,
     needed_in,
@@ -43,9 +45,12 @@ def bits(names: set[str] | tuple[str, ...]) -> int:
 
 
 def test_the_invite_asks_for_exactly_what_the_checks_require():
-    required = set(needed_in(A_TEXT_CHANNEL)) | set(needed_in(A_THREAD))
+    required = set(needed_in(A_TEXT_CHANNEL)) | set(needed_in(A_THREAD)) | {"create_events"}
     assert invite_permissions().value == bits(required)
-    assert set(INVITE_PERMISSIONS) == set(CHANNEL_PERMISSIONS) | set(THREAD_PERMISSIONS)
+    assert set(INVITE_PERMISSIONS) == (
+        set(CHANNEL_PERMISSIONS) | set(THREAD_PERMISSIONS) | set(EVENT_PERMISSIONS)
+    )
+    assert can_create_events(invite_permissions())
     # Enough for a game in a channel and in a thread...
     assert missing_permissions(invite_permissions(), A_TEXT_CHANNEL) == []
     assert missing_permissions(invite_permissions(), A_THREAD) == []
@@ -53,14 +58,15 @@ def test_the_invite_asks_for_exactly_what_the_checks_require():
     for name in INVITE_PERMISSIONS:
         fewer = discord.Permissions(invite_permissions().value)
         setattr(fewer, name, False)
-        assert missing_permissions(fewer, A_TEXT_CHANNEL) + missing_permissions(fewer, A_THREAD)
+        refused = missing_permissions(fewer, A_TEXT_CHANNEL) + missing_permissions(fewer, A_THREAD)
+        assert refused or not can_create_events(fewer)
 
 
 def test_the_invite_bits_are_discords_values():
     # View Channel 1 << 10, Send Messages 1 << 11, Attach Files 1 << 15, Send Messages in
-    # Threads 1 << 38 (Discord's permission table).
-    assert invite_permissions().value == (1 << 10) | (1 << 11) | (1 << 15) | (1 << 38)
-    assert invite_permissions().value == 274877942784
+    # Threads 1 << 38, Create Events 1 << 44 (Discord's permission table).
+    assert invite_permissions().value == (1 << 10) | (1 << 11) | (1 << 15) | (1 << 38) | (1 << 44)
+    assert invite_permissions().value == 17867063987200
 
 
 # -- the link ------------------------------------------------------------------------------------
@@ -143,8 +149,8 @@ async def test_every_game_plays_with_only_the_invites_permissions(emulator: Emul
     guild.everyone_role.permissions = 0
     guild.bot_role.permissions = invite_permissions().value
     channel = guild.add_channel("general")
-    # What the bot holds in a text channel (the emulator has no threads, nor their bit).
-    assert int(channel.bot_permissions()) == bits(CHANNEL_PERMISSIONS)
+    # What the bot holds in a text channel: the invite's bits, no more.
+    assert int(channel.bot_permissions()) == invite_permissions().value
     host, player = guild.add_member("host"), guild.add_member("player")
     bot = await start_bot(time_scale=100)
 

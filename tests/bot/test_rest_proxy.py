@@ -158,10 +158,12 @@ async def test_two_bot_processes_share_the_global_limit_through_the_proxy(
     for guild in guilds:
         guild.add_channel("general")
     bots = [
-        await start_bot(database=tmp_path / f"shard{shard}.sqlite3", shard_id=shard, shard_count=2)
+        await start_bot(
+            database=tmp_path / f"shard{shard}.sqlite3", shard_ids=[shard], shard_count=2
+        )
         for shard in (0, 1)
     ]
-    assert [bot.shard_id for bot in bots] == [0, 1]
+    assert [bot.shard_ids for bot in bots] == [[0], [1]]
     if through_proxy:
         await route_bots_through(proxy)
     lobbies = [await (await host.slash("loteria start", prizes="line")).reply() for host in hosts]

@@ -103,14 +103,14 @@ async def test_a_second_process_on_the_same_database_refuses_to_start(
         assert emulator.gateway.identify_count == identified, "the second never reached Discord"
 
         assert first.poll() is None
-        assert "No wins" in (await (await member.slash("stats")).reply(10)).content
+        assert "No games finished" in (await (await member.slash("stats")).reply(10)).content
 
         first.send_signal(signal.SIGKILL)
         await wait_for_exit(first, 10)
         await emulator.wait_until(lambda: not emulator.bot_connected or None, 10, lambda: "drop")
         first = start_bot_process(emulator, database, log)  # the lock went with the process
         await emulator.wait_for_bot(30)
-        assert "No wins" in (await (await member.slash("stats")).reply(10)).content
+        assert "No games finished" in (await (await member.slash("stats")).reply(10)).content
     finally:
         await stop(first)
 

@@ -2,6 +2,7 @@
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import asyncpg
@@ -16,6 +17,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from tests.raw_sql import raw_execute
 
 pytestmark = pytest.mark.backends()
 
@@ -181,8 +183,102 @@ async def test_wins_are_recorded_once_and_counted(storage: Storage):
         await storage.record_win(game.id, prize="line", user_id=5, board_id=None, draw_seq=5)
     assert [w.prize for w in await storage.winners(game.id)] == ["line", "full"]
     assert len([c for c in await storage.claims(game.id) if c.valid]) == 2
+    # Wins count once their game is over.
+    assert await storage.leaderboard(1) == []
+    for g in (game, other):
+        await storage.update_game(g.id, status=GameStatus.FINISHED)
     board = {(row.user_id, row.kind): row.wins for row in await storage.leaderboard(1)}
     assert board == {(5, "loteria"): 1, (5, "housie"): 1}
+
+
+async def test_the_leaderboard_counts_wins_and_games_finished_in_the_period(
+    storage: Storage, database: Path | str
+):
+    now = time.time()
+    day = 24 * 60 * 60
+    ann, bea, cy, dee = 11, 12, 13, 14
+
+    async def played(
+        kind: str,
+        players: list[int],
+        winners: list[int],
+        *,
+        days_ago: float,
+        status: GameStatus = GameStatus.FINISHED,
+        guild_id: int = 1,
+    ) -> int:
+        game = await storage.create_game(
+            kind=kind, guild_id=guild_id, channel_id=3, host_id=players[0], seed=None, options={}
+        )
+        for user_id in players:
+            await storage.add_player(
+                game.id,
+                user_id,
+                display_name=f"{user_id}@{days_ago}",
+                locale="",
+                boards=lambda _seat, _first: [],
+            )
+        for prize, user_id in enumerate(winners):
+            await storage.record_win(
+                game.id, prize=f"p{prize}", user_id=user_id, board_id=None, draw_seq=1
+            )
+        await storage.update_game(game.id, status=status)
+        await raw_execute(
+            database, "UPDATE games SET finished_at = ? WHERE id = ?", now - days_ago * day, game.id
+        )
+        return game.id
+
+    await played("loteria", [ann, bea], [ann, ann], days_ago=40)  # two prizes: one win
+    await played("loteria", [ann, bea, cy], [bea], days_ago=10)
+    await played("loteria", [ann, cy], [ann], days_ago=2)
+    await played("loteria", [ann, bea, cy, dee], [], days_ago=1)  # nobody won
+    await played("loteria", [bea, dee], [], days_ago=1, status=GameStatus.CANCELLED)
+    await played("loteria", [dee], [dee], days_ago=1, guild_id=2)  # another server's
+    running = await storage.create_game(
+        kind="loteria", guild_id=1, channel_id=4, host_id=dee, seed=None, options={}
+    )
+    await storage.add_player(
+        running.id, dee, display_name="", locale="", boards=lambda _seat, _first: []
+    )
+    await storage.record_win(running.id, prize="line", user_id=dee, board_id=None, draw_seq=1)
+    await played("tictactoe", [cy, dee], [dee], days_ago=20)
+
+    async def board(since_days: float | None, per_kind: int = 5) -> list[tuple[str, int, int, int]]:
+        since = None if since_days is None else now - since_days * day
+        rows = await storage.leaderboard(1, per_kind=per_kind, since=since)
+        return [(row.kind, row.user_id, row.wins, row.played) for row in rows]
+
+    # The last 7 days: Ann won one of her two games; the others played one and won none,
+    # those with fewer games first.
+    assert await board(7) == [
+        ("loteria", ann, 1, 2),
+        ("loteria", bea, 0, 1),
+        ("loteria", dee, 0, 1),
+        ("loteria", cy, 0, 2),
+    ]
+    # The last 30 days: equal wins, fewer games first; Tic-tac-toe ranked on its own.
+    assert await board(30) == [
+        ("loteria", bea, 1, 2),
+        ("loteria", ann, 1, 3),
+        ("loteria", dee, 0, 1),
+        ("loteria", cy, 0, 3),
+        ("tictactoe", dee, 1, 1),
+        ("tictactoe", cy, 0, 1),
+    ]
+    assert await board(None, per_kind=2) == [
+        ("loteria", ann, 2, 4),
+        ("loteria", bea, 1, 3),
+        ("tictactoe", dee, 1, 1),
+        ("tictactoe", cy, 0, 1),
+    ]
+    assert await board(0.5) == []
+
+    # The names the bot saw last (Dee's last join was the Tic-tac-toe game), never an empty
+    # one; only this server's.
+    names = await storage.member_names(1, [ann, dee, 99])
+    assert names == {ann: f"{ann}@1", dee: f"{dee}@20"}
+    assert await storage.member_names(2, [ann, dee]) == {dee: f"{dee}@1"}
+    assert await storage.member_names(1, []) == {}
 
 
 async def test_meta_upserts(storage: Storage):
@@ -230,3 +326,49 @@ async def test_a_channel_holds_one_game_of_the_excluded_kinds_even_under_a_race(
     assert await new_game(storage, channel_id=77, kind="tictactoe")
     await storage.update_game(created[0].id, status=GameStatus.FINISHED)
     assert await start("housie")
+
+
+async def test_game_nights_are_planned_and_move_on_once(storage: Storage):
+    from bot.storage import ScheduleStatus
+
+    later = await storage.add_schedule(
+        kind="loteria",
+        guild_id=1,
+        channel_id=10,
+        host_id=7,
+        starts_at=2_000_000_600.0,
+        lobby_minutes=15,
+        weekly=True,
+        options={"prizes": "line"},
+    )
+    sooner = await storage.add_schedule(
+        kind="loteria",
+        guild_id=2,
+        channel_id=20,
+        host_id=8,
+        starts_at=2_000_000_000.0,
+        lobby_minutes=5,
+        weekly=False,
+        options={},
+    )
+    assert later.status is ScheduleStatus.WAITING
+    assert later.lobby_at == 2_000_000_600.0 - 15 * 60
+    assert later.weekly
+    assert later.options == {"prizes": "line"}
+    assert [s.id for s in await storage.pending_schedules("loteria")] == [sooner.id, later.id]
+    assert [s.id for s in await storage.pending_schedules("loteria", 1)] == [later.id]
+    assert await storage.pending_schedules("housie") == []
+
+    assert await storage.update_schedule(
+        later.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY, game_id=44
+    )
+    # A second opening of the same night loses: compare-and-set.
+    assert not await storage.update_schedule(
+        later.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY, game_id=45
+    )
+    opened = await storage.get_schedule(later.id)
+    assert (opened.status, opened.game_id) == (ScheduleStatus.LOBBY, 44)
+    assert await storage.update_schedule(
+        sooner.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.CANCELLED
+    )
+    assert [s.id for s in await storage.pending_schedules("loteria")] == [later.id]

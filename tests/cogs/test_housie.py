@@ -175,7 +175,23 @@ async def test_a_full_housie_night(emulator: Emulator, start_bot):
     assert all(m.attachments for m in boards_posted)
 
     assert not await cog.call_next(game.id)
-    assert seed.hex() in channel.messages[-1].content
+    summary = channel.messages[-1]
+    assert seed.hex() in summary.content
+    # Eight prizes on one picture: each winner's ticket, named and described.
+    (picture,) = summary.attachments
+    assert picture.data.startswith(b"\x89PNG")
+    names = {member.id: member.name for member in players}
+    boards = {board.id: board for board in await bot.storage.boards(game.id)}
+    won = await bot.storage.winners(game.id)
+    assert len(won) == len(PRIZES)
+    for winner in won:
+        assert winner.board_id is not None
+        ticket = boards[winner.board_id].board_index + 1
+        expected = (
+            f"{Prize(winner.prize).display_name}: {names[winner.user_id]}, ticket {ticket},"
+            f" on call {winner.draw_seq} (number {order[winner.draw_seq - 1]})"
+        )
+        assert expected in picture.description
     announced = [
         int(match[1])
         for m in channel.messages

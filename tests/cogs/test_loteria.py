@@ -166,6 +166,17 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
     summary = channel.messages[-1]
     assert seed.hex() in summary.content
     assert "is over" in summary.content
+    # The summary carries one picture of the winners' tablas, named and described.
+    (picture,) = summary.attachments
+    assert picture.filename == f"results-{game.id}.png"
+    assert picture.data.startswith(b"\x89PNG")
+    names = {member.id: member.name for member in players}
+    for member in winners:
+        assert f"Line (Chorro), shared: {member.name}, on call {first_line} (" in (
+            picture.description
+        )
+    for won in await bot.storage.winners(game.id):
+        assert f"{names[won.user_id]}, on call {won.draw_seq} (" in picture.description
     over = await (await winners[0].slash("loteria claim", in_channel=channel)).reply()
     assert "no Lotería game" in over.content
     stale = await (await winners[0].click(call_message, button_id(call_message, "claim"))).reply()

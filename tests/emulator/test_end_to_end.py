@@ -319,3 +319,38 @@ async def test_typing_pins_and_reactions(emulator, tmp_path):
         await sent.unpin()
         assert not stored.pinned
         assert [g.name async for g in bot.fetch_guilds()] == ["Game Night"]
+
+
+async def test_roles_reach_the_bot_and_ride_on_interactions(emulator, tmp_path):
+    guild, _, alice, bob = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        hosts = guild.add_role("Hosts")
+        carol = guild.add_member("carol", roles=[hosts])
+        bob.give_role(hosts)
+        seen = bot.get_guild(guild.id)
+        assert seen is not None
+        await emulator.wait_until(lambda: seen.get_role(hosts.id) is not None, 5, lambda: "the new role")
+        assert seen.get_role(hosts.id).name == "Hosts"
+        seen_roles: dict[str, list[int]] = {}
+
+        @bot.tree.command(name="whoami", description="my roles")
+        async def whoami(interaction: discord.Interaction) -> None:
+            assert isinstance(interaction.user, discord.Member)
+            seen_roles[interaction.user.name] = [r.id for r in interaction.user.roles[1:]]
+            await interaction.response.send_message("ok")
+
+        await bot.tree.sync()
+        for member in (alice, bob, carol):
+            await (await member.slash("whoami")).reply()
+        assert seen_roles == {
+            "alice": [guild.manager_role.id],
+            "bob": [hosts.id],
+            "carol": [hosts.id],
+        }
+        guild.delete_role(hosts)
+        await emulator.wait_until(lambda: seen.get_role(hosts.id) is None, 5, lambda: "the role gone")
+        await (await carol.slash("whoami")).reply()
+        assert seen_roles["carol"] == []
+        with pytest.raises(DriverError):
+            carol.give_role(guild.everyone_role)

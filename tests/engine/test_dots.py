@@ -8,6 +8,7 @@ from engine.dots import (
     EXACT_LINE_LIMIT,
     DotsError,
     DotsGame,
+    DotsReason,
     Level,
     Line,
     MoveResult,
@@ -97,6 +98,42 @@ def test_line_names_are_forgiving(text):
 def test_bad_line_names_say_why(text, message):
     with pytest.raises(DotsError, match=message):
         parse_line(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "values"),
+    [
+        ("hello", DotsReason.NOT_A_LINE, {"typed": "'hello'"}),
+        ("x" * 100, DotsReason.NOT_A_LINE, {"typed": repr("x" * 39 + "…")}),
+        ("A1-C1", DotsReason.SKIPS_DOTS, {"line": "A1-C1"}),
+        ("B2-A1", DotsReason.DIAGONAL, {"line": "A1-B2"}),
+        ("a1 a1", DotsReason.SAME_DOT, {"line": "A1-A1"}),
+        (
+            "e1-d1",
+            DotsReason.DOT_OFF_BOARD,
+            {"dot": "E1", "rows": 3, "columns": 3, "last_column": "D", "last_row": 4},
+        ),
+    ],
+)
+def test_bad_line_names_say_why_as_a_code(text, code, values):
+    """The same refusal for the bot to word in the player's language: a code and its facts."""
+    with pytest.raises(DotsError) as refused:
+        parse_line(text)
+    assert (refused.value.code, dict(refused.value.values)) == (code, values)
+
+
+def test_a_drawn_line_says_who_drew_it_as_a_code():
+    game = DotsGame()
+    game.play("A1-B1")
+    with pytest.raises(DotsError) as refused:
+        game.play("b1-a1")
+    assert refused.value.code == DotsReason.TAKEN
+    assert refused.value.values == {"line": "A1-B1", "player": Player.FIRST}
+    # Errors no player causes (a damaged state text) carry no code: the bot shows the text.
+    with pytest.raises(DotsError) as damaged:
+        DotsGame.from_state("3x3:00")
+    assert damaged.value.code == ""
+    assert damaged.value.values == {}
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(1, 3), (3, 6), (0, 0)])

@@ -17,8 +17,10 @@ from engine.housie import (
     DEFAULT_PRIZES,
     MAX_TICKETS,
     Calls,
+    CodeReason,
     HousieGame,
     Prize,
+    PrizeReason,
     Ticket,
     TicketCodeError,
     TicketDealer,
@@ -490,6 +492,54 @@ def test_last_call_rule_reasons():
     assert nothing.reason == "no numbers have been called yet"
 
 
+def test_every_verdict_says_why_as_a_code_with_values():
+    """The English reason for logs, and the same as a code with its facts for the bot to word."""
+    ticket = Ticket(GOOD_ROWS)
+    top = ROW_NUMBERS[0]
+    cases = [
+        (check_prize(ticket, [], Prize.FULL_HOUSE), PrizeReason.NOTHING_CALLED, {}),
+        (
+            check_prize(ticket, [3, 90], Prize.EARLY_FIVE),
+            PrizeReason.EARLY_FIVE_SHORT,
+            {"count": 1},
+        ),
+        (
+            check_prize(ticket, top[:3], Prize.TOP_LINE),
+            PrizeReason.INCOMPLETE,
+            {"prize": Prize.TOP_LINE, "missing": (62, 81), "count": 2},
+        ),
+        (
+            check_prize(ticket, [*top, 90], Prize.EARLY_FIVE, require_last=True),
+            PrizeReason.SLEPT_OFF_TICKET,
+            {"last": 90},
+        ),
+        (
+            check_prize(ticket, [*top, 14], Prize.TOP_LINE, require_last=True),
+            PrizeReason.SLEPT,
+            {"prize": Prize.TOP_LINE, "last": 14},
+        ),
+        (check_prize(ticket, top, Prize.TOP_LINE), PrizeReason.COMPLETE, {"prize": Prize.TOP_LINE}),
+        (
+            check_prize(ticket, top, Prize.EARLY_FIVE),
+            PrizeReason.COMPLETE,
+            {"prize": Prize.EARLY_FIVE},
+        ),
+        (
+            check_prize(ticket, top, Prize.TOP_LINE, require_last=True),
+            PrizeReason.COMPLETED_LAST,
+            {"prize": Prize.TOP_LINE, "last": 81},
+        ),
+    ]
+    for verdict, code, values in cases:
+        assert (verdict.code, dict(verdict.values)) == (code, values), verdict.reason
+    assert {code for _, code, _ in cases} == set(PrizeReason)
+    assert cases[1][0].reason == "Early Five needs 5 of the ticket's numbers called; 1 is"
+    # The whole list of missing numbers is in the values; the English text names five.
+    many = check_prize(ticket, [3], Prize.FULL_HOUSE)
+    assert many.values["missing"] == tuple(sorted(ticket.numbers - {3}))
+    assert many.values["count"] == 14
+
+
 def test_a_long_list_of_missing_numbers_is_shortened():
     verdict = check_prize(Ticket(GOOD_ROWS), [3], Prize.FULL_HOUSE)
     assert (
@@ -600,6 +650,23 @@ def test_wrong_key_other_game_and_malformed_codes_are_rejected():
         decode_ticket_code("0" + code, KEY)
     with pytest.raises(TicketCodeError):
         decode_ticket_code(code[1:] + code[0], KEY)  # characters swapped around
+    for typed, reason, values in (
+        (code[:-1], CodeReason.LENGTH, {"length": 25, "shortest": 26, "longest": 64}),
+        (
+            code[:2] + "U" + code[3:],
+            CodeReason.CHARACTER,
+            {"position": 3, "character": "U", "alphabet": CODE_ALPHABET},
+        ),
+        ("0" + code, CodeReason.LEADING_ZEROS, {}),
+        (code[:-1] + ("A" if code[-1] != "A" else "B"), CodeReason.FORGED, {}),
+    ):
+        with pytest.raises(TicketCodeError) as refused:
+            decode_ticket_code(typed, KEY)
+        assert (refused.value.code, dict(refused.value.values)) == (reason, values)
+    with pytest.raises(TicketCodeError) as refused:
+        decode_ticket_code(code, KEY, game_id=13)
+    assert refused.value.code == CodeReason.OTHER_GAME
+    assert refused.value.values == {"code_game": 12, "game": 13}
     with pytest.raises(ValueError, match="at least 16 bytes"):
         encode_ticket_code(ticket, 12, b"short")
     with pytest.raises(GameError):

@@ -16,6 +16,7 @@ from engine.loteria import (
     MAX_DEAL_ATTEMPTS,
     MAX_TABLAS,
     Card,
+    ClaimReason,
     ClaimResult,
     Deck,
     LoteriaGame,
@@ -547,7 +548,7 @@ def test_line_claim():
     called = [1, 2, 3, 4]
     assert check_claim(FIRST_SIXTEEN, called, Pattern.LINE) == ClaimResult(True, 0b1111, "")
     result = check_claim(FIRST_SIXTEEN, called[:3], Pattern.LINE)
-    assert result == ClaimResult(False, 0, "no line is complete")
+    assert result == ClaimResult(False, 0, "no line is complete", ClaimReason.NO_LINE)
 
 
 def test_prefers_the_shape_with_the_last_card():
@@ -562,7 +563,11 @@ def test_require_last_rejects_a_stale_shape():
     assert check_claim(FIRST_SIXTEEN, called, Pattern.LINE).valid
     result = check_claim(FIRST_SIXTEEN, called, Pattern.LINE, require_last=True)
     assert result == ClaimResult(
-        False, 0, "the pattern does not include the last card called (El Sol)"
+        False,
+        0,
+        "the pattern does not include the last card called (El Sol)",
+        ClaimReason.SLEPT,
+        {"card": "El Sol", "number": 46},
     )
     assert check_claim(FIRST_SIXTEEN, called[:4], Pattern.LINE, require_last=True).valid
 
@@ -573,20 +578,36 @@ def test_reason_names_the_card_from_the_given_deck():
         tabla, [1, 6, 11, 16, 25], Pattern.LINE, require_last=True, deck=FAMILY_DECK
     )
     assert result.reason.endswith("(La Piñata)")
+    assert result.values == {"card": "La Piñata", "number": 25}
 
 
 @pytest.mark.parametrize(
-    ("pattern", "called", "reason"),
+    ("pattern", "called", "reason", "code"),
     [
-        (Pattern.CORNERS, [1, 4, 13], "the four corners are not all called"),
-        (Pattern.CENTRE, [6, 7, 10], "the four centre cells are not all called"),
-        (Pattern.SQUARE, [1, 2, 5], "no 2x2 square is complete"),
-        (Pattern.FULL, list(range(1, 16)), "the tabla is not full"),
-        (Pattern.LINE, [], "no cards have been called"),
+        (Pattern.CORNERS, [1, 4, 13], "the four corners are not all called", "corners_missing"),
+        (Pattern.CENTRE, [6, 7, 10], "the four centre cells are not all called", "centre_missing"),
+        (Pattern.SQUARE, [1, 2, 5], "no 2x2 square is complete", "no_square"),
+        (Pattern.FULL, list(range(1, 16)), "the tabla is not full", "not_full"),
+        (Pattern.LINE, [1, 2, 3], "no line is complete", "no_line"),
+        (Pattern.LINE, [], "no cards have been called", "nothing_called"),
     ],
 )
-def test_incomplete_reasons(pattern, called, reason):
-    assert check_claim(FIRST_SIXTEEN, called, pattern) == ClaimResult(False, 0, reason)
+def test_incomplete_reasons(pattern, called, reason, code):
+    # The English text for logs, and the same reason as a stable code for the bot to word.
+    result = check_claim(FIRST_SIXTEEN, called, pattern)
+    assert result == ClaimResult(False, 0, reason, f"loteria_{code}")
+    assert result.values == {}
+
+
+def test_every_claim_reason_is_reached():
+    """Each ``ClaimReason`` is the code of some false claim (the bot words every one of them)."""
+    called = [1, 2, 3, 4, 46]
+    reached = {
+        check_claim(FIRST_SIXTEEN, called, Pattern.LINE, require_last=True).code,
+        *(check_claim(FIRST_SIXTEEN, [], pattern).code for pattern in Pattern),
+        *(check_claim(FIRST_SIXTEEN, [17], pattern).code for pattern in Pattern),
+    }
+    assert reached == set(ClaimReason)
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from engine.tictactoe import (
     Status,
     TicTacToe,
     TicTacToeError,
+    TicTacToeReason,
     choose_move,
     perfect_moves,
     winning_cells,
@@ -151,6 +152,19 @@ def test_illegal_moves_say_why(moves, cell, player, message):
     with pytest.raises(TicTacToeError, match=message):
         game.play(cell, player=player)
     assert game.to_state() == before
+
+
+def test_refusals_a_player_can_cause_carry_a_code():
+    game = TicTacToe(Rules(4, 3))
+    with pytest.raises(TicTacToeError) as refused:
+        game.play(16)
+    assert refused.value.code == TicTacToeReason.OFF_BOARD
+    assert refused.value.values == {"cell": 16, "size": 4, "last": 15}
+    game.play(5)
+    with pytest.raises(TicTacToeError) as refused:
+        game.play(5)
+    assert refused.value.code == TicTacToeReason.CELL_TAKEN
+    assert refused.value.values == {"cell": 5, "mark": Player.X}
 
 
 def test_errors_are_game_errors():

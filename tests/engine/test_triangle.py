@@ -10,6 +10,7 @@ from engine.triangle import (
     Jump,
     TriangleError,
     TriangleGame,
+    TriangleReason,
     best_jumps,
     best_line,
     count_solutions,
@@ -231,6 +232,26 @@ def test_illegal_jumps_say_why(moves, origin, target, message):
     assert game.to_state() == before
 
 
+@pytest.mark.parametrize(
+    ("moves", "origin", "target", "code", "values"),
+    [
+        ((), 3, 15, TriangleReason.NO_SUCH_HOLE, {"hole": 15, "last": 14}),
+        (((3, 0), (10, 3)), 0, 3, TriangleReason.LANDING_TAKEN, {"target": 3}),
+        (((3, 0), (12, 3)), 1, 10, TriangleReason.NO_PEG, {"origin": 1}),
+        (((3, 0),), 10, 1, TriangleReason.NOT_STRAIGHT, {"origin": 10, "target": 1}),
+        (((3, 0),), 6, 1, TriangleReason.NOTHING_OVER, {"origin": 6, "target": 1, "over": 3}),
+    ],
+)
+def test_illegal_jumps_say_why_as_a_code(moves, origin, target, code, values):
+    """The same refusal for the bot to word in the player's language: a code and its facts."""
+    game = TriangleGame.new(0)
+    for move in moves:
+        game.jump(*move)
+    with pytest.raises(TriangleError) as refused:
+        game.jump(origin, target)
+    assert (refused.value.code, dict(refused.value.values)) == (code, values)
+
+
 def test_nothing_to_jump_over():
     game = TriangleGame.new(0)
     game.jump(3, 0)  # empties 1 and 3
@@ -246,8 +267,10 @@ def test_no_jump_after_the_game_is_over():
     game = TriangleGame.new(0)
     for jump in game.solution():
         game.play(jump)
-    with pytest.raises(TriangleError, match="game is over"):
+    with pytest.raises(TriangleError, match="game is over") as refused:
         game.jump(0, 3)
+    assert refused.value.code == TriangleReason.GAME_OVER
+    assert refused.value.values == {"pegs": 1}
 
 
 def test_play_rejects_a_jump_with_the_wrong_middle():

@@ -65,6 +65,8 @@ def cjk_characters() -> set[int]:
 
 
 def subset_cjk(source: Path, target: Path) -> None:
+    """Writes to ``target`` the CJK face of the ``source`` collection cut down to the characters
+    the bot draws, reproducibly."""
     from fontTools import subset  # type: ignore[import-untyped]
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
@@ -84,6 +86,7 @@ def subset_cjk(source: Path, target: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Copies the fallback Noto fonts from a folder into ``--into``, the CJK one cut down."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "source", type=Path, help="a folder holding the Noto fonts, searched deeply"

@@ -6,7 +6,7 @@ from PIL import Image
 from bot.render import render_caller_board, render_tabla, render_ticket, warm_up
 from bot.render.__main__ import main
 from engine.housie import tickets_at
-from engine.loteria import CLASSIC_DECK, FAMILY_DECK, deal_for_game
+from engine.loteria import FAMILY_DECK, deal_for_game
 
 EXPECTED = {
     "loteria-card.png",
@@ -33,6 +33,9 @@ EXPECTED = {
     "triangle.png",
     "triangle-solved.png",
     "triangle-solution.gif",
+    "results-loteria.png",
+    "results-housie.png",
+    "leaderboard.png",
 }
 
 
@@ -50,7 +53,7 @@ def test_sample_writes_every_picture_kind(tmp_path, capsys):
 
 async def test_renders_from_worker_threads_match_sequential_ones():
     """Callers use asyncio.to_thread; concurrent renders must give the same bytes."""
-    warm_up([CLASSIC_DECK, FAMILY_DECK])
+    warm_up()
     seed = bytes(32)
     tablas = deal_for_game(seed, 4)
     tickets = tickets_at(seed, 0, 4)

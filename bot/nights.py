@@ -1,0 +1,470 @@
+"""Game nights planned ahead: ``/<game> schedule``, ``schedules`` and ``unschedule`` for the
+calling games, and the loop that keeps them.
+
+A night is a row of ``schedules`` (``bot.storage``): at ``starts_at - lobby_minutes`` the bot
+posts the lobby in the channel; at ``starts_at`` it starts the game if anyone joined (else calls
+it off); a weekly night then plans the next one, a week later. Each step moves the row by
+compare-and-set, so a step is taken once, and the loop reads the rows again after a restart.
+A night is announced as a Discord scheduled event (external, "#channel") when the bot may create
+events; the event is started with the game, completed at its end, deleted when called off.
+
+Times are typed as in ``bot.when`` and read in the server's time zone (UTC unless the server's
+settings say otherwise). ``GameNightBot.now()`` is the clock the loop reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import logging
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.errors import UserError, answer, defer_public
+from bot.games import LEASE_WAIT
+from bot.i18n import LocaleLike
+from bot.permissions import can_create_events, require_posting
+from bot.storage import (
+    ChannelBusyError,
+    GameDefaults,
+    GameRow,
+    GameStatus,
+    LeaseLostError,
+    ScheduleRow,
+    ScheduleStatus,
+    ServerSettings,
+    Storage,
+)
+from bot.when import WhenError, parse_when, zone_named
+from engine.errors import quoted
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+log = logging.getLogger(__name__)
+
+LOBBY_MINUTES_DEFAULT = 10
+LOBBY_MINUTES_MOST = 120
+EVENT_HOURS = 2  # how long the Discord event says a night lasts
+WEEK = 7 * 24 * 3600.0
+IDLE_CHECK = 60.0  # seconds between looks when nothing is due sooner (clock changes, restarts)
+EVENT_ACTIVE, EVENT_COMPLETED = 2, 3
+
+
+class GameNights(commands.Cog):
+    """The planned nights of one calling game; mixed into ``CallingGameCog``, whose lobby,
+    timer and words it uses."""
+
+    bot: GameNightBot
+    kind: ClassVar[str]
+    nights_wake: asyncio.Event
+    nights_task: asyncio.Task[None] | None
+
+    # -- what the game provides (CallingGameCog and the cogs) ----------------------------------
+
+    @property
+    def storage(self) -> Storage:
+        """The bot's database (``GameCog.storage``)."""
+        raise NotImplementedError
+
+    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
+        """Message ``key`` naming this game (``GameCog.say``)."""
+        raise NotImplementedError
+
+    def refusal(self, key: str, /, **values: Any) -> UserError:
+        """A refusal naming this game (``GameCog.refusal``)."""
+        raise NotImplementedError
+
+    def is_closing(self) -> bool:
+        """Whether the bot is stopping (``GameCog.is_closing``)."""
+        raise NotImplementedError
+
+    async def require_controller(
+        self, interaction: discord.Interaction[Any], game: GameRow
+    ) -> None:
+        """Refuse unless the member hosts the game or manages the server."""
+        raise NotImplementedError
+
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults
+    ) -> tuple[str, dict[str, Any]]:
+        """The first state and the options of a game a night opens: the start command's with
+        no options given, the server's ``defaults`` for this game applied."""
+        raise NotImplementedError
+
+    async def host_settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
+        """The server's settings, once the member may host there (``GameCog.host_settings``)."""
+        raise NotImplementedError
+
+    async def post_lobby(self, game: GameRow, note: str) -> int:
+        """Post ``game``'s lobby in its channel (not as an answer); returns the message id."""
+        raise NotImplementedError
+
+    def start_running(self, game_id: int) -> None:
+        """The game's status changed to running: refresh its lobby, start its caller."""
+        raise NotImplementedError
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def start_nights(self) -> None:
+        """Start the loop that opens and starts this game's planned nights."""
+        self.nights_wake = asyncio.Event()
+        self.nights_task = asyncio.create_task(self._nights(), name=f"{self.kind}-nights")
+
+    def stop_nights(self) -> None:
+        """Stop that loop (the bot is stopping; the nights stay stored)."""
+        if self.nights_task is not None:
+            self.nights_task.cancel()
+
+    def runs(self, schedule: ScheduleRow) -> bool:
+        """Whether this client runs the night's server: it is on one of the client's shards (a
+        fleet's client runs some; every other process of the fleet leaves the night alone)."""
+        return self.bot.runs_guild(schedule.guild_id)
+
+    def hosts(self, schedule: ScheduleRow) -> bool:
+        """Whether this client runs the night's server and the server is there (its shard
+        connected, the bot still in it)."""
+        return self.runs(schedule) and self.bot.get_guild(schedule.guild_id) is not None
+
+    @staticmethod
+    def next_step_at(schedule: ScheduleRow) -> float:
+        """When the night's next step is due: its lobby's opening, or its start."""
+        return schedule.lobby_at if schedule.status is ScheduleStatus.WAITING else schedule.starts_at
+
+    async def _nights(self) -> None:
+        while not self.is_closing():
+            try:
+                pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
+                now = self.bot.now()
+                stepped = False
+                for schedule in (s for s in pending if self.next_step_at(s) <= now):
+                    # As a game's timer does: a fleet's client waits for that server's shard
+                    # only (one taking over several connects them seconds apart).
+                    await self.bot.wait_until_shard_ready(schedule.guild_id)
+                    if self.hosts(schedule):
+                        await self.take_step(schedule)
+                        stepped = True
+                if stepped:
+                    continue
+                # (A night due in a server the bot is not in is looked at again at the next.)
+                later = [self.next_step_at(s) for s in pending if self.next_step_at(s) > now]
+                delay = max(0.0, min(IDLE_CHECK, min(later, default=now + IDLE_CHECK) - now))
+            except asyncio.CancelledError:
+                raise
+            except LeaseLostError as error:  # a fleet's client whose shard moved: it stops soon
+                log.warning("the %s game nights' loop: %s; waiting", self.kind, error)
+                delay = LEASE_WAIT
+            except Exception:
+                log.exception("the %s game nights' loop failed; looking again soon", self.kind)
+                delay = IDLE_CHECK
+            self.nights_wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.nights_wake.wait(), delay)
+
+    async def take_step(self, schedule: ScheduleRow) -> None:
+        """Open the night's lobby, or start its game, whichever is due."""
+        if schedule.status is ScheduleStatus.WAITING:
+            await self.open_night(schedule)
+        else:
+            await self.begin_night(schedule)
+
+    async def open_night(self, schedule: ScheduleRow) -> None:
+        """Post the night's lobby: the night moves from waiting to lobby once."""
+        if not await self.storage.update_schedule(
+            schedule.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY
+        ):
+            return
+        seed = self.bot.new_seed()
+        # The server's settings as they are when the lobby opens, not when the night was planned.
+        settings = await self.storage.server_settings(schedule.guild_id)
+        state, options = self.scheduled_game(seed, settings.defaults(self.kind))
+        locale = await self.public_locale(schedule.guild_id)
+        options |= {"guild_locale": locale, "night": schedule.id}
+        if schedule.event_id is not None:
+            options["event_id"] = schedule.event_id
+        try:
+            game = await self.storage.create_game(
+                kind=self.kind,
+                guild_id=schedule.guild_id,
+                channel_id=schedule.channel_id,
+                host_id=schedule.host_id,
+                seed=seed,
+                options=options,
+                state=state,
+                alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
+            )
+        except ChannelBusyError as busy:
+            await self.miss(schedule, "night_missed_busy", game=busy.existing.id)
+            return
+        note = self.say("night_lobby_note", locale, night=schedule.id, at=int(schedule.starts_at))
+        try:
+            message_id = await self.post_lobby(game, note)
+        except (discord.Forbidden, discord.NotFound):
+            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            await self.miss(schedule, "night_missed_channel")
+            return
+        await self.storage.update_game(game.id, lobby_message_id=message_id)
+        await self.storage.update_schedule(
+            schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
+        )
+
+    async def miss(self, schedule: ScheduleRow, key: str, **values: Any) -> None:
+        """The night's lobby could not open: say so to the host; a weekly night goes on."""
+        await self.storage.update_schedule(
+            schedule.id, expect=ScheduleStatus.LOBBY, status=ScheduleStatus.MISSED
+        )
+        locale = await self.public_locale(schedule.guild_id)
+        text = self.say(key, locale, night=schedule.id, channel=schedule.channel_id, **values)
+        await self.bot.tell(schedule.host_id, text)
+        await self.delete_event(schedule)
+        await self.plan_next(schedule)
+
+    async def begin_night(self, schedule: ScheduleRow) -> None:
+        """Start the night's game if anyone joined; otherwise call it off."""
+        if not await self.storage.update_schedule(
+            schedule.id, expect=ScheduleStatus.LOBBY, status=ScheduleStatus.DONE
+        ):
+            return
+        game = await self.storage.get_game(schedule.game_id) if schedule.game_id else None
+        if game is not None and game.status is GameStatus.LOBBY:
+            if await self.storage.count_players(game.id):
+                if await self.storage.update_game(
+                    game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
+                ):
+                    self.start_running(game.id)
+                    await self.edit_event(schedule, status=EVENT_ACTIVE)
+            else:
+                await self.storage.update_game(
+                    game.id,
+                    status=GameStatus.CANCELLED,
+                    options={**game.options, "nobody_came": True},
+                    expect_status=GameStatus.LOBBY,
+                )
+                self.start_running(game.id)  # the lobby says the night was called off
+                await self.delete_event(schedule)
+        await self.plan_next(schedule)
+
+    async def plan_next(self, schedule: ScheduleRow) -> None:
+        """A weekly night plans the next one, at the same time a week later."""
+        if not schedule.weekly:
+            return
+        starts_at = schedule.starts_at + WEEK
+        while starts_at <= self.bot.now():  # the bot was down for weeks
+            starts_at += WEEK
+        following = await self.storage.add_schedule(
+            kind=schedule.kind,
+            guild_id=schedule.guild_id,
+            channel_id=schedule.channel_id,
+            host_id=schedule.host_id,
+            starts_at=starts_at,
+            lobby_minutes=schedule.lobby_minutes,
+            weekly=True,
+            options=schedule.options,
+        )
+        await self.create_event(following)
+        self.nights_wake.set()
+
+    # -- the Discord event ---------------------------------------------------------------------
+
+    async def create_event(self, schedule: ScheduleRow) -> bool:
+        """Announce the night as a Discord scheduled event; False when the bot may not."""
+        guild = self.bot.get_guild(schedule.guild_id)
+        if guild is None or not can_create_events(guild.me.guild_permissions):
+            return False
+        channel = guild.get_channel(schedule.channel_id)
+        where = f"#{channel.name}" if channel is not None else "Discord"
+        locale = await self.public_locale(schedule.guild_id)
+        start = datetime.datetime.fromtimestamp(schedule.starts_at, datetime.UTC)
+        try:
+            event = await guild.create_scheduled_event(
+                name=self.say("night_event_name", locale)[:100],
+                description=self.say("night_event_description", locale, channel=where)[:1000],
+                start_time=start,
+                end_time=start + datetime.timedelta(hours=EVENT_HOURS),
+                entity_type=discord.EntityType.external,
+                location=where[:100],
+                privacy_level=discord.PrivacyLevel.guild_only,
+            )
+        except discord.HTTPException as error:
+            log.warning("could not create the event of night %s: %s", schedule.id, error)
+            return False
+        await self.storage.update_schedule(
+            schedule.id, expect=schedule.status, event_id=event.id
+        )
+        return True
+
+    async def edit_event(self, schedule: ScheduleRow, *, status: int) -> None:
+        """Move the night's Discord event to ``status`` (quietly: an event is a courtesy)."""
+        if schedule.event_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.edit_scheduled_event(
+                schedule.guild_id, schedule.event_id, status=status
+            )
+
+    async def delete_event(self, schedule: ScheduleRow) -> None:
+        """Remove the night's Discord event, if it has one."""
+        if schedule.event_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_scheduled_event(schedule.guild_id, schedule.event_id)
+
+    async def night_ended(self, game: GameRow) -> None:
+        """A night's game is over: its Discord event is completed."""
+        event_id = game.options.get("event_id")
+        if event_id is not None and game.guild_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.http.edit_scheduled_event(
+                    game.guild_id, int(event_id), status=EVENT_COMPLETED
+                )
+
+    # -- commands ------------------------------------------------------------------------------
+
+    async def public_locale(self, guild_id: int) -> str:
+        """The language of the server's games in public (``/gamenight settings language``)."""
+        guild = self.bot.get_guild(guild_id)
+        settings = await self.storage.server_settings(guild_id)
+        return settings.public_locale(guild.preferred_locale if guild is not None else "")
+
+    @staticmethod
+    def zone_of(settings: ServerSettings) -> datetime.tzinfo:
+        """The server's time zone (``/gamenight settings time_zone``; UTC unless set)."""
+        try:
+            return zone_named(settings.time_zone)
+        except WhenError:  # a name this machine's time zone database no longer knows
+            return datetime.UTC
+
+    async def schedule_night(
+        self, interaction: discord.Interaction[Any], when: str, lobby: int, weekly: bool
+    ) -> None:
+        """``/<game> schedule``: plan a night at ``when`` (the server's zone), announce it."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError("no_dm_games")
+        if not 1 <= lobby <= LOBBY_MINUTES_MOST:
+            raise UserError("out_of_range", option="lobby", low=1, high=LOBBY_MINUTES_MOST)
+        require_posting(interaction)
+        settings = await self.host_settings(interaction)  # the host role, when the server has one
+        zone = self.zone_of(settings)
+        now = datetime.datetime.fromtimestamp(self.bot.now(), datetime.UTC)
+        try:
+            moment = parse_when(when, now, zone)
+        except WhenError as error:
+            raise UserError(error.key, when=quoted(when), zone=str(zone)) from None
+        await defer_public(interaction)
+        schedule = await self.storage.add_schedule(
+            kind=self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            starts_at=moment.timestamp(),
+            lobby_minutes=lobby,
+            weekly=weekly,
+            options={},
+        )
+        announced = await self.create_event(schedule)
+        self.nights_wake.set()
+        locale = settings.public_locale(interaction.guild_locale)
+        text = self.say(
+            "night_planned_weekly" if weekly else "night_planned",
+            locale,
+            night=schedule.id,
+            at=int(schedule.starts_at),
+            lobby=lobby,
+            channel=schedule.channel_id,
+        )
+        text += "\n" + self.say("night_event" if announced else "night_no_event", locale)
+        await answer(interaction, text, ephemeral=False)
+
+    async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> schedules``: this server's planned nights of this game, privately."""
+        if interaction.guild_id is None:
+            raise UserError("server_only")
+        nights = await self.storage.pending_schedules(self.kind, interaction.guild_id)
+        locale = interaction.locale
+        if not nights:
+            raise self.refusal("nights_none")
+        lines = [self.say("nights_header", locale)]
+        lines += [
+            self.say(
+                "nights_line_weekly" if night.weekly else "nights_line",
+                locale,
+                night=night.id,
+                at=int(night.starts_at),
+                channel=night.channel_id,
+                host=night.host_id,
+            )
+            for night in nights[:20]
+        ]
+        await answer(interaction, "\n".join(lines), ephemeral=True)
+
+    async def cancel_night(self, interaction: discord.Interaction[Any], night: int) -> None:
+        """``/<game> unschedule``: call a planned night off (its host or Manage Server)."""
+        schedule = await self.storage.get_schedule(night)
+        if (
+            schedule is None
+            or schedule.kind != self.kind
+            or schedule.guild_id != interaction.guild_id
+            or not schedule.status.is_pending
+        ):
+            raise self.refusal("night_unknown", night=night)
+        is_manager = getattr(getattr(interaction.user, "guild_permissions", None), "manage_guild", False)
+        if interaction.user.id != schedule.host_id and not is_manager:
+            raise UserError("host_only", host=schedule.host_id)
+        if not await self.storage.update_schedule(
+            schedule.id, expect=schedule.status, status=ScheduleStatus.CANCELLED
+        ):
+            raise self.refusal("night_unknown", night=night)
+        if schedule.game_id is not None:
+            await self.storage.update_game(
+                schedule.game_id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
+            )
+            self.start_running(schedule.game_id)  # the lobby says it is off
+        await self.delete_event(schedule)
+        self.nights_wake.set()
+        await answer(
+            interaction,
+            self.say(
+                "night_cancelled",
+                await self.public_locale(schedule.guild_id),
+                night=night,
+                user=interaction.user.mention,
+            ),
+            ephemeral=False,
+        )
+
+    @app_commands.command(
+        name="schedule", description=_("Plan a game night: a lobby before, the game on time")
+    )
+    @app_commands.describe(
+        when=_("When: today 20:00, friday 8pm, in 2 hours, or a date and time"),
+        lobby=_("Minutes the lobby opens before the start (1-120)"),
+        weekly=_("The same time every week"),
+    )
+    async def schedule_command(
+        self,
+        interaction: discord.Interaction[Any],
+        when: app_commands.Range[str, 1, 100],
+        lobby: app_commands.Range[int, 1, LOBBY_MINUTES_MOST] = LOBBY_MINUTES_DEFAULT,
+        weekly: bool = False,
+    ) -> None:
+        """``/<game> schedule``."""
+        await self.schedule_night(interaction, when, lobby, weekly)
+
+    @app_commands.command(name="schedules", description=_("The game nights planned here"))
+    async def schedules_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> schedules``."""
+        await self.list_nights(interaction)
+
+    @app_commands.command(name="unschedule", description=_("Call off a planned game night"))
+    @app_commands.describe(night=_("The game night's number (see schedules)"))
+    async def unschedule_command(
+        self, interaction: discord.Interaction[Any], night: app_commands.Range[int, 1]
+    ) -> None:
+        """``/<game> unschedule``."""
+        await self.cancel_night(interaction, night)
+

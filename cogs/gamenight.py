@@ -1,0 +1,453 @@
+"""``/gamenight``: a server's settings (``settings``, for Manage Server) and a member's data
+(``forget-me``); and the retention purge of old games (``GAMENIGHT_RETENTION_DAYS``).
+
+Discord applies ``default_member_permissions`` to top-level commands only, and ``forget-me`` is
+for every member, so ``/gamenight`` is shown to everyone and ``settings`` checks Manage Server on
+the bot's side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import re
+import time
+import unicodedata
+import zoneinfo
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands, tasks
+
+from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGameCog
+from bot.errors import UserError, after_answer, check_range, report_error
+from bot.games import is_server_manager
+from bot.i18n import LocaleLike, is_spanish, message
+from bot.storage import GameDefaults, ServerLanguage, ServerSettings
+from bot.when import WhenError, zone_named
+from engine.errors import quoted
+
+if TYPE_CHECKING:
+    from bot.app import GameNightBot
+
+log = logging.getLogger(__name__)
+
+DAY = 24 * 3600.0
+CONFIRM_SECONDS = 300  # how long a forget-me confirmation can be answered
+AUTOCOMPLETE_LIMIT = 25
+
+LANGUAGE_CHOICES = [
+    app_commands.Choice(
+        name=_("Follow the server's language in Discord"), value=ServerLanguage.DISCORD.value
+    ),
+    app_commands.Choice(name=_("English"), value=ServerLanguage.ENGLISH.value),
+    app_commands.Choice(name=_("Spanish"), value=ServerLanguage.SPANISH.value),
+]
+
+
+class ForgetButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gn:forget:(?P<answer>yes|no):(?P<user>\d+):(?P<until>\d+)",
+):
+    """An answer to a forget-me confirmation. Its custom id carries the member and the time the
+    confirmation expires, so it still works after a restart, and only for that member."""
+
+    def __init__(
+        self, answer: str, user_id: int, until: int, button: discord.ui.Button[Any]
+    ) -> None:
+        self.answer, self.user_id, self.until = answer, user_id, until
+        button.custom_id = f"gn:forget:{answer}:{user_id}:{until}"
+        super().__init__(button)
+
+    @classmethod
+    def make(
+        cls, answer: str, user_id: int, until: int, label: str, style: discord.ButtonStyle
+    ) -> ForgetButton:
+        return cls(answer, user_id, until, discord.ui.Button(label=label, style=style))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ForgetButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(match["answer"], int(match["user"]), int(match["until"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog(GameNight.__cog_name__)
+        try:
+            if not isinstance(cog, GameNight):
+                raise UserError("not_available")
+            await cog.answer_forget(interaction, self.answer == "yes", self.user_id, self.until)
+        except Exception as error:
+            await report_error(interaction, error, context="forget-me")
+        await after_answer(interaction)
+
+
+class GameNight(
+    commands.GroupCog,
+    name="GameNight",
+    group_name="gamenight",
+    group_description=_("Game Night in this server: its settings, and your data"),
+):
+    def __init__(self, bot: GameNightBot) -> None:
+        self.bot = bot
+        self.purges = 0  # retention purges made since start-up
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ForgetButton)
+        # In a fleet, the client that runs shard 0 purges (one per fleet, whoever holds it).
+        if self.bot.settings.retention_days is not None and self.bot.runs_guild(None):
+            self.purge_daily.start()  # the first purge now, at start-up
+
+    async def cog_unload(self) -> None:
+        self.purge_daily.cancel()
+
+    # -- retention -----------------------------------------------------------------------------
+
+    @tasks.loop(hours=24)
+    async def purge_daily(self) -> None:
+        """Purge at start-up, then every day; a failure is logged and tried again next time."""
+        try:
+            await self.purge_old_games()
+        except Exception:
+            log.exception("could not purge old games; trying again tomorrow")
+        self.purges += 1
+
+    async def purge_old_games(self) -> int:
+        """Delete the games over for longer than ``GAMENIGHT_RETENTION_DAYS``."""
+        days = self.bot.settings.retention_days
+        if days is None:
+            return 0
+        purged = await self.bot.storage.purge_over_games(time.time() - days * DAY)
+        if purged:
+            log.info("deleted %d games that ended more than %d days ago", purged, days)
+        return purged
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def calling_cogs(self) -> list[CallingGameCog]:
+        """The loaded games whose start commands take server defaults."""
+        return [cog for cog in self.bot.cogs.values() if isinstance(cog, CallingGameCog)]
+
+    def game_cog(self, typed: str) -> CallingGameCog:
+        """The calling game named ``typed`` (its kind, or its name in English or Spanish)."""
+        wanted = _fold(typed)
+        for cog in self.calling_cogs():
+            if wanted in {_fold(cog.kind), _fold(cog.title), _fold(cog.title_es)}:
+                return cog
+        raise UserError("settings_no_such_game", game=quoted(typed), games=self.game_list(None))
+
+    def game_list(self, locale: LocaleLike) -> str:
+        return ", ".join(
+            f"`{cog.kind}` ({cog.game_kind().name(locale)})" for cog in self.calling_cogs()
+        )
+
+    @app_commands.command(
+        name="settings",
+        description=_("Show or change the bot's settings in this server (Manage Server)"),
+    )
+    @app_commands.describe(
+        language=_("The language of games' public messages"),
+        host_role=_("Who may start games: a role, or @everyone for everybody"),
+        game=_("The game the interval and prizes are for"),
+        interval=_("Default seconds between calls (5-120)"),
+        prizes=_("Default prizes: a Lotería plan, or the Housie prizes to play"),
+        time_zone=_("The time zone planned game nights are read in, e.g. America/Mexico_City"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        language: str | None = None,
+        host_role: discord.Role | None = None,
+        game: str | None = None,
+        interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
+        prizes: str | None = None,
+        time_zone: str | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise UserError("server_only")
+        if not is_server_manager(interaction):
+            raise UserError("need_manage_server")
+        change = self.settings_change(language, host_role, game, interval, prizes, time_zone)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = interaction.locale
+        if change is None:
+            shown = await self.bot.storage.server_settings(guild_id)
+            text = self.describe(shown, interaction, locale)
+        else:
+            shown = await self.bot.storage.change_server_settings(guild_id, change)
+            text = "\n".join(
+                [message("settings_saved", locale), self.describe(shown, interaction, locale)]
+            )
+        await interaction.followup.send(text, ephemeral=True)
+
+    def settings_change(
+        self,
+        language: str | None,
+        host_role: discord.Role | None,
+        game: str | None,
+        interval: int | None,
+        prizes: str | None,
+        time_zone: str | None = None,
+    ) -> Callable[[ServerSettings], ServerSettings] | None:
+        """The change the options ask for (None: they ask for none), every value checked first
+        (a bad one is refused and nothing changes)."""
+        if language is not None and language not in {choice.value for choice in ServerLanguage}:
+            raise UserError("settings_bad_language")
+        if host_role is not None and host_role.managed:
+            raise UserError("settings_role_managed", role=host_role.id)
+        zone_name: str | None = None
+        if time_zone is not None:
+            try:
+                zone_name = str(zone_named(_zone_spelled(time_zone.strip())))
+            except WhenError:
+                raise UserError("when_bad_zone", when=quoted(time_zone)) from None
+        kind: str | None = None
+        stored_prizes: str | None = None
+        if game is None:
+            if interval is not None or prizes is not None:
+                raise UserError("settings_which_game", games=self.game_list(None))
+        else:
+            cog = self.game_cog(game)
+            kind = cog.kind
+            if interval is None and prizes is None:
+                raise cog.refusal("settings_game_needs_value")
+            if interval is not None:
+                check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
+            if prizes is not None:
+                stored_prizes = cog.default_prizes(prizes)  # the start command's refusals
+        if language is None and host_role is None and kind is None and zone_name is None:
+            return None
+
+        def change(current: ServerSettings) -> ServerSettings:
+            updated = current
+            if language is not None:
+                updated = dataclasses.replace(updated, language=ServerLanguage(language))
+            if host_role is not None:
+                everyone = host_role.is_default()
+                updated = dataclasses.replace(
+                    updated, host_role_id=None if everyone else host_role.id
+                )
+            if zone_name is not None:
+                updated = dataclasses.replace(updated, time_zone=zone_name)
+            if kind is not None:
+                before = updated.defaults(kind)
+                updated = updated.with_defaults(
+                    kind,
+                    GameDefaults(
+                        interval=before.interval if interval is None else interval,
+                        prizes=before.prizes if stored_prizes is None else stored_prizes,
+                    ),
+                )
+            return updated
+
+        return change
+
+    def describe(
+        self, settings: ServerSettings, interaction: discord.Interaction[Any], locale: LocaleLike
+    ) -> str:
+        """The server's settings, in ``locale``."""
+        lines = [message("settings_header", locale)]
+        if settings.language is ServerLanguage.DISCORD:
+            now = "es" if is_spanish(interaction.guild_locale) else "en"
+            language = message(f"language_name_{now}", locale)
+            lines.append(message("settings_language_discord", locale, language=language))
+        else:
+            lines.append(message(f"settings_language_{settings.language.value}", locale))
+        lines.append(message("settings_language_note", locale))
+        role_id = settings.host_role_id
+        guild = interaction.guild
+        if role_id is None:
+            lines.append(message("settings_hosts_everyone", locale))
+        elif guild is not None and guild.get_role(guild.id) and guild.get_role(role_id) is None:
+            lines.append(message("settings_hosts_role_gone", locale))
+        else:
+            lines.append(message("settings_hosts_role", locale, role=role_id))
+        lines.append(message("settings_time_zone", locale, zone=settings.time_zone))
+        builtin = message("settings_builtin", locale)
+        for cog in self.calling_cogs():
+            defaults = settings.defaults(cog.kind)
+            lines.append(
+                message(
+                    "settings_game",
+                    locale,
+                    game=cog.game_kind().name(locale),
+                    interval=defaults.interval or DEFAULT_INTERVAL,
+                    interval_mark=builtin if defaults.interval is None else "",
+                    prizes=cog.describe_prizes(defaults.prizes, locale),
+                    prizes_mark=builtin if defaults.prizes is None else "",
+                )
+            )
+        days = self.bot.settings.retention_days
+        if days is None:
+            lines.append(message("settings_no_retention", locale))
+        else:
+            lines.append(message("settings_retention", locale, count=days))
+        lines.append(message("settings_how", locale))
+        return "\n".join(lines)
+
+    @settings.autocomplete("game")
+    async def game_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = _fold(current)
+        return [
+            app_commands.Choice(name=cog.game_kind().name(interaction.locale), value=cog.kind)
+            for cog in self.calling_cogs()
+            if typed in _fold(cog.kind) or typed in _fold(cog.game_kind().name(interaction.locale))
+        ]
+
+    @settings.autocomplete("time_zone")
+    async def time_zone_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=name) for name in zones_matching(current)][
+            :AUTOCOMPLETE_LIMIT
+        ]
+
+    @settings.autocomplete("prizes")
+    async def prizes_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        if not game:
+            return []
+        try:
+            cog = self.game_cog(str(game))
+        except UserError:
+            return []
+        return [
+            app_commands.Choice(name=name[:100], value=value[:100])
+            for name, value in cog.prize_suggestions(current[:100], interaction.locale)
+        ][:AUTOCOMPLETE_LIMIT]
+
+    # -- forget-me -----------------------------------------------------------------------------
+
+    @app_commands.command(name="forget-me", description=_("Remove your data from finished games"))
+    async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user_id = interaction.user.id
+        locale = interaction.locale
+        games = await self.bot.storage.member_games(user_id)
+        live = message("forget_live", locale, count=games.live) if games.live else ""
+        if not games.over:
+            text = "\n".join(filter(None, [message("forget_nothing", locale), live]))
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        until = int(time.time()) + CONFIRM_SECONDS
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            ForgetButton.make(
+                "yes",
+                user_id,
+                until,
+                message("forget_button_yes", locale),
+                discord.ButtonStyle.danger,
+            )
+        )
+        view.add_item(
+            ForgetButton.make(
+                "no",
+                user_id,
+                until,
+                message("forget_button_no", locale),
+                discord.ButtonStyle.secondary,
+            )
+        )
+        confirm = message("forget_confirm", locale, count=games.over)
+        text = "\n\n".join(filter(None, [confirm, live]))
+        await interaction.followup.send(text, view=view, ephemeral=True)
+
+    async def answer_forget(
+        self, interaction: discord.Interaction[Any], forget: bool, user_id: int, until: int
+    ) -> None:
+        """The member answered their confirmation: forget them now, or keep everything."""
+        if interaction.user.id != user_id:
+            raise UserError("forget_not_yours")
+        locale = interaction.locale
+        if not forget:
+            await interaction.response.edit_message(
+                content=message("forget_kept", locale), view=None
+            )
+            return
+        if time.time() > until:
+            await interaction.response.edit_message(
+                content=message("forget_expired", locale), view=None
+            )
+            return
+        await interaction.response.defer()  # the database may take a while: acknowledge first
+        count = await self.bot.storage.forget_member(user_id)
+        log.info("a member asked to be forgotten: %d finished games changed", count)
+        await interaction.edit_original_response(
+            content=message("forget_done", locale, count=count), view=None
+        )
+
+
+def zones_matching(typed: str) -> list[str]:
+    """Time zones offered for what was typed ("mexico" finds America/Mexico_City): those whose
+    city starts with it first, then whose name does, then any containing it."""
+    wanted = _fold(typed)
+    names = sorted(_suggested_zones())
+    ranked = (
+        [name for name in names if _fold(name.rsplit("/", 1)[-1]).startswith(wanted)],
+        [name for name in names if _fold(name).startswith(wanted)],
+        [name for name in names if wanted in _fold(name)],
+    )
+    return list(dict.fromkeys(name for group in ranked for name in group))[:AUTOCOMPLETE_LIMIT]
+
+
+@functools.cache
+def _suggested_zones() -> frozenset[str]:
+    # The regions' own zones: the old aliases (US/Central, Mexico/BajaNorte) are accepted when
+    # typed but not offered.
+    return frozenset(name for name in _zone_names() if name.split("/", 1)[0] in _ZONE_REGIONS) | {
+        "UTC"
+    }
+
+
+_ZONE_REGIONS = frozenset(
+    [
+        "Africa",
+        "America",
+        "Antarctica",
+        "Asia",
+        "Atlantic",
+        "Australia",
+        "Europe",
+        "Indian",
+        "Pacific",
+    ]
+)
+
+
+def _zone_spelled(typed: str) -> str:
+    """The zone's own spelling of a name typed in any case ("america/mexico_city")."""
+    for name in _zone_names():
+        if name.casefold() == typed.casefold():
+            return name
+    return typed
+
+
+@functools.cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones() | {"UTC"})
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents or spaces: "Lotería" == "loteria"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum() and not unicodedata.combining(ch))
+
+
+async def setup(bot: GameNightBot) -> None:
+    await bot.add_cog(GameNight(bot))
