@@ -99,7 +99,8 @@ class GameNightBot(commands.AutoShardedBot):
         self.metrics = metrics if metrics is not None else Metrics()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
         self.identify_gate = identify_gate
-        self._shards_ready: dict[int, asyncio.Event] = {}
+        self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
+        self._shards_connected: dict[int, asyncio.Event] = {}  # READY
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
@@ -153,20 +154,36 @@ class GameNightBot(commands.AutoShardedBot):
             return True
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
-    def _shard_ready(self, shard_id: int) -> asyncio.Event:
-        return self._shards_ready.setdefault(shard_id, asyncio.Event())
+    async def on_shard_connect(self, shard_id: int) -> None:
+        # discord.py: the shard's READY has arrived (its servers follow, then on_shard_ready).
+        self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
 
     async def on_shard_ready(self, shard_id: int) -> None:
-        self._shard_ready(shard_id).set()
+        self._shards_ready.setdefault(shard_id, asyncio.Event()).set()
+        self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
 
     async def wait_until_shard_ready(self, guild_id: int | None) -> None:
-        """Until the shard of server ``guild_id`` is connected and has its servers. A fleet's
-        client waits for that shard only: one taking over several connects them seconds apart
-        (Discord's IDENTIFY pacing), and each shard's games go on as soon as it is there."""
+        """Until the shard of server ``guild_id`` is connected and has its servers (in the
+        cache: ``get_guild``). A fleet's client waits for that shard only: one taking over
+        several connects them seconds apart (Discord's IDENTIFY pacing)."""
         if self.shard_ids is None or self.shard_count is None:
             await self.wait_until_ready()
         else:
-            await self._shard_ready(shard_of(guild_id, self.shard_count)).wait()
+            await self._shards_ready.setdefault(
+                shard_of(guild_id, self.shard_count), asyncio.Event()
+            ).wait()
+
+    async def wait_until_shard_connected(self, guild_id: int | None) -> None:
+        """Until the shard of server ``guild_id`` has its session (its READY): from then on the
+        server's interactions reach this client, so its games may call (claims can answer). A
+        fleet's client does not wait for the servers' data as well (discord.py gives them 2 s
+        after the last arrives): a game needs none of it. Every shard, for one process."""
+        if self.shard_ids is None or self.shard_count is None:
+            await self.wait_until_ready()
+        else:
+            await self._shards_connected.setdefault(
+                shard_of(guild_id, self.shard_count), asyncio.Event()
+            ).wait()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         if self.identify_gate is None or shard_id is None:

@@ -753,7 +753,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def _redeliver_boards(self, game_id: int) -> None:
         game = await self.storage.get_game(game_id)
         if game is not None:
-            await self.bot.wait_until_shard_ready(game.guild_id)
+            await self.bot.wait_until_shard_connected(game.guild_id)
             game = await self.storage.get_game(game_id)
         if game is None or not game.status.is_live:
             return

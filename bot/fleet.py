@@ -39,6 +39,7 @@ from typing import Any
 
 import discord
 
+from bot import render
 from bot.app import INTERACTION_GRACE, STOP_SIGNALS, GameNightBot
 from bot.config import Settings
 from bot.games import GameKind
@@ -116,6 +117,7 @@ class FleetProcess:
         self._since: float | None = None  # the first heartbeat, on the database's clock
         self._heartbeats = 0
         self._max_concurrency: int | None = None
+        self._warm_up: asyncio.Task[None] | None = None
 
     # -- what the HTTP endpoint reports --------------------------------------------------------
 
@@ -161,6 +163,11 @@ class FleetProcess:
             self.owner,
             self.settings.shards.describe(),
         )
+        if not self.own:
+            # A standby's first client starts during a takeover, with every game of the shards
+            # taken over due at once: the pictures' palettes and pieces are ready by then.
+            render.limit_retained_memory()
+            self._warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
         heartbeats = asyncio.create_task(self._keep_heartbeat(), name="gamenight-leases")
         keepers = [
             asyncio.create_task(self._keep_slot(slot), name=f"gamenight-{slot.name}-client")

@@ -215,7 +215,7 @@ class GameCog(commands.Cog, Generic[LiveT]):
         backoff; a refusal no retry can mend (403: the bot may not post; 404: the channel is
         gone) is handed to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
         game = await self.storage.get_game(game_id)
-        await self.bot.wait_until_shard_ready(game.guild_id if game is not None else None)
+        await self.bot.wait_until_shard_connected(game.guild_id if game is not None else None)
         failures = 0
         while not self.closing:
             try:
