@@ -424,6 +424,8 @@ class FleetBench(LoadBench):
                                 kept += proxy_log.read_text(errors="replace").splitlines()
                             plan.keep_log.write_text("\n".join(kept) + "\n")
                 self.report_failures(emu)
+                # Which interactions went unanswered (and when), for the failover's figures.
+                self.notes += [str(f) for f in emu.failures if f.kind == "interaction_failed"]
                 self.print_report()
         finally:
             await asyncio.to_thread(server.stop)
@@ -672,13 +674,17 @@ class FleetBench(LoadBench):
                 f"within {FAILOVER_TIMEOUT:g} s"
             )
         latencies = self.latencies(lambda _k, r: phase.holds(r.created_at))
-        unanswered = sum(
-            1 for _k, r in self.interactions if phase.holds(r.created_at) and not r.acknowledged
+        unanswered = sorted(
+            r.created_at - phase.started
+            for _k, r in self.interactions
+            if phase.holds(r.created_at) and not r.acknowledged
         )
+        when = ", ".join(f"{t:.2f}" for t in unanswered[:5])
         self.figure(
             section,
             "acknowledgement p50 / p99 meanwhile; unanswered",
-            f"{_ms(percentile(latencies, 0.5))} / {_ms(percentile(latencies, 0.99))}; {unanswered}",
+            f"{_ms(percentile(latencies, 0.5))} / {_ms(percentile(latencies, 0.99))}; "
+            f"{len(unanswered)}" + (f" (sent {when} s after the SIGKILL)" if unanswered else ""),
         )
 
     def report_proxy(self) -> None:
