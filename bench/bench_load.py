@@ -1096,6 +1096,15 @@ class LoadBench:
         kinds = Counter(f.kind for f in emu.failures)
         text = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common()) or "none"
         self.figure("Afterwards", "emulator failures (rules broken)", text)
+        while_down = sum(
+            any(killed <= result.created_at <= back for killed, back in self.restarts)
+            for result in failed
+        )
+        self.figure(
+            "Afterwards",
+            "failed interactions: sent while the bot was down / otherwise",
+            f"{while_down} / {len(failed) - while_down}",
+        )
         lost = kinds.get("interaction_failed", 0) + kinds.get("unanswered", 0)
         allowed = lost == sum(kinds.values())
         if not allowed:
