@@ -1630,8 +1630,8 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "housie_prize_bottom_line": ("Bottom Line", "Línea de abajo"),
     "housie_prize_four_corners": ("Four Corners", "Cuatro esquinas"),
     "housie_prize_full_house": ("Full House", "Cartón lleno"),
-    "housie_prize_second_house": ("2nd Full House", "Segundo cartón lleno"),
-    "housie_prize_third_house": ("3rd Full House", "Tercer cartón lleno"),
+    "housie_prize_second_house": ("Second Full House", "Segundo cartón lleno"),
+    "housie_prize_third_house": ("Third Full House", "Tercer cartón lleno"),
     "alt_row": ("row {row}: {items}", "fila {row}: {items}"),
     "alt_before": (" Before it: {items}.", " Antes: {items}."),
     "alt_loteria_tabla": (
@@ -1641,7 +1641,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "alt_loteria_marked": (" Marked {count} of {total}", " Marcadas {count} de {total}"),
     "alt_loteria_winning": (
         " Winning {pattern}: {cards}.",
-        " Figura ganadora, {pattern}: {cards}.",
+        " Cartas ganadoras ({pattern}): {cards}.",
     ),
     "alt_loteria_winning_cells": (" Winning: {cards}.", " Cartas ganadoras: {cards}."),
     "alt_loteria_card": ("Lotería card {number}: {name}.", "Carta de Lotería {number}: {name}."),
@@ -1661,7 +1661,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         " Fuera de la partida tras un reclamo falso.",
     ),
     "alt_housie_marked": (" Marked {count} of {total}", " Marcados {count} de {total}"),
-    "alt_housie_winning": (" Winning {prize}: {numbers}.", " Premio, {prize}: {numbers}."),
+    "alt_housie_winning": (" Winning {prize}: {numbers}.", " Números premiados ({prize}): {numbers}."),
     "alt_housie_winning_numbers": (" Winning: {numbers}.", " Números ganadores: {numbers}."),
     "alt_housie_board_empty": (
         "Housie caller's board: no numbers called yet.",

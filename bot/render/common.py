@@ -670,6 +670,11 @@ def limit_alt_text(text: str) -> str:
     return text[: ALT_TEXT_LIMIT - 1].rstrip() + "…"
 
 
+def sentence(text: str) -> str:
+    """``text`` starting with a capital, to open a sentence ("row 1: ..." -> "Row 1: ...")."""
+    return text[:1].upper() + text[1:]
+
+
 def shorten(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis, for labels drawn in a fixed space."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

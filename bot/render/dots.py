@@ -276,7 +276,7 @@ def dots_alt_text(
         f"{names[seat]} ({message(COLOUR_KEYS[player], locale)}) {scores[player]}"
         for seat, player in enumerate((Player.FIRST, Player.SECOND))
     )
-    text += f" {score}; {verdict or status_text(game, names, locale)}."
+    text += f" {score}. {verdict or status_text(game, names, locale)}."
     last = game.last_line
     if last is not None:
         owner = game.line_owner(last)

@@ -32,6 +32,7 @@ from bot.render.common import (
     limit_alt_text,
     palette_of,
     safe_filename,
+    sentence,
     shorten,
     text_width,
     tint,
@@ -304,7 +305,7 @@ def ticket_alt_text(
         else message("alt_housie_ticket_number", locale, number=ticket_number)
     )
     text = message("alt_housie_ticket_head", locale, name=name, code=code, game=game_id)
-    text += " " + "; ".join(rows) + "."
+    text += " " + sentence("; ".join(rows)) + "."
     if out:
         text += message("alt_housie_out", locale)
     numbers = [number for row in ticket.rows for number in row if number]

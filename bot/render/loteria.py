@@ -38,6 +38,7 @@ from bot.render.common import (
     limit_alt_text,
     palette_of,
     safe_filename,
+    sentence,
     text_width,
     tint,
 )
@@ -525,7 +526,7 @@ def tabla_alt_text(
         for row in range(TABLA_SIDE)
     ]
     text = message("alt_loteria_tabla", locale, number=tabla_number, game=game_id)
-    text += " " + "; ".join(rows) + "."
+    text += " " + sentence("; ".join(rows)) + "."
     marked = tabla.marks(called)
     if called:
         marked_names = [name for cell, name in enumerate(names) if marked >> cell & 1]

@@ -22,6 +22,7 @@ from bot.render.common import (
     font,
     limit_alt_text,
     safe_filename,
+    sentence,
     shorten,
     text_width,
     tint,
@@ -206,7 +207,7 @@ def tictactoe_alt_text(
     text = message(
         "alt_tictactoe", locale, game=game_id, size=size, k=game.k, x=x_name, o=o_name
     )
-    text += " " + "; ".join(rows) + ". "
+    text += " " + sentence("; ".join(rows)) + ". "
     text += (forfeit or result_text(game, x_name, o_name, locale)) + "."
     if game.outcome.line:
         cells = ", ".join(_cell_name(i, size, locale) for i in game.outcome.line)
