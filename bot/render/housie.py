@@ -3,7 +3,8 @@
 A ticket is the printed 3x9 grid: numbers in their columns on cream, blanks shaded. Called
 numbers get a pink dauber dab; a winning prize's numbers sit on gold. Every picture is composed
 on its kind's fixed palette (``Canvas``) from cells and balls kept mapped onto it, so a warm
-ticket is 27 pastes, a few lines of text and a small encode.
+ticket is 27 pastes, a few lines of text and a small encode. The words and the alt text are in
+the ``locale`` each picture is asked for (None: English): Housie is Tómbola in Spanish.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Cards are drawn in the manner of the printed decks: a cream card with a coloured
 the art, the number in the top-left corner and the name in capitals along the bottom. The art is
 the card's OpenMoji emoji. Tablas and calls are composed on fixed palettes (``Canvas``) from
 tiles kept mapped onto them, per card and look, drawn the first time they are needed: a warm
-tabla is 16 pastes, a title, a line of text and the encoding.
+tabla is 16 pastes, a title, a line of text and the encoding. The words around the cards and
+the alt text are in the ``locale`` each picture is asked for (None: English); the cards keep
+their Spanish names in both.
 """
 
 from __future__ import annotations
@@ -537,19 +539,15 @@ def tabla_alt_text(
         if pattern is None:
             text += message("alt_loteria_winning_cells", locale, cards=cards)
         else:
-            shown = pattern.spanish if language(locale) == "es" else pattern_name(pattern)
+            english = f"{pattern.english} ({pattern.spanish})"
+            shown = pattern.spanish if language(locale) == "es" else english
             text += message("alt_loteria_winning", locale, pattern=shown, cards=cards)
     return limit_alt_text(text)
 
 
-def pattern_name(pattern: Pattern) -> str:
-    """A pattern as English players read it: its English name, the Spanish in brackets."""
-    return f"{pattern.english} ({pattern.spanish})"
-
-
-def card_name(card: Card, locale: LocaleLike = None) -> str:
-    """A card as ``locale``'s players read it: its Spanish name, and in English the English one
-    in brackets."""
+def _card_name(card: Card, locale: LocaleLike) -> str:
+    """A card as ``locale``'s players read it: its Spanish name, in English with the English
+    one in brackets."""
     return card.spanish if language(locale) == "es" else f"{card.spanish} ({card.english})"
 
 
@@ -595,9 +593,9 @@ def render_tabla(
 
 
 def card_alt_text(card: Card, *, locale: LocaleLike = None) -> str:
-    """The alt text of one card: its number and its name (``card_name``), in ``locale``'s
-    language."""
-    return message("alt_loteria_card", locale, number=card.number, name=card_name(card, locale))
+    """The alt text of one card: its number and its name, in ``locale``'s language (the
+    English one gives the English name too)."""
+    return message("alt_loteria_card", locale, number=card.number, name=_card_name(card, locale))
 
 
 def render_card(
@@ -854,7 +852,7 @@ def call_alt_text(
         seq=call_number,
         total=total,
         number=card.number,
-        name=card_name(card, locale),
+        name=_card_name(card, locale),
     )
     if verse is not None and verse.strip():
         lines = " / ".join(verse.strip().split("\n"))
