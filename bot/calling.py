@@ -278,13 +278,19 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         raise NotImplementedError
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> list[Rendered]:
-        """The player's boards as images, ``called`` (the calls the channel has seen) marked."""
+        """The player's boards as images, ``called`` (the calls the channel has seen) marked,
+        worded in ``locale`` (the player's own language, as the message they come with)."""
         raise NotImplementedError
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
-        """The channel announcement for call number ``seq`` (text and pictures)."""
+        """The channel announcement for call number ``seq`` (text and pictures), in the
+        channel's language (``channel_locale``)."""
         raise NotImplementedError
 
     def render_result(
@@ -321,7 +327,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     ) -> Verdict:
         """Check a claim of ``prize`` on the player's live ``boards`` (those the claim names)
         against ``called``, the calls announced when the claim was made. A false claim's verdict
-        names the one board that pays for it."""
+        names the one board that pays for it; a win's picture is worded in ``locale`` (the
+        channel's language: it goes with the win's announcement)."""
         raise NotImplementedError
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
@@ -679,8 +686,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         live.delivering.add(player.user_id)
         try:
             boards = await self.storage.boards(game.id, player.user_id)
-            images = await asyncio.to_thread(self.render_boards, game, boards, ())
             locale = interaction.locale
+            images = await asyncio.to_thread(self.render_boards, game, boards, (), locale)
             phrase = self.board_phrase(len(images), locale)
             outcome = await self.send_boards_by_dm(game, interaction.user, locale, images)
             if outcome is Delivery.DM:
@@ -754,7 +761,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             boards = await self.storage.boards(game_id, player.user_id)
             if not boards:
                 continue
-            images = await asyncio.to_thread(self.render_boards, game, boards, ())
+            images = await asyncio.to_thread(
+                self.render_boards, game, boards, (), player.locale
+            )
             outcome = await self.send_boards_by_dm(
                 game, discord.Object(player.user_id), player.locale, images
             )
@@ -790,8 +799,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             if player is None or not boards:
                 raise self.refusal("not_playing", game=game.id)
             seen = await self.seen_calls(game)
-            images = await asyncio.to_thread(self.render_boards, game, boards, seen)
             locale = interaction.locale
+            images = await asyncio.to_thread(self.render_boards, game, boards, seen, locale)
             await interaction.followup.send(
                 self.say(
                     "your_boards",

@@ -25,10 +25,10 @@ async def test_boards_are_acknowledged_before_they_are_rendered(
     real_render = type(cog).render_boards
     rendering, release = threading.Event(), threading.Event()
 
-    def slow_render(self, game, boards, called):
+    def slow_render(self, game, boards, called, locale=None):
         rendering.set()
         release.wait(10)
-        return real_render(self, game, boards, called)
+        return real_render(self, game, boards, called, locale)
 
     monkeypatch.setattr(type(cog), "render_boards", slow_render)
     shown = await host.slash("loteria tabla")
