@@ -93,6 +93,8 @@ class GameNightBot(commands.Bot):
         self.http_endpoint: HttpEndpoint | None = None
 
     async def setup_hook(self) -> None:
+        """Before connecting: read the waiting notices, load the games, sync the slash commands if
+        they changed, and start the HTTP endpoint when one is configured."""
         # Freed picture buffers go back to the system; the palettes build in the background.
         render.limit_retained_memory()
         self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
@@ -155,6 +157,7 @@ class GameNightBot(commands.Bot):
         return [cog.game_kind() for cog in self.cogs.values() if isinstance(cog, GameCog)]
 
     def game_kind(self, kind: str) -> GameKind | None:
+        """The loaded game of ``kind`` (``"loteria"``...), or None."""
         return next((game for game in self.games() if game.kind == kind), None)
 
     async def send_dm(
@@ -196,6 +199,7 @@ class GameNightBot(commands.Bot):
     async def on_app_command_completion(
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:
+        """After a slash command: follow it with the notices waiting for that member."""
         await self.deliver_notices(interaction)
 
     async def deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
@@ -236,6 +240,7 @@ class GameNightBot(commands.Bot):
             self.caller_executor.shutdown(wait=False, cancel_futures=True)
 
     async def on_ready(self) -> None:
+        """Logs who the bot is connected as, and to how many servers."""
         assert self.user is not None
         log.info("connected as %s (%s) to %d servers", self.user, self.user.id, len(self.guilds))
 

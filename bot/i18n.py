@@ -21,6 +21,7 @@ class Plural:
     other: str
 
     def pick(self, count: int) -> str:
+        """The form for ``count``: ``one`` for 1, ``other`` for any other count."""
         return self.one if count == 1 else self.other
 
 
@@ -1855,6 +1856,7 @@ def register_messages(
 
 
 def is_spanish(locale: LocaleLike) -> bool:
+    """Whether ``locale`` is a Spanish one (``es-ES``, ``es-419``...)."""
     return locale is not None and str(locale).startswith("es")
 
 
@@ -1877,6 +1879,8 @@ class GameNightTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
+        """The Spanish name or description of a command or option for Spanish locales; None
+        (Discord shows the English) otherwise."""
         if locale not in SPANISH_LOCALES:
             return None
         if context.location is app_commands.TranslationContextLocation.parameter_name:
