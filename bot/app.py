@@ -20,6 +20,7 @@ import discord
 from discord.ext import commands
 
 from bot import render
+from bot.acks import PendingAcknowledgements
 from bot.config import Settings
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
@@ -89,6 +90,8 @@ class GameNightBot(commands.Bot):
         # Seconds added to the wall clock the game nights are planned on (a test moves it on).
         self.clock_offset = 0.0
         self.metrics = Metrics()
+        # Interactions not yet acknowledged: the work they start waits until they are.
+        self.pending_acks = PendingAcknowledgements()
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
@@ -113,6 +116,12 @@ class GameNightBot(commands.Bot):
                 self, self.settings.metrics_host, self.settings.metrics_port
             )
             await self.http_endpoint.start()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""
+        if event_name == "interaction":
+            self.pending_acks.arrived(args[0].id)
+        super().dispatch(event_name, *args, **kwargs)
 
     def now(self) -> float:
         """The time, in seconds since 1970 (UTC), by which planned game nights open and start."""

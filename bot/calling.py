@@ -205,8 +205,10 @@ class CallingButton(
         async def handle(cog: CallingGameCog) -> None:
             if cog.answers_privately(self.action):
                 # Acknowledge before touching the database: in a rush of Join clicks the
-                # database queue, not the bot, decides how long an answer takes.
+                # database queue, not the bot, decides how long an answer takes. Then let the
+                # rest of the rush be acknowledged before dealing (bot.acks).
                 await interaction.response.defer(ephemeral=True, thinking=True)
+                await cog.bot.pending_acks.settled()
             await cog.on_button(interaction, self.action, self.game_id)
 
         await dispatch_component(
