@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage import Fence, HeartbeatRequest, Storage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' PostgreSQL server
 from tests.postgres_server import PostgresServer
@@ -71,6 +71,23 @@ async def bench(target: Path | str) -> None:
         await timed("record_claim, one after another", CLAIMS, claims)
         await timed("get_game, all at once", READS, reads)
         assert len(await storage.players(game.id)) == JOINS
+        if storage.backend == "postgres":
+            await fenced_draws(storage)
+
+
+async def fenced_draws(storage: Storage) -> None:
+    """A fleet's client: every game write first checks its shard's lease (see _leases)."""
+    held = (await storage.lease_heartbeat(HeartbeatRequest("bench", 1, {}, frozenset({0})))).held
+    fenced = storage.fenced(Fence("bench", 1, held))
+    game = await fenced.create_game(
+        kind="loteria", guild_id=1, channel_id=2, host_id=1, seed=bytes(32), options={}
+    )
+
+    async def draws() -> None:
+        for seq in range(1, DRAWS + 1):
+            await fenced.record_draw(game.id, seq, seq, state=f"after-{seq}")
+
+    await timed("record_draw, fenced by a shard lease", DRAWS, draws)
 
 
 def main() -> None:

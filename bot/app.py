@@ -12,7 +12,7 @@ import logging
 import pkgutil
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -27,10 +27,12 @@ from bot.games import GameCog, GameKind
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
+from bot.shards import shard_of
 from bot.storage import NOTICE_PREFIX, Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
+
 
 def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
     """Every module of the ``cogs`` package, in name order: a new game is a new cog module, and
@@ -53,8 +55,12 @@ INTERACTION_GRACE = 5.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-class GameNightBot(commands.Bot):
-    """Holds the settings and the open database; cogs reach them through ``bot.storage``."""
+class GameNightBot(commands.AutoShardedBot):
+    """Holds the settings and the open database; cogs reach them through ``bot.storage``.
+
+    Sharded as discord.py's ``AutoShardedBot``: by default every shard Discord recommends, in
+    this process; in a fleet (``bot.fleet``), the ``shard_ids`` of ``shard_count`` this client
+    holds the leases of, its games fenced by them (``storage`` is ``Storage.fenced``)."""
 
     def __init__(
         self,
@@ -64,6 +70,8 @@ class GameNightBot(commands.Bot):
         extensions: Sequence[str] = EXTENSIONS,
         time_scale: float = 1.0,
         seed_source: Callable[[], bytes] = new_seed,
+        metrics: Metrics | None = None,
+        identify_gate: Callable[[GameNightBot, int], Awaitable[None]] | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -89,9 +97,13 @@ class GameNightBot(commands.Bot):
         self.notices_waiting: set[int] = set()
         # Seconds added to the wall clock the game nights are planned on (a test moves it on).
         self.clock_offset = 0.0
-        self.metrics = Metrics()
+        # A fleet's processes share one set of figures between their clients.
+        self.metrics = metrics if metrics is not None else Metrics()
         # Interactions not yet acknowledged: the work they start waits until they are.
         self.pending_acks = PendingAcknowledgements()
+        # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
+        self.identify_gate = identify_gate
+        self._shards_ready: dict[int, asyncio.Event] = {}
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
@@ -128,8 +140,54 @@ class GameNightBot(commands.Bot):
         return time.time() + self.clock_offset
 
     def gateway_connected(self) -> bool:
-        """Whether the bot is logged in and its gateway connection is open."""
-        return self.is_ready() and not self.is_closed() and self.ws is not None and self.ws.open
+        """Whether the bot is logged in and the gateway connection of every shard it runs is
+        open."""
+        shards = self.shards
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and not any(shard.is_closed() for shard in shards.values())
+        )
+
+    def health_details(self) -> dict[str, Any]:
+        """More for ``/healthz``'s body: nothing for one process (a fleet's adds its shards)."""
+        return {}
+
+    async def live_counts(self) -> dict[str, int]:
+        """Live games by kind (the ``gamenight_live_games`` gauge)."""
+        return await self.storage.live_counts()
+
+    def runs_guild(self, guild_id: int | None) -> bool:
+        """Whether this client runs the games of server ``guild_id`` (of its shards; always,
+        when it runs every shard)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    def _shard_ready(self, shard_id: int) -> asyncio.Event:
+        return self._shards_ready.setdefault(shard_id, asyncio.Event())
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """Shard ``shard_id`` is connected: the games of its servers may go on."""
+        self._shard_ready(shard_id).set()
+
+    async def wait_until_shard_ready(self, guild_id: int | None) -> None:
+        """Until the shard of server ``guild_id`` is connected and has its servers. A fleet's
+        client waits for that shard only: one taking over several connects them seconds apart
+        (Discord's IDENTIFY pacing), and each shard's games go on as soon as it is there."""
+        if self.shard_ids is None or self.shard_count is None:
+            await self.wait_until_ready()
+        else:
+            await self._shard_ready(shard_of(guild_id, self.shard_count)).wait()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Paces IDENTIFYs: the fleet's gate when there is one (Discord's max_concurrency shared by
+        the fleet's processes), discord.py's own otherwise."""
+        if self.identify_gate is None or shard_id is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        else:
+            await self.identify_gate(self, shard_id)
 
     def verify_page(self) -> str | None:
         """Where players open the verification page: the HTTP endpoint's public address, or

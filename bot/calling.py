@@ -43,6 +43,7 @@ from bot.storage import (
     Delivery,
     GameRow,
     GameStatus,
+    LeaseLostError,
     PlayerRow,
     ServerSettings,
     WinnerRow,
@@ -379,6 +380,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         nights."""
         self.bot.add_dynamic_items(CallingButton)
         for game in await self.storage.live_games(self.kind):
+            if not self.bot.runs_guild(game.guild_id):
+                continue  # another shard's: another process runs it
             if game.status is GameStatus.RUNNING:
                 self.ensure_timer(game.id)
             # Boards stored but never sent (the bot stopped while dealing) go out again.
@@ -779,8 +782,18 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     async def _redeliver(self, game_id: int) -> None:
         """After a restart: DM the boards that were stored but never reached their players."""
-        await self.bot.wait_until_ready()
+        try:
+            await self._redeliver_boards(game_id)
+        except LeaseLostError:
+            log.info(
+                "%s game %s: its shard moved to another process mid-delivery", self.kind, game_id
+            )
+
+    async def _redeliver_boards(self, game_id: int) -> None:
         game = await self.storage.get_game(game_id)
+        if game is not None:
+            await self.bot.wait_until_shard_ready(game.guild_id)
+            game = await self.storage.get_game(game_id)
         if game is None or not game.status.is_live:
             return
         live = self.live_game(game_id)
@@ -796,6 +809,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             images = await asyncio.to_thread(
                 self.render_boards, game, boards, (), player.locale
             )
+            await self.storage.check_fence(game_id)  # (another process may deliver them now)
             outcome = await self.send_boards_by_dm(
                 game, discord.Object(player.user_id), player.locale, images
             )
@@ -1083,6 +1097,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         files = [attachment(image) for image in images]
         nonce = f"g{game_id}c{seq}"
         riddle = self.riddle(game, value, seq)
+        # A client that lost the game's shard to another process posts no more of its calls
+        # (the new owner posts this one, and the nonce would fold two posts into one anyway).
+        await self.storage.check_fence(game_id)
         if riddle is None:
             message = await channel.send(content, files=files, view=view, nonce=nonce)
         else:
@@ -1092,9 +1109,11 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             await asyncio.sleep(self.riddle_pause(game))
             message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
+        first_post = (live.announced or 0) < seq  # (not the same call posted by a finish too)
         live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
-        self.bot.metrics.calls.labels(self.kind).inc()
+        if first_post:
+            self.bot.metrics.calls.labels(self.kind).inc()
 
     def riddle_pause(self, game: GameRow) -> float:
         """Seconds between a riddle and its answer: a few, and well within the interval."""

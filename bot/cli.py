@@ -66,12 +66,14 @@ def run(options: argparse.Namespace) -> int:
     from bot.app import run_bot
     from bot.database_file import UnusableDatabaseError
     from bot.endpoints import apply_endpoints
+    from bot.fleet import run_fleet
 
     # discord.py's own set-up: one format for its logs and ours, coloured on a terminal.
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
     apply_endpoints(settings.api_base_url, settings.gateway_url)
     try:
-        asyncio.run(run_bot(settings))
+        # One process of a fleet sharing the shards, or one running them all.
+        asyncio.run(run_fleet(settings) if settings.shards.fleet else run_bot(settings))
     except UnusableDatabaseError as error:
         return fail(str(error))
     except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place

@@ -10,6 +10,8 @@ from urllib.parse import urlparse
 
 from dotenv import dotenv_values
 
+from bot.shards import AUTO, ShardPlan, ShardSettingError, parse_shards
+
 HOW_TO_GET_CREDENTIALS = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
     "open Bot > Reset Token, and put the token in a file named .env in the project folder as "
@@ -68,6 +70,8 @@ class Settings:
     public_url: str | None = None
     # GAMENIGHT_DATABASE as a postgresql:// URL (it may hold a password); None for SQLite.
     database_url: str | None = field(default=None, repr=False)
+    # GAMENIGHT_SHARDS: every shard in this process (auto), or this process's part of a fleet.
+    shards: ShardPlan = AUTO
     # Games over for longer than this many days are deleted (None: kept until forget-me).
     retention_days: int | None = None
 
@@ -153,6 +157,20 @@ class Settings:
             database_url = database_text
             database_text = "gamenight.sqlite3"
 
+        shards_text = values.get("GAMENIGHT_SHARDS", "").strip()
+        try:
+            shards = parse_shards(shards_text)
+        except ShardSettingError as error:
+            raise ConfigError(
+                f"GAMENIGHT_SHARDS: {error}; leave it empty (or auto) for one process"
+            ) from None
+        if shards.fleet and database_url is None:
+            raise ConfigError(
+                f"GAMENIGHT_SHARDS={shards_text} splits the shards between processes, which needs "
+                "PostgreSQL (a SQLite file serves one process): set GAMENIGHT_DATABASE to a "
+                "postgresql:// URL (README: Running at scale), or GAMENIGHT_SHARDS=auto"
+            )
+
         retention_text = values.get("GAMENIGHT_RETENTION_DAYS", "").strip()
         retention_days: int | None = None
         if retention_text:
@@ -168,6 +186,7 @@ class Settings:
             token=token,
             database_path=Path(database_text),
             database_url=database_url,
+            shards=shards,
             signing_key=signing_key,
             dev_guild_id=dev_guild_id,
             api_base_url=_url_setting(values, "DISCORD_API_BASE_URL", ("http", "https")),

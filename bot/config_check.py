@@ -101,11 +101,11 @@ def inspect_postgres(url: str) -> DatabaseState:
                         f"it holds tables that are not Game Night's ({', '.join(sorted(names)[:5])})",
                         "give the bot a database of its own (createdb gamenight)",
                     )
-                return DatabaseState(redact(url), None, await _lock_holder(connection))
+                return DatabaseState(redact(url), None, (await _lock_holder(connection))[0])
             version = int(await connection.fetchval("SELECT version FROM schema_version"))
             if version > len(MIGRATIONS):
                 raise newer_schema(redact(url), version, len(MIGRATIONS))
-            return DatabaseState(redact(url), version, await _lock_holder(connection))
+            return DatabaseState(redact(url), version, (await _lock_holder(connection))[0])
         except (OSError, asyncpg.PostgresError) as error:
             raise _unusable(url, error) from error
         finally:
@@ -181,6 +181,7 @@ def summary(settings: Settings, database: DatabaseState, env_file: Path | None) 
         + (" (real time)" if settings.time_scale == 1 else " (timers run faster or slower)"),
         f"  DISCORD_API_BASE_URL    {_shown_url(settings.api_base_url)}",
         f"  DISCORD_GATEWAY_URL     {_shown_url(settings.gateway_url)}",
+        f"  GAMENIGHT_SHARDS        {settings.shards.describe()}",
         "  GAMENIGHT_RETENTION_DAYS "
         + (
             f"{settings.retention_days} (games over for longer are deleted, daily)"

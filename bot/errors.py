@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.i18n import MESSAGES, message
 from bot.reasons import error_text
+from bot.storage import LeaseLostError
 from engine.errors import GameError, quoted
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,8 @@ def friendly_message(
         return error.text(locale)
     if isinstance(error, GameError):  # in the reader's words when the engine gave a code
         return error_text(error, locale)
+    if isinstance(error, LeaseLostError):  # a fleet's process that just lost the server's shard
+        return message("shard_moving", locale)
     if isinstance(error, app_commands.MissingPermissions):
         return message("need_manage_server", locale)
     if isinstance(error, app_commands.NoPrivateMessage):

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.errors import UserError, after_answer, report_error
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import GameRow, ServerSettings, Storage
+from bot.storage import GameRow, LeaseLostError, ServerSettings, Storage
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives each game's tasks to finish what they do
+LEASE_WAIT = 1.0  # seconds a game task refused by its shard's lease waits before looking again
 RETRY_CEILING = 60.0  # the longest wait between two tries of a failing game task
 
 
@@ -221,7 +222,8 @@ class GameCog(commands.Cog, Generic[LiveT]):
         timer. Discord having a bad moment (5xx, the network) is a warning and a retry with
         backoff; a refusal no retry can mend (403: the bot may not post; 404: the channel is
         gone) is handed to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
-        await self.bot.wait_until_ready()
+        game = await self.storage.get_game(game_id)
+        await self.bot.wait_until_shard_ready(game.guild_id if game is not None else None)
         failures = 0
         while not self.closing:
             try:
@@ -233,6 +235,11 @@ class GameCog(commands.Cog, Generic[LiveT]):
             except (discord.Forbidden, discord.NotFound) as error:
                 await self.cannot_post(game_id, error)
                 break
+            except LeaseLostError as error:
+                # A fleet's client whose lease lapsed: the fleet stops this client if another
+                # process took the shard; if not, the game goes on once the lease is renewed.
+                log.warning("%s game %s: %s; waiting", self.kind, game_id, error)
+                await asyncio.sleep(LEASE_WAIT)
             except Exception as error:
                 failures += 1
                 if isinstance(error, discord.DiscordServerError | OSError):

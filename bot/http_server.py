@@ -1,8 +1,8 @@
 """The bot's optional HTTP endpoint (``GAMENIGHT_METRICS_PORT``), on aiohttp, which discord.py
 already brings:
 
-- ``/healthz``: 200 when the gateway is connected and the database answers, else 503, with
-  a JSON body saying which;
+- ``/healthz``: 200 when the gateway is connected (every shard the process runs) and the
+  database answers, else 503, with a JSON body saying which (and, in a fleet, the shards held);
 - ``/metrics``: Prometheus' text format (``bot.metrics``);
 - ``/verify/``: the verification page (``bot/web/``), a static page that recomputes a finished
   game in the player's browser from its link's fragment, which never reaches this server.
@@ -12,25 +12,49 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from bot.games import GameKind
+from bot.metrics import Metrics
+from bot.storage import Storage
 from bot.verify_link import PAGE_NAME, WEB_DIR
-
-if TYPE_CHECKING:
-    from bot.app import GameNightBot
 
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0  # seconds /healthz waits for the database before calling it down
 
 
+class Observed(Protocol):
+    """What the endpoint reports on: a bot (``bot.app.GameNightBot``), or a fleet's process
+    and the clients it runs (``bot.fleet.FleetProcess``)."""
+
+    storage: Storage
+    metrics: Metrics
+
+    def gateway_connected(self) -> bool:
+        """Whether the gateway connection of every shard this process runs is open."""
+        ...
+
+    def games(self) -> list[GameKind]:
+        """The games the bot runs, for the live-games gauge's labels."""
+        ...
+
+    async def live_counts(self) -> dict[str, int]:
+        """Live games by kind, of the servers this process runs."""
+        ...
+
+    def health_details(self) -> dict[str, Any]:
+        """More for ``/healthz``'s body (a fleet's process: its shards)."""
+        ...
+
+
 class HttpEndpoint:
     """``/healthz``, ``/metrics`` and ``/verify/`` for one bot; ``start()`` returns the port."""
 
-    def __init__(self, bot: GameNightBot, host: str, port: int) -> None:
+    def __init__(self, bot: Observed, host: str, port: int) -> None:
         self.bot = bot
         self.host = host
         self.port = port
@@ -67,13 +91,14 @@ class HttpEndpoint:
             database = False
         healthy = gateway and database
         return web.json_response(
-            {"ok": healthy, "gateway": gateway, "database": database},
+            {"ok": healthy, "gateway": gateway, "database": database, **self.bot.health_details()},
             status=200 if healthy else 503,
         )
 
     async def metrics(self, request: web.Request) -> web.Response:
-        """``/metrics`` in Prometheus' text format, the live-games gauge read from the database."""
-        live = await self.bot.storage.live_counts()
+        """``/metrics`` in Prometheus' text format, the live-games gauge read from the database
+        (a fleet's process: the games of the shards it runs)."""
+        live = await self.bot.live_counts()
         for game in self.bot.games():
             self.bot.metrics.live_games.labels(game.kind).set(live.get(game.kind, 0))
         body = generate_latest(self.bot.metrics.registry)

@@ -422,6 +422,12 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Sorry, something went wrong on my side. The game is safe; please try again.",
         "Perdón, algo falló de mi lado. La partida está a salvo; inténtalo de nuevo.",
     ),
+    "shard_moving": (
+        "This server's games are moving to another of the bot's processes; nothing was lost."
+        " Please try again in a few seconds.",
+        "Las partidas de este servidor se están pasando a otro proceso del bot; no se perdió"
+        " nada. Inténtalo de nuevo en unos segundos.",
+    ),
     "need_manage_server": (
         "You need the Manage Server permission for that.",
         "Necesitas el permiso Gestionar servidor para eso.",

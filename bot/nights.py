@@ -26,6 +26,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import UserError, answer, defer_public
+from bot.games import LEASE_WAIT
 from bot.i18n import LocaleLike
 from bot.permissions import can_create_events, require_posting
 from bot.storage import (
@@ -33,6 +34,7 @@ from bot.storage import (
     GameDefaults,
     GameRow,
     GameStatus,
+    LeaseLostError,
     ScheduleRow,
     ScheduleStatus,
     ServerSettings,
@@ -119,9 +121,15 @@ class GameNights(commands.Cog):
         if self.nights_task is not None:
             self.nights_task.cancel()
 
+    def runs(self, schedule: ScheduleRow) -> bool:
+        """Whether this client runs the night's server: it is on one of the client's shards (a
+        fleet's client runs some; every other process of the fleet leaves the night alone)."""
+        return self.bot.runs_guild(schedule.guild_id)
+
     def hosts(self, schedule: ScheduleRow) -> bool:
-        """Whether this process runs the night's server (a sharded bot sees its shards' only)."""
-        return self.bot.get_guild(schedule.guild_id) is not None
+        """Whether this client runs the night's server and the server is there (its shard
+        connected, the bot still in it)."""
+        return self.runs(schedule) and self.bot.get_guild(schedule.guild_id) is not None
 
     @staticmethod
     def next_step_at(schedule: ScheduleRow) -> float:
@@ -129,20 +137,28 @@ class GameNights(commands.Cog):
         return schedule.lobby_at if schedule.status is ScheduleStatus.WAITING else schedule.starts_at
 
     async def _nights(self) -> None:
-        await self.bot.wait_until_ready()
         while not self.is_closing():
             try:
-                pending = [s for s in await self.storage.pending_schedules(self.kind) if self.hosts(s)]
+                pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
                 now = self.bot.now()
-                due = [s for s in pending if self.next_step_at(s) <= now]
-                for schedule in due:
-                    await self.take_step(schedule)
-                if due:
+                stepped = False
+                for schedule in (s for s in pending if self.next_step_at(s) <= now):
+                    # As a game's timer does: a fleet's client waits for that server's shard
+                    # only (one taking over several connects them seconds apart).
+                    await self.bot.wait_until_shard_ready(schedule.guild_id)
+                    if self.hosts(schedule):
+                        await self.take_step(schedule)
+                        stepped = True
+                if stepped:
                     continue
-                soonest = min((self.next_step_at(s) for s in pending), default=now + IDLE_CHECK)
-                delay = max(0.0, min(IDLE_CHECK, soonest - now))
+                # (A night due in a server the bot is not in is looked at again at the next.)
+                later = [self.next_step_at(s) for s in pending if self.next_step_at(s) > now]
+                delay = max(0.0, min(IDLE_CHECK, min(later, default=now + IDLE_CHECK) - now))
             except asyncio.CancelledError:
                 raise
+            except LeaseLostError as error:  # a fleet's client whose shard moved: it stops soon
+                log.warning("the %s game nights' loop: %s; waiting", self.kind, error)
+                delay = LEASE_WAIT
             except Exception:
                 log.exception("the %s game nights' loop failed; looking again soon", self.kind)
                 delay = IDLE_CHECK

@@ -235,6 +235,8 @@ class TableGameCog(GameCog[LiveTable]):
         """Registers the components, and brings back each live game and its deadline timer."""
         self.bot.add_dynamic_items(TableButton, TableSelect)
         for game in await self.storage.live_games(self.kind):
+            if not self.bot.runs_guild(game.guild_id):
+                continue  # another shard's: another process runs it
             await self.resume(game)
             self.arm_timer(game.id)
 

@@ -103,7 +103,8 @@ class GameNight(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ForgetButton)
-        if self.bot.settings.retention_days is not None:
+        # In a fleet, the client that runs shard 0 purges (one per fleet, whoever holds it).
+        if self.bot.settings.retention_days is not None and self.bot.runs_guild(None):
             self.purge_daily.start()  # the first purge now, at start-up
 
     async def cog_unload(self) -> None:

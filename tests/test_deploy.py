@@ -90,6 +90,61 @@ def test_systemd_accepts_the_unit(tmp_path: Path):
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
+def test_the_fleet_template_runs_one_process_of_a_fleet_per_instance(tmp_path: Path):
+    service = unit_settings(DEPLOY / "gamenight@.service")["Service"]
+    assert service["ExecStart"] == ["/opt/gamenight/bin/gamenight run"]
+    # The fleet's settings, then the instance's own (GAMENIGHT_SHARDS).
+    assert service["EnvironmentFile"] == [
+        "/etc/gamenight/gamenight.env",
+        "/etc/gamenight/gamenight-%i.env",
+    ]
+    assert not any("GAMENIGHT_DATABASE" in value for value in service.get("Environment", []))
+    assert service["KillSignal"] == ["SIGTERM"]
+    assert service["Restart"] == ["on-failure"]
+    assert service["RestartPreventExitStatus"] == ["2"]
+    assert int(service["TimeoutStopSec"][0]) >= 15
+    plain = unit_settings(DEPLOY / "gamenight.service")["Service"]
+    hardening = {key for key in plain if key.startswith(("Protect", "Restrict", "Private"))}
+    assert {key: service[key] for key in hardening} == {key: plain[key] for key in hardening}
+
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None or not SYSTEMD_UNITS.is_dir():
+        pytest.fail("systemd-analyze is needed to check deploy/gamenight@.service")
+    shutil.copytree(SYSTEMD_UNITS, tmp_path / "usr/lib/systemd/system", symlinks=True)
+    (tmp_path / "etc/systemd/system").mkdir(parents=True)
+    shutil.copy(DEPLOY / "gamenight@.service", tmp_path / "etc/systemd/system")
+    script = tmp_path / "opt/gamenight/bin/gamenight"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    result = subprocess.run(
+        [analyze, "verify", f"--root={tmp_path}", "gamenight@standby.service"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_the_compose_fleet_splits_the_shards_and_keeps_a_standby():
+    from bot.shards import parse_shards
+
+    text = (DEPLOY / "compose.fleet.yaml").read_text()
+    plans = [parse_shards(found) for found in re.findall(r"GAMENIGHT_SHARDS: (\S+)", text)]
+    assert len({plan.count for plan in plans}) == 1
+    (count,) = {plan.count for plan in plans}
+    own = [shard for plan in plans for shard in plan.own]
+    assert sorted(own) == list(range(count or 0)), "every shard run by one process"
+    assert sum(plan.standby for plan in plans) == 1
+    assert text.count("<<: *bot") == len(plans)
+    assert re.search(r"^\s+restart: on-failure$", text, re.M)
+    assert re.search(r"^\s+stop_signal: SIGTERM$", text, re.M)
+    assert re.search(r"^\s+condition: service_healthy$", text, re.M)
+    ignored = set((ROOT / ".dockerignore").read_text().split())
+    assert {"deploy/gamenight.env", "deploy/postgres.env"} <= ignored
+
+
 # -- the container -------------------------------------------------------------------------------
 
 

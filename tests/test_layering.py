@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.i18n",
         "bot.reasons",
         "bot.config",
+        "bot.shards",
         "bot.endpoints",
         "bot.database_file",
         "bot.verify_link",
@@ -30,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.dots_solution_build",
         "bot.cantor",
         "bot.housie_calls",
+        "bot.acks",
         "bot.metrics",
         "bot.when",
         "bot.render",
@@ -40,6 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.nights",),
     ("bot.calling", "bot.table", "bot.http_server"),
     ("bot.app",),
+    ("bot.fleet",),
     ("cogs",),
     ("bot.sandbox", "bot.cli", "bot.__main__"),
 )

@@ -2,6 +2,14 @@
 default) or PostgreSQL (a ``postgresql://`` URL). Cogs never write SQL."""
 
 from bot.storage._copy import CopyConflictError, CopyReport, copy_database
+from bot.storage._leases import (
+    Fence,
+    HeartbeatOutcome,
+    HeartbeatRequest,
+    LeaseRow,
+    LeaseTerms,
+    plan_heartbeat,
+)
 from bot.storage._migrations import MIGRATIONS, Migration
 from bot.storage._postgres import is_postgres_url, redact
 from bot.storage._rows import (
@@ -18,6 +26,7 @@ from bot.storage._rows import (
     GameRow,
     GameStatus,
     LeaderboardRow,
+    LeaseLostError,
     MemberGames,
     PlayerRow,
     ScheduleRow,
@@ -50,10 +59,16 @@ __all__ = [
     "DealMovedError",
     "Delivery",
     "DrawRow",
+    "Fence",
     "GameDefaults",
     "GameRow",
     "GameStatus",
+    "HeartbeatOutcome",
+    "HeartbeatRequest",
     "LeaderboardRow",
+    "LeaseLostError",
+    "LeaseRow",
+    "LeaseTerms",
     "MemberGames",
     "Migration",
     "PlayerRow",
@@ -68,5 +83,6 @@ __all__ = [
     "copy_database",
     "hold_database",
     "is_postgres_url",
+    "plan_heartbeat",
     "redact",
 ]

@@ -35,6 +35,8 @@ TABLES = (
     "schedules",
     "server_settings",
 )
+# A fleet's running state (bot.fleet), which means nothing to another database: not copied.
+NOT_COPIED = frozenset({"shard_leases", "gateway_identify"})
 # Columns whose values PostgreSQL makes (identity columns), and that SQLite holds as rowid.
 IDENTITY = {
     "games": "id",
@@ -75,7 +77,7 @@ async def _sqlite_tables(source: SQLiteBackend) -> list[_Table]:
         for row in await source.fetch(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
-    }
+    } - NOT_COPIED
     if names != set(TABLES):
         unknown = sorted(names.symmetric_difference(TABLES))
         raise CopyConflictError(

@@ -275,10 +275,45 @@ CREATE TABLE server_settings (
 CREATE INDEX games_by_finish ON games (finished_at);
 """
 
+# Shard leases (bot.fleet): which process runs each shard's games, until when, under which
+# fencing token (one more at every change of hands), and who asks for it back; and the pacing
+# of gateway IDENTIFYs across processes (Discord's max_concurrency buckets). Used on PostgreSQL
+# only (a fleet needs it); created on both so that the schema means the same.
+_SHARD_LEASES_SQLITE = """
+CREATE TABLE shard_leases (
+    shard_id INTEGER PRIMARY KEY,
+    shard_count INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    token INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    wanted_by TEXT
+);
+CREATE TABLE gateway_identify (
+    bucket INTEGER PRIMARY KEY,
+    next_at REAL NOT NULL
+);
+"""
+
+_SHARD_LEASES_POSTGRES = """
+CREATE TABLE shard_leases (
+    shard_id INTEGER PRIMARY KEY,
+    shard_count INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    token BIGINT NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL,
+    wanted_by TEXT
+);
+CREATE TABLE gateway_identify (
+    bucket INTEGER PRIMARY KEY,
+    next_at DOUBLE PRECISION NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
     Migration(sqlite=_THIRD_SQLITE, postgres=_THIRD_POSTGRES),
     Migration(sqlite=_FOURTH_SQLITE, postgres=_FOURTH_POSTGRES),
     Migration(sqlite=_SERVER_SETTINGS_SQLITE, postgres=_SERVER_SETTINGS_POSTGRES),
+    Migration(sqlite=_SHARD_LEASES_SQLITE, postgres=_SHARD_LEASES_POSTGRES),
 )

@@ -25,9 +25,8 @@ need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-chec
 condition on the newest row version after waiting for a concurrent update, so exactly one of two
 racing updates wins. Deadlocks and serialization failures are retried like lost connections.
 
-Every write goes through ``PostgresBackend.write``: the one place where a fencing check (a
-shard's lease and its token, in a table added by a migration) can refuse the writes of a
-process that has lost its lease.
+Every write goes through ``PostgresBackend.write``; a fleet's game writes begin with their
+fencing check (a shard's lease and its token, see ``_leases``) in the same transaction.
 """
 
 from __future__ import annotations
@@ -69,6 +68,10 @@ BOT_LOCK = 0x67_6E_62_6F_74_6C_63_6B  # "gnbotlck"
 # A bot that was just killed leaves its lock until the server notices; its successor waits
 # this long for it before refusing to start.
 BOT_LOCK_WAIT = 3.0
+# No transaction of the bot's waits for itself this long; one that does belongs to a process
+# that stopped (SIGSTOP) or was cut off, and the server ends it, releasing its locks (a shard
+# lease's fence, the fleet's heartbeat lock) well within a lease's 10 s.
+IDLE_TRANSACTION_LIMIT_MS = 5000
 
 
 def is_postgres_url(target: object) -> bool:
@@ -379,8 +382,11 @@ async def _connect(url: str) -> asyncpg.Connection:
 
 
 def _server_settings() -> dict[str, str]:
-    # Shows in pg_stat_activity: which process holds a connection (and the bot's lock).
-    return {"application_name": f"gamenight pid {os.getpid()} on {socket.gethostname()}"[:63]}
+    return {
+        # Shows in pg_stat_activity: which process holds a connection (and the bot's lock).
+        "application_name": f"gamenight pid {os.getpid()} on {socket.gethostname()}"[:63],
+        "idle_in_transaction_session_timeout": str(IDLE_TRANSACTION_LIMIT_MS),
+    }
 
 
 async def _bootstrap(connection: asyncpg.Connection, url: str, known_version: int) -> None:
@@ -437,10 +443,18 @@ async def open_postgres(url: str, known_version: int) -> AsyncIterator[PostgresB
         await pool.close()
 
 
+def _try_lock_sql(shared: bool) -> str:
+    return f"SELECT pg_try_advisory_lock{'_shared' if shared else ''}($1)"
+
+
 @asynccontextmanager
-async def hold_postgres(url: str) -> AsyncIterator[None]:
+async def hold_postgres(url: str, *, shared: bool = False) -> AsyncIterator[None]:
     """Hold the bot's advisory lock on the database while the body runs, so that a second bot
     on the same database stops at once with one line instead of answering everything twice.
+
+    ``shared``: the processes of a fleet (``GAMENIGHT_SHARDS``) hold it together, and keep a
+    process that runs every shard off (and are kept off by one); among themselves, shard leases
+    decide who runs what.
 
     The lock lives as long as its connection; the server releases it when the process ends,
     however it ends. If the connection is lost, it is taken again as soon as the server answers
@@ -448,19 +462,30 @@ async def hold_postgres(url: str) -> AsyncIterator[None]:
     connection = await _connect(url)
     deadline = asyncio.get_running_loop().time() + BOT_LOCK_WAIT
     try:
-        while not await connection.fetchval("SELECT pg_try_advisory_lock($1)", BOT_LOCK):
+        while not await connection.fetchval(_try_lock_sql(shared), BOT_LOCK):
             if asyncio.get_running_loop().time() > deadline:
-                holder = await _lock_holder(connection)
+                holder, fleet = await _lock_holder(connection)
+                if shared:
+                    problem = "a Game Night process that runs every shard"
+                    remedy = "stop it first; every process of a fleet sets GAMENIGHT_SHARDS=.../N"
+                elif fleet:
+                    problem = "a fleet of Game Night processes (GAMENIGHT_SHARDS), one of them"
+                    remedy = "stop them first, or run this one as part of the fleet"
+                else:
+                    problem = "another Game Night process"
+                    remedy = "stop that one first, or give each bot its own GAMENIGHT_DATABASE"
                 raise UnusableDatabaseError(
                     redact(url),
-                    f"another Game Night process{f' ({holder})' if holder else ''} is using it",
-                    "stop that one first, or give each bot its own GAMENIGHT_DATABASE",
+                    f"{problem}{f' ({holder})' if holder else ''} is using it",
+                    remedy,
                 )
             await asyncio.sleep(0.1)
     except BaseException:
         await connection.close()
         raise
-    keeper = asyncio.create_task(_keep_lock(url, connection), name="gamenight-database-lock")
+    keeper = asyncio.create_task(
+        _keep_lock(url, connection, shared), name="gamenight-database-lock"
+    )
     try:
         yield
     finally:
@@ -469,19 +494,25 @@ async def hold_postgres(url: str) -> AsyncIterator[None]:
             await keeper
 
 
-async def _lock_holder(connection: asyncpg.Connection) -> str | None:
-    name = await connection.fetchval(
-        "SELECT activity.application_name FROM pg_locks AS locks"
+async def _lock_holder(connection: asyncpg.Connection) -> tuple[str | None, bool]:
+    """Which process holds the bot's lock (one of them, if a fleet shares it), and whether it
+    is shared."""
+    row = await connection.fetchrow(
+        "SELECT activity.application_name, locks.mode FROM pg_locks AS locks"
         " JOIN pg_stat_activity AS activity ON activity.pid = locks.pid"
         " WHERE locks.locktype = 'advisory' AND locks.granted"
-        " AND locks.classid::bigint = $1 AND locks.objid::bigint = $2 AND locks.objsubid = 1",
+        " AND locks.classid::bigint = $1 AND locks.objid::bigint = $2 AND locks.objsubid = 1"
+        " LIMIT 1",
         BOT_LOCK >> 32,
         BOT_LOCK & 0xFFFFFFFF,
     )
-    return str(name).removeprefix("gamenight ") if name else None
+    if row is None:
+        return None, False
+    name = str(row[0]).removeprefix("gamenight ") if row[0] else None
+    return name, row[1] == "ShareLock"
 
 
-async def _keep_lock(url: str, connection: asyncpg.Connection) -> None:
+async def _keep_lock(url: str, connection: asyncpg.Connection, shared: bool) -> None:
     """Take the lock again whenever its connection is lost."""
     try:
         while True:
@@ -498,13 +529,13 @@ async def _keep_lock(url: str, connection: asyncpg.Connection) -> None:
                 await asyncio.sleep(1)
                 try:
                     connection = await asyncpg.connect(url, server_settings=_server_settings())
-                    if await connection.fetchval("SELECT pg_try_advisory_lock($1)", BOT_LOCK):
+                    if await connection.fetchval(_try_lock_sql(shared), BOT_LOCK):
                         log.info("the database lock is held again")
                         break
                     if attempt % 60 == 0:
                         log.error(
                             "another Game Night process (%s) holds the database lock",
-                            await _lock_holder(connection),
+                            (await _lock_holder(connection))[0],
                         )
                     await connection.close()
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):

@@ -269,6 +269,16 @@ def schedule_row(row: Row) -> ScheduleRow:
     )
 
 
+class LeaseLostError(StorageError):
+    """A game write refused by its fence: this bot client no longer holds the lease of the
+    game's shard under the token it was started with (another process runs it, or the lease
+    lapsed); nothing was written."""
+
+    def __init__(self, shard_id: int) -> None:
+        super().__init__(f"this process does not hold the lease of shard {shard_id}")
+        self.shard_id = shard_id
+
+
 def game_row(row: Row) -> GameRow:
     return GameRow(
         id=int(row["id"]),

@@ -10,13 +10,25 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from bot.database_file import lock_database
+from bot.shards import shard_of
 from bot.storage._backend import Backend, Transaction
+from bot.storage._leases import (
+    Fence,
+    HeartbeatOutcome,
+    HeartbeatRequest,
+    LeaseRow,
+    heartbeat,
+    hold_lease,
+    lease_row,
+    release,
+    take_identify_slot,
+)
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import hold_postgres, is_postgres_url, open_postgres
 from bot.storage._rows import (
@@ -49,6 +61,7 @@ from bot.storage._rows import (
 from bot.storage._sqlite import open_sqlite
 
 DatabaseTarget = Path | str  # a SQLite file, or a postgresql:// URL
+T = TypeVar("T")
 
 # Games that are over (finished or cancelled): what forget-me and the retention purge touch.
 OVER_SQL = f"status NOT IN {LIVE_SQL}"
@@ -91,11 +104,15 @@ def _open_backend(target: DatabaseTarget) -> AbstractAsyncContextManager[Backend
 
 
 @asynccontextmanager
-async def hold_database(target: DatabaseTarget) -> AsyncIterator[None]:
+async def hold_database(target: DatabaseTarget, *, fleet: bool = False) -> AsyncIterator[None]:
     """Keep other Game Night processes off the database while the body runs (they stop at once
-    with one line): a lock on ``<file>.lock`` for SQLite, an advisory lock for PostgreSQL."""
+    with one line): a lock on ``<file>.lock`` for SQLite, an advisory lock for PostgreSQL.
+
+    ``fleet``: this process is one of a fleet sharing the database (``GAMENIGHT_SHARDS``),
+    which hold the lock together (shared) and keep a process that runs every shard off it, and
+    are kept off by one; only on PostgreSQL."""
     if is_postgres_url(target):
-        async with hold_postgres(str(target)):
+        async with hold_postgres(str(target), shared=fleet):
             yield
     else:
         with lock_database(Path(target)):
@@ -105,8 +122,10 @@ async def hold_database(target: DatabaseTarget) -> AsyncIterator[None]:
 class Storage:
     """The bot's database. Open it with ``async with Storage.open(target) as storage``."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, fence: Fence | None = None) -> None:
         self._backend = backend
+        self._fence = fence
+        self._shard_of_game: dict[int, int] = {}  # for the fence: a game's server never changes
 
     @property
     def backend(self) -> str:
@@ -128,6 +147,14 @@ class Storage:
             storage = cls(backend)
             await storage.migrate()
             yield storage
+
+    def fenced(self, fence: Fence) -> Storage:
+        """The same database for one bot client of a fleet: its game writes are refused
+        (``LeaseLostError``) once the client no longer holds their shard's lease as ``fence``
+        says (see ``_leases``). PostgreSQL only."""
+        if self._backend.name != "postgres":
+            raise StorageError("shard leases need PostgreSQL")
+        return type(self)(self._backend, fence)
 
     async def migrate(self) -> int:
         """Apply every migration past the schema version; returns the new version."""
@@ -193,7 +220,7 @@ class Storage:
                 ),
             )
 
-        game = await self.get_game(await self._backend.write(work))
+        game = await self.get_game(await self._write_guild(guild_id, work))
         assert game is not None
         return game
 
@@ -280,7 +307,7 @@ class Storage:
         async def work(db: Transaction) -> int:
             return await db.execute(query, params)
 
-        return await self._backend.write(work) > 0
+        return await self._write_game(game_id, work) > 0
 
     # -- players and boards --------------------------------------------------------------------
 
@@ -354,7 +381,7 @@ class Storage:
             )
             return True
 
-        if not await self._backend.write(work):
+        if not await self._write_game(game_id, work):
             return None
         return await self.get_player(game_id, user_id)
 
@@ -368,7 +395,7 @@ class Storage:
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
 
-        return await self._backend.write(work) > 0
+        return await self._write_game(game_id, work) > 0
 
     async def get_player(self, game_id: int, user_id: int) -> PlayerRow | None:
         row = await self._one(
@@ -389,6 +416,7 @@ class Storage:
         await self._write(
             "UPDATE players SET delivery = ?, dealt = ? WHERE game_id = ? AND user_id = ?",
             (delivery.value, int(delivery.delivered), game_id, user_id),
+            game_id=game_id,
         )
 
     async def undelivered_players(self, game_id: int) -> list[PlayerRow]:
@@ -406,6 +434,7 @@ class Storage:
             " out = CASE WHEN false_claims + 1 >= ? THEN 1 ELSE 0 END"
             " WHERE game_id = ? AND user_id = ?",
             (limit, game_id, user_id),
+            game_id=game_id,
         )
         player = await self.get_player(game_id, user_id)
         assert player is not None
@@ -425,7 +454,14 @@ class Storage:
         return int(row[0]) if row else 0
 
     async def set_board_out(self, board_id: int) -> None:
-        await self._write("UPDATE boards SET out = 1 WHERE id = ?", (board_id,))
+        async def work(db: Transaction) -> int:
+            return await db.execute("UPDATE boards SET out = 1 WHERE id = ?", (board_id,))
+
+        async def shard(db: Transaction) -> int | None:
+            rows = await db.fetch("SELECT game_id FROM boards WHERE id = ?", (board_id,))
+            return await self._shard_of(db, int(rows[0][0])) if rows else None
+
+        await self._write_fenced(work, shard)
 
     # -- draws ---------------------------------------------------------------------------------
 
@@ -440,12 +476,13 @@ class Storage:
             )
             await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
 
-        await self._backend.write(work)
+        await self._write_game(game_id, work)
 
     async def set_draw_message(self, game_id: int, seq: int, message_id: int) -> None:
         await self._write(
             "UPDATE draws SET message_id = ? WHERE game_id = ? AND seq = ?",
             (message_id, game_id, seq),
+            game_id=game_id,
         )
 
     async def draws(self, game_id: int) -> list[DrawRow]:
@@ -492,7 +529,7 @@ class Storage:
                 ),
             )
 
-        return await self._backend.write(work)
+        return await self._write_game(game_id, work)
 
     async def claim_requests(self, game_id: int) -> list[tuple[tuple[int, int, str], bool]]:
         """``((user_id, draw_seq, request), valid)`` of every claim judged in the game."""
@@ -550,7 +587,7 @@ class Storage:
             if state is not None:
                 await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
 
-        await self._backend.write(work)
+        await self._write_game(game_id, work)
 
     async def winners(self, game_id: int) -> list[WinnerRow]:
         rows = await self._all(
@@ -651,7 +688,7 @@ class Storage:
                 ),
             )
 
-        schedule = await self.get_schedule(await self._backend.write(work))
+        schedule = await self.get_schedule(await self._write_guild(guild_id, work))
         assert schedule is not None
         return schedule
 
@@ -692,11 +729,17 @@ class Storage:
         if not fields:
             return False
         params += [schedule_id, expect.value]
-        changed = await self._write(
-            f"UPDATE schedules SET {', '.join(fields)} WHERE id = ? AND status = ?",  # noqa: S608
-            params,
-        )
-        return changed > 0
+        sql = f"UPDATE schedules SET {', '.join(fields)} WHERE id = ? AND status = ?"  # noqa: S608
+
+        async def work(db: Transaction) -> int:
+            return await db.execute(sql, params)
+
+        async def shard(db: Transaction) -> int | None:  # the night's server's
+            assert self._fence is not None
+            rows = await db.fetch("SELECT guild_id FROM schedules WHERE id = ?", (schedule_id,))
+            return shard_of(int(rows[0][0]), self._fence.shard_count) if rows else None
+
+        return await self._write_fenced(work, shard) > 0
 
     # -- DM channels ---------------------------------------------------------------------------
 
@@ -719,11 +762,18 @@ class Storage:
         """Whether the database answers a query (for the health check)."""
         return await self._one("SELECT 1") is not None
 
-    async def live_counts(self) -> dict[str, int]:
-        """How many games of each kind are live (in a lobby, running or paused)."""
-        rows = await self._all(
-            f"SELECT kind, COUNT(*) FROM games WHERE status IN {LIVE_SQL} GROUP BY kind"  # noqa: S608
-        )
+    async def live_counts(self, shards: tuple[int, Sequence[int]] | None = None) -> dict[str, int]:
+        """How many games of each kind are live (in a lobby, running or paused); with
+        ``shards`` = ``(shard_count, shard_ids)``, only those of the servers on these shards."""
+        query = f"SELECT kind, COUNT(*) FROM games WHERE status IN {LIVE_SQL}"  # noqa: S608
+        params: list[int] = []
+        if shards is not None:
+            count, ids = shards
+            if not ids:
+                return {}
+            query += f" AND ((COALESCE(guild_id, 0) >> 22) % ?) IN ({','.join('?' * len(ids))})"
+            params = [count, *ids]
+        rows = await self._all(query + " GROUP BY kind", params)
         return {str(row[0]): int(row[1]) for row in rows}
 
     # -- server settings -----------------------------------------------------------------------
@@ -769,7 +819,7 @@ class Storage:
             )
             return changed
 
-        return await self._backend.write(work)
+        return await self._write_guild(guild_id, work)
 
     # -- privacy -------------------------------------------------------------------------------
 
@@ -942,10 +992,104 @@ class Storage:
             (key, value),
         )
 
-    async def _write(self, sql: str, params: Sequence[Any]) -> int:
-        """One statement in a transaction of its own; returns the rows it changed."""
+    async def _write(self, sql: str, params: Sequence[Any], *, game_id: int | None = None) -> int:
+        """One statement in a transaction of its own; returns the rows it changed. With
+        ``game_id``, a write of that game's (fenced, see :meth:`fenced`)."""
 
         async def work(db: Transaction) -> int:
             return await db.execute(sql, params)
+
+        if game_id is not None:
+            return await self._write_game(game_id, work)
+        return await self._backend.write(work)
+
+    # -- fencing -------------------------------------------------------------------------------
+
+    async def _write_game(self, game_id: int, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """A write of game ``game_id``'s, fenced by its shard's lease when this is a fleet's."""
+
+        async def shard(db: Transaction) -> int | None:
+            return await self._shard_of(db, game_id)
+
+        return await self._write_fenced(work, shard)
+
+    async def _write_guild(
+        self, guild_id: int | None, work: Callable[[Transaction], Awaitable[T]]
+    ) -> T:
+        """A write for a server (a new game, a planned night, its settings), fenced by the
+        server's shard's lease."""
+
+        async def shard(db: Transaction) -> int | None:
+            assert self._fence is not None
+            return shard_of(guild_id, self._fence.shard_count)
+
+        return await self._write_fenced(work, shard)
+
+    async def _write_fenced(
+        self,
+        work: Callable[[Transaction], Awaitable[T]],
+        shard: Callable[[Transaction], Awaitable[int | None]],
+    ) -> T:
+        fence = self._fence
+        if fence is None:
+            return await self._backend.write(work)
+
+        async def fenced(db: Transaction) -> T:
+            found = await shard(db)
+            if found is not None:  # (None: no such game; the write changes nothing)
+                await hold_lease(db, fence, found)
+            return await work(db)
+
+        return await self._backend.write(fenced)
+
+    async def _shard_of(self, db: Transaction, game_id: int) -> int | None:
+        assert self._fence is not None
+        shard = self._shard_of_game.get(game_id)
+        if shard is None:
+            rows = await db.fetch("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                return None
+            shard = self._shard_of_game[game_id] = shard_of(rows[0][0], self._fence.shard_count)
+        return shard
+
+    async def check_fence(self, game_id: int) -> None:
+        """Raise ``LeaseLostError`` if this client may no longer write game ``game_id`` (asked
+        before announcing what was stored: a client that lost its shard says nothing more)."""
+        if self._fence is None:
+            return
+
+        async def nothing(db: Transaction) -> None:
+            return None
+
+        await self._write_game(game_id, nothing)
+
+    # -- shard leases (PostgreSQL; bot.fleet) --------------------------------------------------
+
+    async def lease_heartbeat(self, request: HeartbeatRequest) -> HeartbeatOutcome:
+        """Renew, release, take over and ask for leases, in one transaction (see ``_leases``)."""
+
+        async def work(db: Transaction) -> HeartbeatOutcome:
+            return await heartbeat(db, request)
+
+        return await self._backend.write(work)
+
+    async def release_leases(self, owner: str, tokens: Mapping[int, int]) -> None:
+        """Give up these leases now (their games have stopped)."""
+
+        async def work(db: Transaction) -> None:
+            await release(db, owner, tokens)
+
+        await self._backend.write(work)
+
+    async def leases(self) -> list[LeaseRow]:
+        rows = await self._all("SELECT * FROM shard_leases ORDER BY shard_id")
+        return [lease_row(row) for row in rows]
+
+    async def take_identify_slot(self, bucket: int, window: float) -> float:
+        """Take the fleet's gateway IDENTIFY slot ``bucket`` for ``window`` seconds if it is
+        free (returns 0), else the seconds until it is."""
+
+        async def work(db: Transaction) -> float:
+            return await take_identify_slot(db, bucket, window)
 
         return await self._backend.write(work)

@@ -137,6 +137,7 @@ def test_check_config_summarises_without_secrets_or_discord(tmp_path: Path):
     assert f"set (bot user id {BOT_ID})" in out
     assert f"{database}: schema version {len(MIGRATIONS)} (current)" in out
     assert "GAMENIGHT_DEV_GUILD_ID  42" in out
+    assert "GAMENIGHT_SHARDS        every shard Discord recommends, in this process" in out
     assert "http://127.0.0.1:9/api/v10" in out  # where the bot would connect (nowhere, here)
     for secret in (TOKEN, TOKEN.split(".", 1)[1], SIGNING_KEY.hex(), "s3cr3t"):
         assert secret not in out
