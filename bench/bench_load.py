@@ -320,6 +320,7 @@ class LoadBench:
         self.phases: dict[str, Phase] = {}
         self.figures: list[tuple[str, str, str]] = []  # section, label, value
         self.notes: list[str] = []
+        self.restarts: list[tuple[float, float]] = []  # (killed, back) on the monotonic clock
         self.problems: list[str] = []
         self.storage: Storage | None = None
 
@@ -437,6 +438,7 @@ class LoadBench:
         await self.wait_for("the killed bot to drop", lambda: not self.emu.bot_connected, 15)
         self.bot.start()
         await self.emu.wait_for_bot(60)
+        self.restarts.append((started, time.monotonic()))
         return time.monotonic() - started
 
     async def play(self, limits: RateLimits) -> None:
@@ -1080,9 +1082,29 @@ class LoadBench:
         await self.wait_all_over(30)
 
     def report_failures(self, emu: Emulator) -> None:
+        failed = [result for result in emu.interactions if result.failure is not None]
+        for result in failed:
+            # When it was sent, against the nearest SIGKILL restart: sent while the bot was
+            # down, it waits for the new session (as the emulator holds it), like a late answer.
+            killed, back = min(self.restarts, key=lambda kb: abs(result.created_at - kb[1]))
+            self.notes.append(
+                f"failed: {result.describe()}, sent {result.created_at - killed:+.2f} s after a "
+                f"kill, {result.created_at - back:+.2f} s after the bot was back"
+                if self.restarts
+                else f"failed: {result.describe()}"
+            )
         kinds = Counter(f.kind for f in emu.failures)
         text = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common()) or "none"
         self.figure("Afterwards", "emulator failures (rules broken)", text)
+        while_down = sum(
+            any(killed <= result.created_at <= back for killed, back in self.restarts)
+            for result in failed
+        )
+        self.figure(
+            "Afterwards",
+            "failed interactions: sent while the bot was down / otherwise",
+            f"{while_down} / {len(failed) - while_down}",
+        )
         lost = kinds.get("interaction_failed", 0) + kinds.get("unanswered", 0)
         allowed = lost == sum(kinds.values())
         if not allowed:

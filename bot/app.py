@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import importlib.util
 import json
@@ -19,6 +20,7 @@ import discord
 from discord.ext import commands
 
 from bot import render
+from bot.acks import PendingAcknowledgements
 from bot.config import Settings
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
@@ -97,6 +99,8 @@ class GameNightBot(commands.AutoShardedBot):
         self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.
         self.metrics = metrics if metrics is not None else Metrics()
+        # Interactions not yet acknowledged: the work they start waits until they are.
+        self.pending_acks = PendingAcknowledgements()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
         self.identify_gate = identify_gate
         self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
@@ -105,6 +109,8 @@ class GameNightBot(commands.AutoShardedBot):
         self.http_endpoint: HttpEndpoint | None = None
 
     async def setup_hook(self) -> None:
+        """Before connecting: read the waiting notices, load the games, sync the slash commands if
+        they changed, and start the HTTP endpoint when one is configured."""
         # Freed picture buffers go back to the system; the palettes build in the background.
         render.limit_retained_memory()
         self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
@@ -123,6 +129,12 @@ class GameNightBot(commands.AutoShardedBot):
                 self, self.settings.metrics_host, self.settings.metrics_port
             )
             await self.http_endpoint.start()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""
+        if event_name == "interaction":
+            self.pending_acks.arrived(args[0].id)
+        super().dispatch(event_name, *args, **kwargs)
 
     def now(self) -> float:
         """The time, in seconds since 1970 (UTC), by which planned game nights open and start."""
@@ -155,10 +167,12 @@ class GameNightBot(commands.AutoShardedBot):
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
     async def on_shard_connect(self, shard_id: int) -> None:
-        # discord.py: the shard's READY has arrived (its servers follow, then on_shard_ready).
+        """Shard ``shard_id``'s READY has arrived (its servers follow, then on_shard_ready):
+        its server's interactions reach this client, so their games may go on."""
         self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
 
     async def on_shard_ready(self, shard_id: int) -> None:
+        """Shard ``shard_id`` is connected and has its servers: planned nights may go on."""
         self._shards_ready.setdefault(shard_id, asyncio.Event()).set()
         self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
 
@@ -186,6 +200,8 @@ class GameNightBot(commands.AutoShardedBot):
             ).wait()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Paces IDENTIFYs: the fleet's gate when there is one (Discord's max_concurrency shared by
+        the fleet's processes), discord.py's own otherwise."""
         if self.identify_gate is None or shard_id is None:
             await super().before_identify_hook(shard_id, initial=initial)
         else:
@@ -226,6 +242,7 @@ class GameNightBot(commands.AutoShardedBot):
         return [cog.game_kind() for cog in self.cogs.values() if isinstance(cog, GameCog)]
 
     def game_kind(self, kind: str) -> GameKind | None:
+        """The loaded game of ``kind`` (``"loteria"``...), or None."""
         return next((game for game in self.games() if game.kind == kind), None)
 
     async def send_dm(
@@ -267,6 +284,7 @@ class GameNightBot(commands.AutoShardedBot):
     async def on_app_command_completion(
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:
+        """After a slash command: follow it with the notices waiting for that member."""
         await self.deliver_notices(interaction)
 
     async def deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
@@ -307,8 +325,21 @@ class GameNightBot(commands.AutoShardedBot):
             self.caller_executor.shutdown(wait=False, cancel_futures=True)
 
     async def on_ready(self) -> None:
+        """Logs who the bot is connected as, and to how many servers."""
         assert self.user is not None
         log.info("connected as %s (%s) to %d servers", self.user, self.user.id, len(self.guilds))
+
+
+async def freeze_when_warm(bot: GameNightBot) -> None:
+    """Once start-up has built what it keeps (modules, fonts, palettes, the solved Dots table),
+    leave it out of every later garbage collection (``gc.freeze``): while 50 games drew, full
+    collections over it paused the event loop for 100-200 ms, the slowest acknowledgements
+    (bench/bench_load.py). Only for the bot's own process: tests run many bots in one."""
+    await bot.wait_until_ready()
+    await asyncio.wait([bot.render_warm_up])
+    gc.collect()
+    gc.freeze()
+    log.debug("start-up heap frozen: %d objects", gc.get_freeze_count())
 
 
 async def run_bot(settings: Settings, **bot_options: Any) -> None:
@@ -334,6 +365,7 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
 
             for stop_signal in STOP_SIGNALS:
                 loop.add_signal_handler(stop_signal, close_on_signal)
+            freezing = asyncio.create_task(freeze_when_warm(bot))
             try:
                 await bot.start(settings.token)
             except Exception:
@@ -342,6 +374,7 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
                 # Stopped while still logging in or connecting: the close cut that short.
                 log.debug("start-up cut short by the stop", exc_info=True)
             finally:
+                freezing.cancel()
                 for stop_signal in STOP_SIGNALS:
                     loop.remove_signal_handler(stop_signal)
             await asyncio.gather(*closing)

@@ -144,6 +144,7 @@ class LiveGame:
     redeal_task: asyncio.Task[None] | None = None
 
     def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
+        """The caller, the lobby refresher and the re-delivery task."""
         return (self.task, self.lobby_task, self.redeal_task)
 
 
@@ -154,6 +155,7 @@ def lobby_edit_interval(lobbies_refreshing: int) -> float:
 
 
 def is_manager(member: discord.abc.User | discord.Member) -> bool:
+    """Whether ``member`` has Manage Server (a host's powers over any game of the server)."""
     permissions = getattr(member, "guild_permissions", None)
     return bool(permissions and permissions.manage_guild)
 
@@ -182,6 +184,8 @@ class CallingButton(
         label: str,
         style: discord.ButtonStyle,
     ) -> CallingButton:
+        """A button of game ``game_id``'s lobby or call messages, e.g. ``make("loteria", "join", 7,
+        ...)``."""
         return cls(kind, action, game_id, discord.ui.Button(label=label, style=style))
 
     @classmethod
@@ -192,15 +196,20 @@ class CallingButton(
         match: re.Match[str],
         /,
     ) -> CallingButton:
+        """The button again from its custom id (``gn:<kind>:<action>:<game>``), after a restart
+        too."""
         assert isinstance(item, discord.ui.Button)
         return cls(match["kind"], match["action"], int(match["game"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hands the click to the game's cog; private answers are acknowledged before any work."""
         async def handle(cog: CallingGameCog) -> None:
             if cog.answers_privately(self.action):
                 # Acknowledge before touching the database: in a rush of Join clicks the
-                # database queue, not the bot, decides how long an answer takes.
+                # database queue, not the bot, decides how long an answer takes. Then let the
+                # rest of the rush be acknowledged before dealing (bot.acks).
                 await interaction.response.defer(ephemeral=True, thinking=True)
+                await cog.bot.pending_acks.settled()
             await cog.on_button(interaction, self.action, self.game_id)
 
         await dispatch_component(
@@ -234,15 +243,18 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.nights_task: asyncio.Task[None] | None = None
 
     def new_live(self, game_id: int) -> LiveGame:
+        """A fresh companion for game ``game_id``."""
         return LiveGame(game_id)
 
     def may_release(self, live: LiveGame) -> bool:
-        # A lobby edit still to make, or a claim being judged, still needs the game's companions.
+        """Whether the game's companion may go: no lobby edit left to make and no claim being
+        judged."""
         return not live.lobby_dirty and not live.lock.locked()
 
     def waits_at_shutdown(self, live: LiveGame, task: asyncio.Task[None]) -> bool:
-        # The caller finishes the call it is making (stored and announced); lobby edits and
-        # re-deliveries simply stop (they run again at the next start).
+        """Whether shutdown waits for ``task``: only the caller, which finishes the call it is
+        making (stored and announced); lobby edits and re-deliveries simply stop (they run again
+        at the next start)."""
         return task is live.task
 
     # -- rules supplied by each game -----------------------------------------------------------
@@ -279,13 +291,19 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         raise NotImplementedError
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> list[Rendered]:
-        """The player's boards as images, ``called`` (the calls the channel has seen) marked."""
+        """The player's boards as images, ``called`` (the calls the channel has seen) marked,
+        worded in ``locale`` (the player's own language, as the message they come with)."""
         raise NotImplementedError
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
-        """The channel announcement for call number ``seq`` (text and pictures)."""
+        """The channel announcement for call number ``seq`` (text and pictures), in the
+        channel's language (``channel_locale``)."""
         raise NotImplementedError
 
     def render_result(
@@ -322,7 +340,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     ) -> Verdict:
         """Check a claim of ``prize`` on the player's live ``boards`` (those the claim names)
         against ``called``, the calls announced when the claim was made. A false claim's verdict
-        names the one board that pays for it."""
+        names the one board that pays for it; a win's picture is worded in ``locale`` (the
+        channel's language: it goes with the win's announcement)."""
         raise NotImplementedError
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
@@ -357,6 +376,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     # -- lifecycle -----------------------------------------------------------------------------
 
     async def cog_load(self) -> None:
+        """Restarts the timers of running games, re-sends boards never delivered, and plans the
+        nights."""
         self.bot.add_dynamic_items(CallingButton)
         for game in await self.storage.live_games(self.kind):
             if not self.bot.runs_guild(game.guild_id):
@@ -368,10 +389,12 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.start_nights()
 
     async def cog_unload(self) -> None:
+        """Stops the nights, then lets each game's caller finish its call."""
         self.stop_nights()
         await super().cog_unload()
 
     async def post_lobby(self, game: GameRow, note: str) -> int:
+        """Posts the lobby of ``game`` with ``note`` under it; returns the message's id."""
         channel = self.bot.get_partial_messageable(game.channel_id)
         posted = await channel.send(
             f"{await self.lobby_text(game)}\n{note}", view=self.lobby_view(game)
@@ -379,10 +402,12 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return posted.id
 
     def start_running(self, game_id: int) -> None:
+        """The game has started: its lobby shows it at once and its caller starts."""
         self.touch_lobby(game_id, urgent=True)
         self.ensure_timer(game_id)
 
     def ensure_timer(self, game_id: int) -> None:
+        """Starts game ``game_id``'s caller unless it is running."""
         live = self.live_game(game_id)
         if live.task is None or live.task.done():
             live.task = asyncio.create_task(self._caller(game_id), name=f"{self.kind}-{game_id}")
@@ -390,6 +415,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     # -- looking things up ---------------------------------------------------------------------
 
     async def game_here(self, interaction: discord.Interaction[Any]) -> GameRow:
+        """The live game of this kind in the interaction's channel; refuses privately if there is
+        none."""
         if interaction.channel_id is None:
             raise UserError("server_only")
         game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
@@ -410,6 +437,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def require_controller(
         self, interaction: discord.Interaction[Any], game: GameRow
     ) -> None:
+        """Refuses anyone but the game's host or a member with Manage Server."""
         if interaction.user.id != game.host_id and not is_manager(interaction.user):
             raise UserError("host_only", host=game.host_id)
 
@@ -432,6 +460,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return self.called(game)[: await self.announced_count(game.id)]
 
     async def judged_claims(self, game_id: int) -> dict[tuple[int, int, str], str]:
+        """Each claim request already judged (player, call, prize) and its answer, so a button
+        pressed twice is answered the same without judging again."""
         live = self.live_game(game_id)
         if live.judged is None:
             judged: dict[tuple[int, int, str], str] = {}
@@ -485,6 +515,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return game
 
     def lobby_view(self, game: GameRow) -> discord.ui.View:
+        """The lobby's buttons in the channel's language: Join, Leave, Start and Cancel while it is
+        open; none once the game has started or ended."""
         view = discord.ui.View(timeout=None)
         if game.status is GameStatus.LOBBY:
             locale = self.channel_locale(game)
@@ -499,6 +531,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return view
 
     async def lobby_text(self, game: GameRow) -> str:
+        """The lobby message: host, options, the players and how many boards are dealt."""
         players = await self.storage.players(game.id)
         delivered = sum(player.delivered for player in players)
         waiting = sum(player.delivery is Delivery.UNDELIVERED for player in players)
@@ -564,6 +597,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         await self.release_if_over(live.game_id)
 
     async def refresh_lobby(self, game_id: int) -> None:
+        """Edits the lobby message to the game as stored now."""
         game = await self.storage.get_game(game_id)
         if game is None or game.lobby_message_id is None:
             return
@@ -581,6 +615,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
+        """Answers a lobby or claim button of game ``game_id``."""
         game = await self.button_game(interaction, game_id)
         if action == "join":
             await self.join(interaction, game, tickets=1)
@@ -607,6 +642,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def join(
         self, interaction: discord.Interaction[Any], game: GameRow, *, tickets: int
     ) -> None:
+        """Seats the member (their boards dealt and stored first) and deals them by DM, or shows
+        them the boards privately when their DMs are closed."""
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("joins_closed", game=game.id)
         max_players = int(game.options.get("max_players", MAX_PLAYERS_LIMIT))
@@ -682,8 +719,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         live.delivering.add(player.user_id)
         try:
             boards = await self.storage.boards(game.id, player.user_id)
-            images = await asyncio.to_thread(self.render_boards, game, boards, ())
             locale = interaction.locale
+            images = await asyncio.to_thread(self.render_boards, game, boards, (), locale)
             phrase = self.board_phrase(len(images), locale)
             outcome = await self.send_boards_by_dm(game, interaction.user, locale, images)
             if outcome is Delivery.DM:
@@ -737,6 +774,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return Delivery.DM
 
     def redeliver_later(self, game_id: int) -> None:
+        """Re-sends, once the bot is ready, the boards of game ``game_id`` that never reached their
+        players."""
         live = self.live_game(game_id)
         if live.redeal_task is None or live.redeal_task.done():
             live.redeal_task = asyncio.create_task(self._redeliver(game_id))
@@ -767,7 +806,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             boards = await self.storage.boards(game_id, player.user_id)
             if not boards:
                 continue
-            images = await asyncio.to_thread(self.render_boards, game, boards, ())
+            images = await asyncio.to_thread(
+                self.render_boards, game, boards, (), player.locale
+            )
             await self.storage.check_fence(game_id)  # (another process may deliver them now)
             outcome = await self.send_boards_by_dm(
                 game, discord.Object(player.user_id), player.locale, images
@@ -780,6 +821,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             self.touch_lobby(game_id)
 
     async def leave(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """Takes the member out of the lobby, their boards with them."""
         if game.status is not GameStatus.LOBBY:
             raise UserError("cant_leave_started")
         async with self.live_game(game.id).lock:
@@ -790,6 +832,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         await send_ephemeral(interaction, self.say("left", interaction.locale, game=game.id))
 
     async def show_boards(self, interaction: discord.Interaction[Any]) -> None:
+        """Shows the member their boards privately, marked with the calls the channel has seen."""
         # Acknowledge first, every answer here being private: under load (many games calling,
         # a restart resuming them all) the database and the render can each take their turn
         # for longer than Discord's 3 s (bench/bench_load.py).
@@ -804,8 +847,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             if player is None or not boards:
                 raise self.refusal("not_playing", game=game.id)
             seen = await self.seen_calls(game)
-            images = await asyncio.to_thread(self.render_boards, game, boards, seen)
             locale = interaction.locale
+            images = await asyncio.to_thread(self.render_boards, game, boards, seen, locale)
             await interaction.followup.send(
                 self.say(
                     "your_boards",
@@ -824,6 +867,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     # -- host controls -------------------------------------------------------------------------
 
     async def start_game(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """Starts the game (host or Manage Server): stored first, then the lobby shows it and the
+        caller starts."""
         await self.require_controller(interaction, game)
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("not_in_lobby", game=game.id)
@@ -842,6 +887,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.ensure_timer(game.id)
 
     async def cancel_game(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """Calls the lobby off (host or Manage Server) before the game starts."""
         await self.require_controller(interaction, game)
         async with self.live_game(game.id).lock:
             cancelled = await self.storage.update_game(
@@ -854,6 +900,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.touch_lobby(game.id, urgent=True)
 
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
+        """Pauses the calls of the game in this channel (host or Manage Server)."""
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
         await defer_public(interaction)
@@ -873,6 +920,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         )
 
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
+        """Resumes the calls of the game in this channel (host or Manage Server)."""
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
         require_posting(interaction)
@@ -897,6 +945,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         )
 
     async def set_speed(self, interaction: discord.Interaction[Any], seconds: int) -> None:
+        """Sets the seconds between calls of the game in this channel (host or Manage Server)."""
         if not MIN_INTERVAL <= seconds <= MAX_INTERVAL:
             raise UserError("bad_interval", low=MIN_INTERVAL, high=MAX_INTERVAL)
         game = await self.game_here(interaction)
@@ -914,6 +963,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         )
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        """Ends the game in this channel now (host or Manage Server), with its summary."""
         game = await self.game_here(interaction)
         await self.require_controller(interaction, game)
         live = self.live_game(game.id)
@@ -1031,6 +1081,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 await self.announce_call(game_id, draw.seq, draw.value)
 
     async def announce_call(self, game_id: int, seq: int, value: int) -> None:
+        """Posts call ``seq`` (``value``) with its picture and Claim button (a riddle first, then
+        the card, in riddle mode), then stores the message's id: the channel has seen it."""
         game = await self.storage.get_game(game_id)
         assert game is not None
         await self.announced_count(game_id)  # know what was seen before this one is
@@ -1069,6 +1121,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return min(RIDDLE_PAUSE, interval / 2) * self.bot.time_scale
 
     def claim_button(self, game: GameRow) -> CallingButton:
+        """The Claim button of the game's call messages, in the channel's language."""
         label = message("button_claim", self.channel_locale(game))
         return CallingButton.make(self.kind, "claim", game.id, label, discord.ButtonStyle.success)
 
@@ -1284,6 +1337,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     # -- the end -------------------------------------------------------------------------------
 
     async def finish(self, game_id: int, *, reason: str) -> None:
+        """Ends game ``game_id`` for ``reason`` (once, under its lock): stored, then announced."""
         async with self.live_game(game_id).lock:
             game = await self.storage.get_game(game_id)
             if game is None or not game.status.is_live:
@@ -1355,6 +1409,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 log.warning("could not post the summary of game %s", game.id, exc_info=True)
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """Checks finished game ``game_id`` of this server against its seed, in public."""
         game = await self.game_by_id(game_id, interaction.guild_id)
         if game.status.is_live:
             raise self.refusal("still_on", game=game.id)
@@ -1402,6 +1457,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         raise NotImplementedError
 
     async def verify_game(self, game: GameRow) -> list[str]:
+        """What does not match the game's seed, calls and boards re-dealt from it (empty: it
+        verifies)."""
         assert game.seed is not None
         problems: list[str] = []
         order = draw_order(game.seed, self.total_calls)
@@ -1418,14 +1475,17 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     @app_commands.command(name="pause", description=_("Pause the calls (host or Manage Server)"))
     async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> pause``."""
         await self.pause(interaction)
 
     @app_commands.command(name="resume", description=_("Resume the calls (host or Manage Server)"))
     async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> resume``."""
         await self.resume(interaction)
 
     @app_commands.command(name="stop", description=_("End the game now (host or Manage Server)"))
     async def stop_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/<game> stop``."""
         await self.stop(interaction)
 
     @app_commands.command(name="speed", description=_("Change the seconds between calls"))
@@ -1435,6 +1495,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         interaction: discord.Interaction[Any],
         seconds: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL],
     ) -> None:
+        """``/<game> speed seconds``."""
         await self.set_speed(interaction, seconds)
 
     @app_commands.command(name="verify", description=_("Check a finished game against its seed"))
@@ -1442,6 +1503,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def verify_command(
         self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
     ) -> None:
+        """``/<game> verify game``."""
         await self.verify(interaction, game)
 
 

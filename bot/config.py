@@ -53,6 +53,8 @@ def database_path(values: Mapping[str, str]) -> Path:
 
 @dataclass(frozen=True)
 class Settings:
+    """The bot's settings, read from the environment (and ``.env``) by :meth:`load`; the token and
+    the signing key never appear in its ``repr``."""
     token: str = field(repr=False)
     database_path: Path
     signing_key: bytes = field(repr=False)

@@ -45,6 +45,7 @@ class GameKind:
     start: str  # the command that starts one, e.g. "/loteria start"
 
     def name(self, locale: LocaleLike) -> str:
+        """The game's name in ``locale``'s language."""
         return self.title_es if is_spanish(locale) else self.title
 
 
@@ -55,7 +56,8 @@ class LiveEntry(Protocol):
     lock: asyncio.Lock
     wake: asyncio.Event
 
-    def tasks(self) -> Iterable[asyncio.Task[None] | None]: ...
+    def tasks(self) -> Iterable[asyncio.Task[None] | None]:
+        """The game's tasks (``None`` for one not started), to finish at shutdown."""
 
 
 LiveT = TypeVar("LiveT", bound=LiveEntry)
@@ -101,11 +103,13 @@ class GameCog(commands.Cog, Generic[LiveT]):
 
     @classmethod
     def game_kind(cls) -> GameKind:
+        """This cog's game as the registry lists it."""
         start = f"/{cls.kind} {cls.start_subcommand}"
         return GameKind(cls.kind, cls.title, cls.title_es, cls.calling, start)
 
     @property
     def storage(self) -> Storage:
+        """The bot's storage (``bot.storage``)."""
         return self.bot.storage
 
     # -- language ------------------------------------------------------------------------------
@@ -119,7 +123,8 @@ class GameCog(commands.Cog, Generic[LiveT]):
         return UserError(key, **self.title_values(), **values)
 
     def title_values(self) -> dict[str, str]:
-        # English templates name the game {title}; Spanish ones may use {titulo}.
+        """The game's names as message placeholders: ``{title}`` in English, ``{titulo}`` in
+        Spanish (a Spanish template may also use ``{title}``), and its ``{kind}``."""
         return {"title": self.title, "titulo": self.title_es, "kind": self.kind}
 
     @staticmethod
@@ -152,6 +157,7 @@ class GameCog(commands.Cog, Generic[LiveT]):
         raise NotImplementedError
 
     def live_game(self, game_id: int) -> LiveT:
+        """The in-memory companion of live game ``game_id``, made on first use."""
         live = self.live.get(game_id)
         if live is None:
             live = self.live[game_id] = self.new_live(game_id)
@@ -175,12 +181,14 @@ class GameCog(commands.Cog, Generic[LiveT]):
         return True
 
     async def release_if_over(self, game_id: int) -> None:
+        """Forgets the companion of ``game_id`` once the game is no longer live."""
         game = await self.storage.get_game(game_id)
         if game is None or not game.status.is_live:
             self.release(game_id)
 
     def is_closing(self) -> bool:
         # A method, not the attribute: mypy would narrow ``closing`` across awaits.
+        """Whether the cog is unloading (no new work may start)."""
         return self.closing
 
     async def cog_unload(self) -> None:

@@ -21,6 +21,7 @@ class Plural:
     other: str
 
     def pick(self, count: int) -> str:
+        """The form for ``count``: ``one`` for 1, ``other`` for any other count."""
         return self.one if count == 1 else self.other
 
 
@@ -1602,6 +1603,136 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "marcados sobre dorado. El cartón: {rows}.",
     ),
     "help_alt_ticket_row": ("row {row}: {numbers}", "fila {row}: {numbers}"),
+    # The games' own pictures (bot/render/loteria.py, housie.py, tictactoe.py, dots.py,
+    # triangle.py): the words drawn on them ("pic_") and their alt text ("alt_").
+    "pic_game": ("Game {game}", "Partida {game}"),
+    "pic_call_of": ("Call {seq} of {total}", "Cantada {seq} de {total}"),
+    "pic_tabla_number": ("Tabla {number}", "Tabla {number}"),
+    "pic_loteria_earlier": ("Earlier calls, latest first", "Cartas anteriores, la última primero"),
+    "pic_loteria_first": ("First call of the game", "Primera carta de la partida"),
+    "pic_ticket_number": ("TICKET {number}", "CARTÓN {number}"),
+    "pic_ticket_out": ("Out", "Fuera"),
+    "pic_ticket_won": ("{prize}!", "¡{prize}!"),
+    "pic_ticket_winner": ("Winner!", "¡Premio!"),
+    "pic_ticket_code": ("Code", "Código"),
+    "pic_housie_called": ("Called {count} of {total}", "Cantados {count} de {total}"),
+    "pic_housie_latest": ("Latest", "Último"),
+    "pic_housie_before": ("before: {numbers}", "antes: {numbers}"),
+    "pic_housie_earlier": ("Earlier calls, latest first", "Números anteriores, el último primero"),
+    "pic_housie_first": ("First call of the game", "Primer número de la partida"),
+    "pic_tictactoe_title": ("TIC-TAC-TOE", "TRES EN RAYA"),
+    "pic_dots_title": ("DOTS AND BOXES", "TIMBIRICHE"),
+    "pic_triangle_title": ("TRICKY TRIANGLE", "TRIÁNGULO"),
+    "pic_to_move": ("{who} to move", "Le toca a {who}"),
+    "pic_tri_start": ("Start: hole {hole} empty", "Inicio: hoyo {hole} vacío"),
+    "pic_tri_first_caption": ("Hole {hole} empty: {pegs}", "Hoyo {hole} vacío: {pegs}"),
+    "pic_tri_jump_caption": (
+        "Jump {number}: {jump} · {count} left",
+        Plural("Salto {number}: {jump} · queda {count}", "Salto {number}: {jump} · quedan {count}"),
+    ),
+    # Housie's prizes by name (``Prize.display_name`` in English; cogs/housie.py's Spanish).
+    "housie_prize_early_five": ("Early Five", "Cinco primeros"),
+    "housie_prize_top_line": ("Top Line", "Línea de arriba"),
+    "housie_prize_middle_line": ("Middle Line", "Línea del medio"),
+    "housie_prize_bottom_line": ("Bottom Line", "Línea de abajo"),
+    "housie_prize_four_corners": ("Four Corners", "Cuatro esquinas"),
+    "housie_prize_full_house": ("Full House", "Cartón lleno"),
+    "housie_prize_second_house": ("Second Full House", "Segundo cartón lleno"),
+    "housie_prize_third_house": ("Third Full House", "Tercer cartón lleno"),
+    "alt_row": ("row {row}: {items}", "fila {row}: {items}"),
+    "alt_before": (" Before it: {items}.", " Antes: {items}."),
+    "alt_loteria_tabla": (
+        "Lotería tabla {number}, game {game}.",
+        "Tabla de Lotería {number}, partida {game}.",
+    ),
+    "alt_loteria_marked": (" Marked {count} of {total}", " Marcadas {count} de {total}"),
+    "alt_loteria_winning": (
+        " Winning {pattern}: {cards}.",
+        " Cartas ganadoras ({pattern}): {cards}.",
+    ),
+    "alt_loteria_winning_cells": (" Winning: {cards}.", " Cartas ganadoras: {cards}."),
+    "alt_loteria_card": ("Lotería card {number}: {name}.", "Carta de Lotería {number}: {name}."),
+    "alt_loteria_call": (
+        "Call {seq} of {total}: card {number}, {name}.",
+        "Cantada {seq} de {total}: carta {number}, {name}.",
+    ),
+    "alt_loteria_verse": (" Verse: “{verse}”", " Verso: “{verse}”"),
+    "alt_housie_ticket": ("Housie ticket", "Cartón de tómbola"),
+    "alt_housie_ticket_number": ("Housie ticket {number}", "Cartón de tómbola {number}"),
+    "alt_housie_ticket_head": (
+        "{name} (code {code}), game {game}.",
+        "{name} (código {code}), partida {game}.",
+    ),
+    "alt_housie_out": (
+        " Out of the game after a false claim.",
+        " Fuera de la partida tras un reclamo falso.",
+    ),
+    "alt_housie_marked": (" Marked {count} of {total}", " Marcados {count} de {total}"),
+    "alt_housie_winning": (" Winning {prize}: {numbers}.", " Números premiados ({prize}): {numbers}."),
+    "alt_housie_winning_numbers": (" Winning: {numbers}.", " Números ganadores: {numbers}."),
+    "alt_housie_board_empty": (
+        "Housie caller's board: no numbers called yet.",
+        "Tablero de la tómbola: aún no se ha cantado ningún número.",
+    ),
+    "alt_housie_board": (
+        "Housie caller's board: {count} of {total} called, latest {latest}.",
+        "Tablero de la tómbola: {count} de {total} cantados, el último el {latest}.",
+    ),
+    "alt_housie_board_all": (
+        " Every number has been called.",
+        " Ya se cantaron todos los números.",
+    ),
+    "alt_housie_board_called": (" Called: {numbers}.", " Cantados: {numbers}."),
+    "alt_housie_board_waiting": (" Not yet called: {numbers}.", " Sin cantar aún: {numbers}."),
+    "alt_housie_call": (
+        "Housie call {seq} of {total}: number {number}",
+        "Tómbola, cantada {seq} de {total}: el número {number}",
+    ),
+    "alt_tictactoe": (
+        "Tic-tac-toe game {game}, {size}x{size} board ({k} in a row wins), {x} as X against {o} "
+        "as O.",
+        "Tres en raya, partida {game}, tablero de {size}x{size} (gana quien haga {k} en raya), "
+        "{x} con X contra {o} con O.",
+    ),
+    "alt_tictactoe_empty": ("empty", "vacía"),
+    "alt_tictactoe_cell": ("row {row} column {column}", "fila {row} columna {column}"),
+    "alt_tictactoe_winning": (" Winning cells: {cells}.", " Casillas ganadoras: {cells}."),
+    "alt_dots": (
+        "Dots and Boxes game {game}, {rows}x{columns} boxes, dots {first} to {last}.",
+        "Timbiriche, partida {game}, {rows}x{columns} cajas, puntos de {first} a {last}.",
+    ),
+    "alt_dots_last": (" Last line: {line} by {who}.", " Última línea: {line}, de {who}."),
+    "alt_dots_boxes": (" {who}'s boxes: {boxes}.", " Cajas de {who}: {boxes}."),
+    "alt_dots_box": ("box {dot}", "caja {dot}"),
+    "alt_dots_free": (" Free lines ({count}): {lines}.", " Líneas libres ({count}): {lines}."),
+    "alt_triangle": (
+        "Tricky Triangle game {game}: 15 holes in rows of 1 to 5, numbered 0 at the top to 14 at "
+        "the bottom right. {caption}.",
+        "Triángulo, partida {game}: 15 hoyos en filas de 1 a 5, numerados del 0 arriba al 14 "
+        "abajo a la derecha. {caption}.",
+    ),
+    "alt_triangle_holes": (
+        Plural(
+            " {count} peg in hole {pegs}; empty holes {empty}.",
+            " {count} pegs in holes {pegs}; empty holes {empty}.",
+        ),
+        Plural(
+            " {count} clavija, en el hoyo {pegs}; hoyos vacíos: {empty}.",
+            " {count} clavijas, en los hoyos {pegs}; hoyos vacíos: {empty}.",
+        ),
+    ),
+    "alt_triangle_picked": (" Peg {peg} is picked.", " La clavija {peg} está elegida."),
+    "alt_triangle_solution": (
+        "Animation of a Tricky Triangle solution with hole {hole} empty at the start, one jump "
+        "per frame ({jumps}): {steps}; {ending}.",
+        "Animación de una solución del triángulo con el hoyo {hole} vacío al empezar, un salto "
+        "por imagen ({jumps}): {steps}; {ending}.",
+    ),
+    "alt_triangle_step": ("{number}. {origin} to {target}", "{number}. del {origin} al {target}"),
+    "alt_triangle_left_in": (
+        "{pegs} left, in holes {holes}",
+        "quedan {pegs}, en los hoyos {holes}",
+    ),
     # The engines' reasons: each key is an ``engine.errors.Reason`` code, its placeholders the
     # code's values (bot/reasons.py fills them in). Claim reasons end a sentence ("False claim
     # by {user}: {reason}."), so they start in lower case and end without a full stop.
@@ -1731,6 +1862,7 @@ def register_messages(
 
 
 def is_spanish(locale: LocaleLike) -> bool:
+    """Whether ``locale`` is a Spanish one (``es-ES``, ``es-419``...)."""
     return locale is not None and str(locale).startswith("es")
 
 
@@ -1753,6 +1885,8 @@ class GameNightTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
+        """The Spanish name or description of a command or option for Spanish locales; None
+        (Discord shows the English) otherwise."""
         if locale not in SPANISH_LOCALES:
             return None
         if context.location is app_commands.TranslationContextLocation.parameter_name:

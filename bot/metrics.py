@@ -17,6 +17,8 @@ import aiohttp
 import discord
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from bot.acks import PendingAcknowledgements
+
 # Discord allows 3 s; the buckets resolve the part that matters (well under it) finely.
 ACK_BUCKETS = (0.025, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
 ACKNOWLEDGED = "acknowledged"  # set in ``Interaction.extras`` once its acknowledgement is timed
@@ -71,6 +73,9 @@ class Metrics:
 def _acknowledged(interaction: discord.Interaction[Any]) -> None:
     """Time from Discord creating the interaction (its snowflake) to its acknowledgement: what
     Discord's 3 s limit counts, the way there included."""
+    pending = getattr(interaction.client, "pending_acks", None)
+    if isinstance(pending, PendingAcknowledgements):
+        pending.answered(interaction.id)
     metrics = getattr(interaction.client, "metrics", None)
     if not isinstance(metrics, Metrics) or interaction.extras.get(ACKNOWLEDGED):
         return

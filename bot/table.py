@@ -57,6 +57,7 @@ _TEMPLATE_TAIL = (
 
 
 def custom_id(kind: str, prefix: str, action: str, game_id: int, arg: str | int = "") -> str:
+    """A table game component's custom id: ``<kind>:<game prefix>:<action>:<game>[:<arg>]``."""
     tail = f":{arg}" if arg != "" else ""
     return f"{kind}:{prefix}:{action}:{game_id}{tail}"
 
@@ -85,6 +86,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gn" 
         disabled: bool = False,
         row: int | None = None,
     ) -> TableButton:
+        """A button of game ``game_id`` that sends ``action`` (and ``arg``) to the game's cog."""
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=style, emoji=emoji, disabled=disabled, row=row
         )
@@ -98,10 +100,12 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gn" 
         match: re.Match[str],
         /,
     ) -> TableButton:
+        """The button again from its custom id, after a restart too."""
         assert isinstance(item, discord.ui.Button)
         return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hands the press to the game's cog."""
         await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, ())
 
 
@@ -127,6 +131,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs" 
         arg: str | int = "",
         row: int | None = None,
     ) -> TableSelect:
+        """A select of game ``game_id`` sending ``action`` (and ``arg``) with the values chosen."""
         select: discord.ui.Select[Any] = discord.ui.Select(
             options=list(options), placeholder=placeholder, row=row
         )
@@ -140,10 +145,12 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs" 
         match: re.Match[str],
         /,
     ) -> TableSelect:
+        """The select again from its custom id, after a restart too."""
         assert isinstance(item, discord.ui.Select)
         return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hands the chosen values to the game's cog."""
         values = tuple(str(value) for value in self.item.values)
         await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, values)
 
@@ -176,6 +183,7 @@ class LiveTable:
     timer: asyncio.Task[None] | None = None
 
     def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
+        """The deadline timer."""
         return (self.timer,)
 
 
@@ -200,6 +208,7 @@ class TableGameCog(GameCog[LiveTable]):
         self.seating = asyncio.Lock()
 
     def new_live(self, game_id: int) -> LiveTable:
+        """A fresh companion for game ``game_id``."""
         return LiveTable(game_id)
 
     # -- hooks ---------------------------------------------------------------------------------
@@ -212,6 +221,8 @@ class TableGameCog(GameCog[LiveTable]):
         arg: str,
         values: Sequence[str],
     ) -> None:
+        """A button or select of game ``game_id`` was used: ``action`` with ``arg`` and the chosen
+        ``values``."""
         raise NotImplementedError
 
     async def on_deadline(self, game: GameRow) -> None:
@@ -221,6 +232,7 @@ class TableGameCog(GameCog[LiveTable]):
     # -- lifecycle -----------------------------------------------------------------------------
 
     async def cog_load(self) -> None:
+        """Registers the components, and brings back each live game and its deadline timer."""
         self.bot.add_dynamic_items(TableButton, TableSelect)
         for game in await self.storage.live_games(self.kind):
             if not self.bot.runs_guild(game.guild_id):
@@ -278,6 +290,7 @@ class TableGameCog(GameCog[LiveTable]):
     # -- looking things up ---------------------------------------------------------------------
 
     async def game_by_id(self, game_id: int) -> GameRow:
+        """Game ``game_id`` of this kind; refuses privately if there is none."""
         game = await self.storage.get_game(game_id)
         if game is None or game.kind != self.kind:
             raise self.refusal("table_no_such_game", game=game_id)
@@ -365,15 +378,19 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     # -- engine hooks --------------------------------------------------------------------------
 
     def load(self, game: GameRow) -> EngineT:
+        """The engine of ``game``, from its stored state."""
         raise NotImplementedError
 
     def first_state(self, options: dict[str, Any]) -> str:
+        """The stored state a new game starts from, given its ``options``."""
         raise NotImplementedError
 
     def turn_seat(self, engine: EngineT) -> int:
+        """The seat (0 or 1) whose turn it is."""
         raise NotImplementedError
 
     def is_over(self, engine: EngineT) -> bool:
+        """Whether the game has ended on the board."""
         raise NotImplementedError
 
     def winner_seat(self, engine: EngineT) -> int | None:
@@ -381,9 +398,11 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         raise NotImplementedError
 
     def move_count(self, engine: EngineT) -> int:
+        """How many moves have been played."""
         raise NotImplementedError
 
     def state_of(self, engine: EngineT) -> str:
+        """The engine's state as stored (its ``to_state()``)."""
         raise NotImplementedError
 
     def apply(self, engine: EngineT, move: str, seat: int, locale: LocaleLike = None) -> str:
@@ -413,9 +432,11 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     @staticmethod
     def seats(game: GameRow) -> list[int]:
+        """The members in the two seats (``0`` for the bot), first mover first."""
         return [int(user) for user in game.options["seats"]]
 
     def seat_of(self, game: GameRow, user_id: int) -> int | None:
+        """The seat of member ``user_id`` in ``game``, or None if they are not playing."""
         seats = self.seats(game)
         return seats.index(user_id) if user_id in seats else None
 
@@ -427,17 +448,21 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         return f"<@{user}>"
 
     def names(self, game: GameRow) -> list[str]:
+        """The players' display names, by seat."""
         return [str(name) for name in game.options["names"]]
 
     def mark_name(self, seat: int, locale: LocaleLike) -> str:
+        """What seat ``seat`` plays with ("X", "red"...) in ``locale``'s language."""
         return (self.mark_names_es if is_spanish(locale) else self.mark_names)[seat]
 
     def level_name(self, game: GameRow, locale: LocaleLike) -> str:
+        """The bot's level in ``locale``'s language ("hard", "difícil"...)."""
         level = str(game.options.get("level", ""))
         key = f"table_level_{level}"
         return message(key, locale) if key in MESSAGES else level
 
     def players_line(self, game: GameRow, locale: LocaleLike = None) -> str:
+        """Who plays whom, with their marks and the bot's level."""
         level = self.level_name(game, locale)
         sides = [
             message(
@@ -590,6 +615,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             await self.show(fresh, await self.board(fresh, self.load(fresh)))
 
     async def challenge(self, game: GameRow) -> Shown:
+        """The challenge message: who challenges whom, with Accept and Decline."""
         locale = self.channel_locale(game)
         challenged = self.challenged_seat(game)
         view = discord.ui.View(timeout=None)
@@ -625,6 +651,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         return Shown(content, view)
 
     def challenged_seat(self, game: GameRow) -> int:
+        """The seat of the member challenged (the one who is not the host)."""
         return 1 if self.seats(game)[0] == game.host_id else 0
 
     # -- components ----------------------------------------------------------------------------
@@ -637,6 +664,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         arg: str,
         values: Sequence[str],
     ) -> None:
+        """Dispatches the game's buttons and selects: accept, decline, resign, rematch, moves."""
         game = await self.game_by_id(game_id)
         if action == "accept":
             await self.accept(interaction, game)
@@ -653,6 +681,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             raise UserError("button_gone")
 
     async def accept(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """The challenged member accepts: seated (if free), and the game starts."""
         challenged = self.challenged_seat(game)
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("table_not_waiting", game=game.id)
@@ -691,6 +720,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         self.arm_timer(game.id)
 
     async def decline(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """A player turns the challenge down (or the challenger withdraws it)."""
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("table_not_waiting", game=game.id)
         seat = self.seat_of(game, interaction.user.id)
@@ -794,6 +824,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     # -- the end -------------------------------------------------------------------------------
 
     async def resign(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """The player resigns; the other wins."""
         if game.status is not GameStatus.RUNNING:
             raise self.refusal("table_not_played", game=game.id)
         seat = self.seat_of(game, interaction.user.id)
@@ -840,6 +871,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         )
 
     async def on_deadline(self, game: GameRow) -> None:
+        """An unanswered challenge expires; a player out of time loses."""
         if game.status is GameStatus.LOBBY:
             ended = await self.storage.update_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
@@ -928,6 +960,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         return message(key, locale, loser=name(1 - winner), winner=name(winner))
 
     def rematch_button(self, game: GameRow) -> TableButton:
+        """The Rematch button under a finished game, in the channel's language."""
         return TableButton.make(
             self.prefix,
             "rematch",

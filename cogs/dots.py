@@ -199,7 +199,12 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
             lines.append(f"**{self.verdict(game, locale=locale)}.**")
             verdict = self.verdict(game, plain=True, locale=locale)
         picture = await asyncio.to_thread(
-            render_dots, engine, game_id=str(game.id), names=self.names(game), verdict=verdict
+            render_dots,
+            engine,
+            game_id=str(game.id),
+            names=self.names(game),
+            verdict=verdict,
+            locale=locale,
         )
         return Shown("\n".join(lines), self.lines_view(game, engine), [attachment(picture)])
 

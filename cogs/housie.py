@@ -43,16 +43,7 @@ if TYPE_CHECKING:
     from bot.app import GameNightBot
 
 TOTAL_NUMBERS = 90
-SPANISH_PRIZE_NAMES = {
-    Prize.EARLY_FIVE: "Cinco primeros",
-    Prize.TOP_LINE: "Línea de arriba",
-    Prize.MIDDLE_LINE: "Línea del medio",
-    Prize.BOTTOM_LINE: "Línea de abajo",
-    Prize.FOUR_CORNERS: "Cuatro esquinas",
-    Prize.FULL_HOUSE: "Cartón lleno",
-    Prize.SECOND_HOUSE: "Segundo cartón lleno",
-    Prize.THIRD_HOUSE: "Tercer cartón lleno",
-}
+SPANISH_PRIZE_NAMES = {prize: render.prize_name(prize, "es") for prize in Prize}
 # The prizes a host (or a server's defaults) switches on; Full House is always played.
 PRIZE_SWITCHES: dict[str, tuple[Prize, ...]] = {
     "early_five": (Prize.EARLY_FIVE,),
@@ -156,7 +147,11 @@ class Housie(
         return self.engine_game(game).award(Prize(prize)).to_state()
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> list[Rendered]:
         return [
             render.render_ticket(
@@ -166,6 +161,7 @@ class Housie(
                 called=called,
                 ticket_number=board.board_index + 1,
                 out=board.out,
+                locale=locale,
             )
             for board in boards
         ]
@@ -215,10 +211,12 @@ class Housie(
             text += f" · *{name}*"
         earlier = self.called(game)[: seq - 1]
         pictures = [
-            render.render_housie_call(value, recent=earlier, call_number=seq, nickname=name)
+            render.render_housie_call(
+                value, recent=earlier, call_number=seq, nickname=name, locale=locale
+            )
         ]
         if seq % BOARD_EVERY == 0:
-            pictures.append(render.render_caller_board(self.called(game)[:seq]))
+            pictures.append(render.render_caller_board(self.called(game)[:seq], locale=locale))
             text += "\n" + self.say("housie_board_after", locale, seq=seq)
         return text, pictures
 
@@ -257,6 +255,7 @@ class Housie(
                     winning=result.numbers,
                     prize=wanted,
                     ticket_number=board.board_index + 1,
+                    locale=locale,
                 )
                 return Verdict(True, prize, "", board, image)
             failures.append((numbers_missing(ticket, wanted, called), board.board_index, board, result))
@@ -516,12 +515,11 @@ class Housie(
         async with self.view_slots:  # a burst of views must not hold up the caller
             game = await self.game_here(interaction)
             called = await self.seen_calls(game)
-            image = await asyncio.to_thread(render.render_caller_board, called)
+            locale = self.channel_locale(game)  # a public answer, as the calls
+            image = await asyncio.to_thread(render.render_caller_board, called, locale=locale)
             interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
             await interaction.followup.send(
-                self.say(
-                    "housie_board_now", self.channel_locale(game), game=game.id, count=len(called)
-                ),
+                self.say("housie_board_now", locale, game=game.id, count=len(called)),
                 file=attachment(image),
             )
 

@@ -164,7 +164,11 @@ class Loteria(
         return self.engine_game(game).award().to_state()
 
     def render_boards(
-        self, game: GameRow, boards: Sequence[BoardRow], called: Sequence[int]
+        self,
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        called: Sequence[int],
+        locale: LocaleLike = None,
     ) -> list[Rendered]:
         state = self.engine_game(game)
         return [
@@ -174,6 +178,7 @@ class Loteria(
                 game_id=str(game.id),
                 tabla_number=board.deal_index + 1,
                 called=tuple(called),
+                locale=locale,
             )
             for board in boards
         ]
@@ -230,6 +235,7 @@ class Loteria(
             call_number=seq,
             total=DECK_SIZE,
             verse=sung.text(locale) if sung else None,
+            locale=locale,
         )
         prize = state.current_prize
         playing = (
@@ -291,6 +297,7 @@ class Loteria(
             called=seen,
             winning_cells=result.cells,
             pattern=pattern,
+            locale=locale,
         )
         return Verdict(True, prize, pattern.english, board, image)
 

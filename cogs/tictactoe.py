@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
 from bot.errors import UserError
-from bot.i18n import LocaleLike, is_spanish, message
+from bot.i18n import LocaleLike, message
 from bot.render.tictactoe import render_tictactoe
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
@@ -165,8 +165,8 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
     async def result(self, game: GameRow, engine: TicTacToe) -> Shown:
         locale = self.channel_locale(game)
         names = self.names(game)
-        # The picture words its own verdict in English, unless told (an early end, Spanish).
-        told = game.options.get("end") or is_spanish(locale)
+        # The picture words its own verdict from the board, unless the game ended early.
+        told = game.options.get("end")
         forfeit = self.verdict(game, plain=True, locale=locale) if told else ""
         picture = await asyncio.to_thread(
             render_tictactoe,
@@ -175,6 +175,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
             x_name=names[0],
             o_name=names[1],
             forfeit=forfeit,
+            locale=locale,
         )
         view = discord.ui.View(timeout=None)
         view.add_item(self.rematch_button(game))

@@ -177,7 +177,8 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         return lines
 
     async def message(self, game: GameRow, puzzle: TriangleGame | None) -> Shown:
-        title = self.title_es if is_spanish(self.channel_locale(game)) else self.title
+        locale = self.channel_locale(game)
+        title = self.title_es if is_spanish(locale) else self.title
         header = f"## {title} #{game.id} · <@{game.host_id}>"
         if game.status.is_live:
             lines = [header, *self.status_lines(game, puzzle)]
@@ -192,6 +193,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 game_id=str(game.id),
                 caption=caption,
                 last_jump=puzzle.history[-1] if puzzle.history else None,
+                locale=locale,
             )
             files = [attachment(picture)]
         return Shown("\n".join(lines), self.holes_view(game, puzzle), files)
@@ -272,9 +274,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         check_range("start", start, 0, HOLES - 1)
         await interaction.response.defer(thinking=True)
         jumps = await asyncio.to_thread(best_line, start_board(start))
-        animation = await asyncio.to_thread(render_solution, start, jumps)
         settings = await self.server_settings(interaction.guild_id)
-        text = solution_text(start, jumps, settings.public_locale(interaction.guild_locale))
+        locale = settings.public_locale(interaction.guild_locale)  # a public answer
+        animation = await asyncio.to_thread(render_solution, start, jumps, locale)
+        text = solution_text(start, jumps, locale)
         await interaction.followup.send(text, file=attachment(animation))
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))

@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.dots_solution_build",
         "bot.cantor",
         "bot.housie_calls",
+        "bot.acks",
         "bot.metrics",
         "bot.when",
         "bot.render",

@@ -1,7 +1,8 @@
 """Pictures of the games: engine values in, ``Rendered`` (PNG bytes + alt text) out.
 
 Every function is pure and CPU-bound: callers run it with ``asyncio.to_thread`` and attach
-``rendered.png`` as ``rendered.filename`` with ``rendered.alt_text`` as its description. The
+``rendered.png`` as ``rendered.filename`` with ``rendered.alt_text`` as its description; a
+``locale`` keyword words both in the language of the message the picture goes with. The
 calling games' pictures use fixed palettes, each built once from samples of every card or
 number; ``warm_up`` builds them ahead of time (about two seconds of CPU, e.g. in a thread at
 start-up), with the large card and ball of every call. The other pieces the pictures paste are

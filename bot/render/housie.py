@@ -3,7 +3,8 @@
 A ticket is the printed 3x9 grid: numbers in their columns on cream, blanks shaded. Called
 numbers get a pink dauber dab; a winning prize's numbers sit on gold. Every picture is composed
 on its kind's fixed palette (``Canvas``) from cells and balls kept mapped onto it, so a warm
-ticket is 27 pastes, a few lines of text and a small encode.
+ticket is 27 pastes, a few lines of text and a small encode. The words and the alt text are in
+the ``locale`` each picture is asked for (None: English): Housie is Tómbola in Spanish.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
     Canvas,
@@ -31,6 +33,7 @@ from bot.render.common import (
     limit_alt_text,
     palette_of,
     safe_filename,
+    sentence,
     shorten,
     text_width,
     tint,
@@ -103,42 +106,53 @@ def _ticket_cell(number: int, marked: bool, winning: bool) -> Image.Image:
 _TICKET_CELLS = Pieces(_ticket_cell, maxsize=512)
 
 
+def prize_name(prize: Prize, locale: LocaleLike = None) -> str:
+    """``prize`` as ``locale``'s players call it ("Top Line", "Línea de arriba")."""
+    return message(f"housie_prize_{prize.name.lower()}", locale)
+
+
 def _ticket_band(
     canvas: Canvas,
     prize: Prize | None,
     won: bool,
     number: int | None = None,
     out: bool = False,
+    locale: LocaleLike = None,
 ) -> None:
-    """The title band: HOUSIE and the ticket's number (players with several tickets name them
-    by it), and on the right the prize won, or OUT for a ticket lost to a bogey."""
+    """The title band: HOUSIE (TÓMBOLA) and the ticket's number (players with several tickets
+    name them by it), and on the right the prize won, or OUT for a ticket lost to a bogey."""
     canvas.draw.rectangle((0, 0, TICKET_WIDTH, BAND - 1), fill=canvas.ink(Palette.TEAL))
     title_font = font(FontFace.SLAB, 30)
-    canvas.text(
-        (MARGIN, BAND / 2 + 2), "HOUSIE", title_font, Palette.PAPER, "lm", over=Palette.TEAL
-    )
+    title = message("result_housie_title", locale)
+    canvas.text((MARGIN, BAND / 2 + 2), title, title_font, Palette.PAPER, "lm", over=Palette.TEAL)
+    used = MARGIN + text_width(title, title_font)
     if number is not None:
-        left = MARGIN + text_width("HOUSIE", title_font) + 16
+        left = used + 16
+        ticket = message("pic_ticket_number", locale, number=number)
+        number_font = font(FontFace.SANS_BOLD, 24)
         canvas.text(
-            (left, BAND / 2 + 1),
-            f"TICKET {number}",
-            font(FontFace.SANS_BOLD, 24),
-            Palette.GOLD_LIGHT,
-            "lm",
-            over=Palette.TEAL,
+            (left, BAND / 2 + 1), ticket, number_font, Palette.GOLD_LIGHT, "lm", over=Palette.TEAL
         )
+        used = left + text_width(ticket, number_font)
     if won or out:
-        label = "Out" if not won else prize.display_name + "!" if prize is not None else "Winner!"
-        face = fit_font(label.upper(), FontFace.SLAB, 28, 16, TICKET_WIDTH / 2)
+        if not won:
+            label = message("pic_ticket_out", locale)
+        elif prize is not None:
+            label = message("pic_ticket_won", locale, prize=prize_name(prize, locale))
+        else:
+            label = message("pic_ticket_winner", locale)
         right = TICKET_WIDTH - MARGIN
-        with_padding = text_width(label.upper(), face) + 28
+        # Half the band at most, and never over the title and the ticket's number.
+        room = min(TICKET_WIDTH / 2, right - used - 16 - 28)
+        shown, face = fit_text(label.upper(), FontFace.SLAB, 28, 16, room)
+        with_padding = text_width(shown, face) + 28
         pill = Palette.GOLD if won else Palette.MUTED
         canvas.draw.rounded_rectangle(
             (right - with_padding, 10, right, BAND - 10), radius=10, fill=canvas.ink(pill)
         )
         canvas.text(
             (right - with_padding / 2, BAND / 2 + 1),
-            label.upper(),
+            shown,
             face,
             Palette.INK,
             "mm",
@@ -146,17 +160,18 @@ def _ticket_band(
         )
 
 
-def _ticket_footer(canvas: Canvas, game_id: str, code: str) -> None:
+def _ticket_footer(canvas: Canvas, game_id: str, code: str, locale: LocaleLike = None) -> None:
     """The game id on the right and the ticket code on the left, shrunk to fit (codes run long)."""
     middle = BAND + ROWS * CELL + FOOTER / 2 + 2
     right = TICKET_WIDTH - MARGIN
     # The code matters more (players quote it), so the game id gives way first.
-    game = f"Game {shorten(game_id, 12)}"
+    game = message("pic_game", locale, game=shorten(game_id, 12))
     game_font = font(FontFace.SANS, 20)
     canvas.text((right, middle), game, game_font, Palette.MUTED, "rm", over=Palette.PAPER)
     label_font = font(FontFace.SANS_BOLD, 20)
-    canvas.text((MARGIN, middle), "Code", label_font, Palette.INK, "lm", over=Palette.PAPER)
-    code_left = MARGIN + text_width("Code ", label_font)
+    label = message("pic_ticket_code", locale)
+    canvas.text((MARGIN, middle), label, label_font, Palette.INK, "lm", over=Palette.PAPER)
+    code_left = MARGIN + text_width(label + " ", label_font)
     room = right - text_width(game, game_font) - 16 - code_left
     shown, code_font = fit_text(code, FontFace.SANS_BOLD, 20, 13, room)
     canvas.text(
@@ -213,6 +228,7 @@ def _compose_ticket(
     prize: Prize | None,
     ticket_number: int | None,
     out: bool,
+    locale: LocaleLike,
 ) -> None:
     called_set = frozenset(called)
     winning_set = frozenset(winning)
@@ -221,8 +237,8 @@ def _compose_ticket(
             cell = _TICKET_CELLS.get(canvas, number, number in called_set, number in winning_set)
             canvas.paste(cell, (MARGIN + column * CELL, BAND + row_index * CELL))
     _draw_grid_lines(canvas)
-    _ticket_band(canvas, prize, bool(winning_set), ticket_number, out)
-    _ticket_footer(canvas, game_id, code)
+    _ticket_band(canvas, prize, bool(winning_set), ticket_number, out, locale)
+    _ticket_footer(canvas, game_id, code, locale)
 
 
 def ticket_image(
@@ -236,11 +252,13 @@ def ticket_image(
     ticket_number: int | None = None,
     out: bool = False,
     mapped: bool = False,
+    locale: LocaleLike = None,
 ) -> Image.Image:
     """The ticket in exact colours (RGB): what ``render_ticket`` maps onto its palette.
 
     ``mapped`` composes it on that palette instead, from the pieces kept mapped, as the players
-    got it (in RGB): faster when many tickets are drawn at once.
+    got it (in RGB): faster when many tickets are drawn at once. Its words are in ``locale``'s
+    language (None: English).
     """
     palette = ticket_palette() if mapped else None
     canvas = Canvas((TICKET_WIDTH, TICKET_HEIGHT), Palette.PAPER, palette)
@@ -254,6 +272,7 @@ def ticket_image(
         prize=prize,
         ticket_number=ticket_number,
         out=out,
+        locale=locale,
     )
     return canvas.image.convert("RGB") if mapped else canvas.image
 
@@ -268,26 +287,41 @@ def ticket_alt_text(
     prize: Prize | None = None,
     ticket_number: int | None = None,
     out: bool = False,
+    locale: LocaleLike = None,
 ) -> str:
     """The alt text of a ticket: its rows, whether it is out, the numbers marked, and the prize's
-    numbers."""
+    numbers, in ``locale``'s language."""
     rows = [
-        f"row {index + 1}: " + ", ".join(str(number) for number in row if number)
+        message(
+            "alt_row",
+            locale,
+            row=index + 1,
+            items=", ".join(str(number) for number in row if number),
+        )
         for index, row in enumerate(ticket.rows)
     ]
-    name = "Housie ticket" if ticket_number is None else f"Housie ticket {ticket_number}"
-    text = f"{name} (code {code}), game {game_id}. " + "; ".join(rows) + "."
+    name = (
+        message("alt_housie_ticket", locale)
+        if ticket_number is None
+        else message("alt_housie_ticket_number", locale, number=ticket_number)
+    )
+    text = message("alt_housie_ticket_head", locale, name=name, code=code, game=game_id)
+    text += " " + sentence("; ".join(rows)) + "."
     if out:
-        text += " Out of the game after a false claim."
+        text += message("alt_housie_out", locale)
     numbers = [number for row in ticket.rows for number in row if number]
     called_set = frozenset(called)
     if called_set:
         marked = sorted(number for number in numbers if number in called_set)
-        text += f" Marked {len(marked)} of {len(numbers)}"
+        text += message("alt_housie_marked", locale, count=len(marked), total=len(numbers))
         text += ": " + ", ".join(map(str, marked)) + "." if marked else "."
     if winning:
-        label = f" {prize.display_name}" if prize is not None else ""
-        text += f" Winning{label}: " + ", ".join(map(str, sorted(winning))) + "."
+        listed = ", ".join(map(str, sorted(winning)))
+        if prize is None:
+            text += message("alt_housie_winning_numbers", locale, numbers=listed)
+        else:
+            named = prize_name(prize, locale)
+            text += message("alt_housie_winning", locale, prize=named, numbers=listed)
     return limit_alt_text(text)
 
 
@@ -301,9 +335,11 @@ def render_ticket(
     prize: Prize | None = None,
     ticket_number: int | None = None,
     out: bool = False,
+    locale: LocaleLike = None,
 ) -> Rendered:
     """A player's ticket (numbered ``ticket_number`` among theirs): ``called`` numbers dabbed,
-    ``winning`` numbers (``PrizeCheck.numbers``) on gold with ``prize`` named in the band."""
+    ``winning`` numbers (``PrizeCheck.numbers``) on gold with ``prize`` named in the band.
+    Its words and alt text are in ``locale``'s language (None: English)."""
     canvas = Canvas((TICKET_WIDTH, TICKET_HEIGHT), Palette.PAPER, ticket_palette())
     _compose_ticket(
         canvas,
@@ -315,6 +351,7 @@ def render_ticket(
         prize=prize,
         ticket_number=ticket_number,
         out=out,
+        locale=locale,
     )
     alt = ticket_alt_text(
         ticket,
@@ -325,6 +362,7 @@ def render_ticket(
         prize=prize,
         ticket_number=ticket_number,
         out=out,
+        locale=locale,
     )
     return Rendered(canvas.png(compress_level=1), alt, safe_filename("ticket", game_id, code))
 
@@ -388,19 +426,18 @@ _LATEST_DISCS = Pieces(_latest_disc, maxsize=128)
 DISC = 88
 
 
-def _compose_caller_board(canvas: Canvas, called: Sequence[int]) -> None:
+def _compose_caller_board(canvas: Canvas, called: Sequence[int], locale: LocaleLike) -> None:
     called_set = frozenset(called)
     latest = called[-1] if called else None
     canvas.draw.rectangle(
         (0, 0, BOARD_WIDTH - 1, BOARD_HEIGHT - 1), outline=canvas.ink(Palette.TEAL), width=6
     )
     paper = Palette.PAPER
-    canvas.text(
-        (BOARD_MARGIN, 40), "HOUSIE", font(FontFace.SLAB, 36), Palette.TEAL, "lm", over=paper
-    )
+    title = message("result_housie_title", locale)
+    canvas.text((BOARD_MARGIN, 40), title, font(FontFace.SLAB, 36), Palette.TEAL, "lm", over=paper)
     canvas.text(
         (BOARD_MARGIN, 80),
-        f"Called {len(called)} of {HIGHEST}",
+        message("pic_housie_called", locale, count=len(called), total=HIGHEST),
         font(FontFace.SANS_BOLD, 22),
         Palette.INK,
         "lm",
@@ -411,7 +448,7 @@ def _compose_caller_board(canvas: Canvas, called: Sequence[int]) -> None:
         canvas.paste(_LATEST_DISCS.get(canvas, latest), (disc_left, 12))
         canvas.text(
             (disc_left - 14, 40),
-            "Latest",
+            message("pic_housie_latest", locale),
             font(FontFace.SANS_BOLD, 22),
             Palette.INK,
             "rm",
@@ -421,7 +458,7 @@ def _compose_caller_board(canvas: Canvas, called: Sequence[int]) -> None:
         if before:
             canvas.text(
                 (disc_left - 14, 74),
-                "before: " + "  ".join(map(str, before)),
+                message("pic_housie_before", locale, numbers="  ".join(map(str, before))),
                 font(FontFace.SANS, 20),
                 Palette.MUTED,
                 "rm",
@@ -460,7 +497,7 @@ def _board_samples() -> Iterator[Image.Image]:
     yield discs
     for called in ([], [7, 40, 88, 2, 61], list(range(90, 0, -1))):
         sample = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, None)
-        _compose_caller_board(sample, called)
+        _compose_caller_board(sample, called, None)
         yield sample.image
 
 
@@ -471,40 +508,45 @@ def board_palette() -> FixedPalette:
     return FixedPalette(palette_of(_board_samples()))
 
 
-def caller_board_image(called: Sequence[int]) -> Image.Image:
+def caller_board_image(called: Sequence[int], *, locale: LocaleLike = None) -> Image.Image:
     """The caller's board in exact colours (RGB): what ``render_caller_board`` maps onto its
     palette."""
     _check_called(called)
     canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, None)
-    _compose_caller_board(canvas, called)
+    _compose_caller_board(canvas, called, locale)
     return canvas.image
 
 
-def caller_board_alt_text(called: Sequence[int]) -> str:
+def caller_board_alt_text(called: Sequence[int], *, locale: LocaleLike = None) -> str:
     """The alt text of the caller's board: how many called, the latest, and the shorter list of the
-    called or the uncalled numbers."""
+    called or the uncalled numbers, in ``locale``'s language."""
     if not called:
-        return "Housie caller's board: no numbers called yet."
-    text = f"Housie caller's board: {len(called)} of {HIGHEST} called, latest {called[-1]}."
+        return message("alt_housie_board_empty", locale)
+    text = message(
+        "alt_housie_board", locale, count=len(called), total=HIGHEST, latest=called[-1]
+    )
     if len(called) == HIGHEST:
-        return text + " Every number has been called."
+        return text + message("alt_housie_board_all", locale)
     # Whichever list is shorter, so a late board stays brief.
     if len(called) <= HIGHEST // 2:
-        text += " Called: " + ", ".join(map(str, sorted(called))) + "."
+        listed = ", ".join(map(str, sorted(called)))
+        text += message("alt_housie_board_called", locale, numbers=listed)
     else:
         waiting = sorted(set(range(1, HIGHEST + 1)) - set(called))
-        text += " Not yet called: " + ", ".join(map(str, waiting)) + "."
+        listed = ", ".join(map(str, waiting))
+        text += message("alt_housie_board_waiting", locale, numbers=listed)
     return limit_alt_text(text)
 
 
-def render_caller_board(called: Sequence[int]) -> Rendered:
-    """The board of 1..90 in rows of ten, ``called`` numbers lit and the last one in gold."""
+def render_caller_board(called: Sequence[int], *, locale: LocaleLike = None) -> Rendered:
+    """The board of 1..90 in rows of ten, ``called`` numbers lit and the last one in gold; its
+    words and alt text in ``locale``'s language (None: English)."""
     _check_called(called)
     canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, board_palette())
-    _compose_caller_board(canvas, called)
+    _compose_caller_board(canvas, called, locale)
     return Rendered(
         canvas.png(compress_level=BOARD_COMPRESSION, bands=_board_bands(called)),
-        caller_board_alt_text(called),
+        caller_board_alt_text(called, locale=locale),
         safe_filename("board", len(called)),
     )
 
@@ -621,14 +663,19 @@ def _earlier_calls(number: int, recent: Sequence[int], call_number: int) -> list
 
 
 def _compose_housie_call(
-    canvas: Canvas, number: int, earlier: Sequence[int], call_number: int, nickname: str | None
+    canvas: Canvas,
+    number: int,
+    earlier: Sequence[int],
+    call_number: int,
+    nickname: str | None,
+    locale: LocaleLike,
 ) -> None:
     teal = canvas.ink(Palette.TEAL)
     canvas.draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_BAND - 1), fill=teal)
     canvas.draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_HEIGHT - 1), outline=teal, width=6)
     canvas.text(
         (CALL_MARGIN, CALL_BAND / 2 + 2),
-        "HOUSIE",
+        message("result_housie_title", locale),
         font(FontFace.SLAB, 30),
         Palette.PAPER,
         "lm",
@@ -636,7 +683,7 @@ def _compose_housie_call(
     )
     canvas.text(
         (CALL_WIDTH - CALL_MARGIN, CALL_BAND / 2 + 2),
-        f"Call {call_number} of {HIGHEST}",
+        message("pic_call_of", locale, seq=call_number, total=HIGHEST),
         font(FontFace.SANS_BOLD, 24),
         Palette.GOLD_LIGHT,
         "rm",
@@ -660,7 +707,7 @@ def _compose_housie_call(
             canvas.text(
                 (CALL_COLUMN, first + pitch * index), line, face, Palette.BOARD, "ls", over=paper
             )
-    label = "Earlier calls, latest first" if earlier else "First call of the game"
+    label = message("pic_housie_earlier" if earlier else "pic_housie_first", locale)
     canvas.text(
         (CALL_COLUMN, label_y), label, font(FontFace.SANS, 19), Palette.MUTED, "ls", over=paper
     )
@@ -684,7 +731,7 @@ def _housie_call_samples() -> Iterator[Image.Image]:
         (8, [1, 2, 3, 4, 5], "Garden gate, one fat lady, two little ducks"),
     ):
         sample = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, None)
-        _compose_housie_call(sample, number, earlier, len(earlier) + 1, nickname)
+        _compose_housie_call(sample, number, earlier, len(earlier) + 1, nickname, None)
         yield sample.image
 
 
@@ -701,43 +748,62 @@ def warm_up_calls() -> None:
 
 
 def housie_call_image(
-    number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
+    number: int,
+    *,
+    recent: Sequence[int],
+    call_number: int,
+    nickname: str | None = None,
+    locale: LocaleLike = None,
 ) -> Image.Image:
     """The call announcement in exact colours (RGB): what ``render_housie_call`` maps onto its
     palette."""
     earlier = _earlier_calls(number, recent, call_number)
     canvas = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, None)
-    _compose_housie_call(canvas, number, earlier, call_number, nickname)
+    _compose_housie_call(canvas, number, earlier, call_number, nickname, locale)
     return canvas.image
 
 
 def housie_call_alt_text(
-    number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
+    number: int,
+    *,
+    recent: Sequence[int],
+    call_number: int,
+    nickname: str | None = None,
+    locale: LocaleLike = None,
 ) -> str:
-    """The alt text of a Housie call: the number, its nickname and the calls before it."""
-    text = f"Housie call {call_number} of {HIGHEST}: number {number}"
+    """The alt text of a Housie call: the number, its nickname and the calls before it, in
+    ``locale``'s language."""
+    text = message("alt_housie_call", locale, seq=call_number, total=HIGHEST, number=number)
     if nickname is not None and nickname.strip():
         text += f", “{nickname.strip()}”"
     text += "."
     earlier = _earlier_calls(number, recent, call_number)
     if earlier:
-        text += " Before it: " + ", ".join(map(str, earlier)) + "."
+        text += message("alt_before", locale, items=", ".join(map(str, earlier)))
     return limit_alt_text(text)
 
 
 def render_housie_call(
-    number: int, *, recent: Sequence[int], call_number: int, nickname: str | None = None
+    number: int,
+    *,
+    recent: Sequence[int],
+    call_number: int,
+    nickname: str | None = None,
+    locale: LocaleLike = None,
 ) -> Rendered:
     """The number just called as a large ball, its call name (``bot.housie_calls.nickname``)
     beside it, and the last five calls before it, latest first.
 
     ``recent`` is the calls before this one in call order (oldest first); ``call_number`` of 90
-    is shown in the band. A long nickname is shrunk, then wrapped to two lines.
+    is shown in the band. A long nickname is shrunk, then wrapped to two lines. The words and
+    the alt text are in ``locale``'s language (None: English).
     """
     earlier = _earlier_calls(number, recent, call_number)
     canvas = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, housie_call_palette())
-    _compose_housie_call(canvas, number, earlier, call_number, nickname)
-    alt = housie_call_alt_text(number, recent=recent, call_number=call_number, nickname=nickname)
+    _compose_housie_call(canvas, number, earlier, call_number, nickname, locale)
+    alt = housie_call_alt_text(
+        number, recent=recent, call_number=call_number, nickname=nickname, locale=locale
+    )
     return Rendered(
         canvas.png(compress_level=HOUSIE_CALL_COMPRESSION),
         alt,

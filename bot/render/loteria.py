@@ -4,7 +4,9 @@ Cards are drawn in the manner of the printed decks: a cream card with a coloured
 the art, the number in the top-left corner and the name in capitals along the bottom. The art is
 the card's OpenMoji emoji. Tablas and calls are composed on fixed palettes (``Canvas``) from
 tiles kept mapped onto them, per card and look, drawn the first time they are needed: a warm
-tabla is 16 pastes, a title, a line of text and the encoding.
+tabla is 16 pastes, a title, a line of text and the encoding. The words around the cards and
+the alt text are in the ``locale`` each picture is asked for (None: English); the cards keep
+their Spanish names in both.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from math import ceil
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
     Canvas,
@@ -33,9 +36,11 @@ from bot.render.common import (
     fit_text,
     fit_wrapped,
     font,
+    language,
     limit_alt_text,
     palette_of,
     safe_filename,
+    sentence,
     text_width,
     tint,
 )
@@ -281,10 +286,15 @@ def _draw_frame(canvas: Canvas, size: tuple[int, int]) -> None:
 
 
 def _draw_tabla_title(
-    draw: ImageDraw.ImageDraw | None, won: Pattern | None, winning: bool, origin: tuple[int, int]
+    draw: ImageDraw.ImageDraw | None,
+    won: Pattern | None,
+    winning: bool,
+    origin: tuple[int, int],
+    spoken: str,
 ) -> int:
-    """LOTERÍA (and the prize won) with the band's corner at ``origin`` (``draw`` None: only
-    measured); the x where it ends."""
+    """LOTERÍA (and the prize won: in Spanish, and in English under it unless ``spoken`` is
+    "es") with the band's corner at ``origin`` (``draw`` None: only measured); the x where it
+    ends."""
     dx, dy = -origin[0], -origin[1]
     title = "¡LOTERÍA!" if winning else "LOTERÍA"
     title_font = font(FontFace.SLAB, 50)
@@ -300,7 +310,14 @@ def _draw_tabla_title(
             (2, Palette.BOARD_DARK),
         )
     used = MARGIN + 4 + text_width(title, title_font)
-    if winning and won is not None:
+    if winning and won is not None and spoken == "es":
+        left = used + 18
+        name_font = font(FontFace.SANS_BOLD, 28)
+        if draw is not None:
+            at = (left + dx, HEADER / 2 + 3 + dy)
+            draw_text(draw, at, won.spanish, name_font, Palette.GOLD_LIGHT, "lm")
+        used = left + text_width(won.spanish, name_font)
+    elif winning and won is not None:
         left = used + 18
         spanish_font, english_font = font(FontFace.SANS_BOLD, 24), font(FontFace.SANS, 18)
         if draw is not None:
@@ -316,41 +333,54 @@ def _draw_tabla_title(
     return ceil(used)
 
 
-def _tabla_title(won: Pattern | None, winning: bool) -> Image.Image:
+def _tabla_title(won: Pattern | None, winning: bool, spoken: str) -> Image.Image:
     """The title band (outlined lettering is the slowest thing drawn, so it is kept)."""
     left, top, right, bottom = _TITLE_BOX
     band = Image.new("RGB", (right - left, bottom - top), Palette.BOARD)
-    _draw_tabla_title(ImageDraw.Draw(band), won, winning, (left, top))
+    _draw_tabla_title(ImageDraw.Draw(band), won, winning, (left, top), spoken)
     return band
 
 
-_TABLA_TITLES = Pieces(_tabla_title, maxsize=16)
+# Each title band in each language: the words differ, so the language is part of the key.
+_TABLA_TITLES = Pieces(_tabla_title, maxsize=24)
 
 
-@lru_cache(maxsize=16)
-def _title_end(won: Pattern | None, winning: bool) -> int:
-    return _draw_tabla_title(None, won, winning, (0, 0))
+@lru_cache(maxsize=24)
+def _title_end(won: Pattern | None, winning: bool, spoken: str) -> int:
+    return _draw_tabla_title(None, won, winning, (0, 0), spoken)
 
 
-def _draw_tabla_corner(canvas: Canvas, game_id: str, tabla_number: int, used: int) -> None:
+def _draw_tabla_corner(
+    canvas: Canvas, game_id: str, tabla_number: int, used: int, locale: LocaleLike
+) -> None:
     """Tabla number over game id, top right, each shrunk or cut to the room the title leaves."""
     right = TABLA_WIDTH - MARGIN - 4
     room = right - used - 20
-    number, number_font = fit_text(f"Tabla {tabla_number}", FontFace.SANS_BOLD, 30, 18, room)
+    number, number_font = fit_text(
+        message("pic_tabla_number", locale, number=tabla_number), FontFace.SANS_BOLD, 30, 18, room
+    )
     canvas.text(
         (right, HEADER / 2 - 2), number, number_font, Palette.GOLD, "rs", over=Palette.BOARD
     )
-    game, game_font = fit_text(f"Game {game_id}", FontFace.SANS, 23, 15, room)
+    game, game_font = fit_text(
+        message("pic_game", locale, game=game_id), FontFace.SANS, 23, 15, room
+    )
     canvas.text((right, HEADER / 2 + 6), game, game_font, Palette.CREAM, "rt", over=Palette.BOARD)
 
 
 def _draw_tabla_header(
-    canvas: Canvas, won: Pattern | None, winning: bool, game_id: str, tabla_number: int
+    canvas: Canvas,
+    won: Pattern | None,
+    winning: bool,
+    game_id: str,
+    tabla_number: int,
+    locale: LocaleLike,
 ) -> None:
     _draw_frame(canvas, (TABLA_WIDTH, TABLA_HEIGHT))
     won = won if winning else None  # the prize is named only on a win
-    canvas.paste(_TABLA_TITLES.get(canvas, won, winning), _TITLE_BOX[:2])
-    _draw_tabla_corner(canvas, game_id, tabla_number, _title_end(won, winning))
+    spoken = language(locale)
+    canvas.paste(_TABLA_TITLES.get(canvas, won, winning, spoken), _TITLE_BOX[:2])
+    _draw_tabla_corner(canvas, game_id, tabla_number, _title_end(won, winning, spoken), locale)
 
 
 def _every_card() -> Iterator[Card]:
@@ -370,7 +400,7 @@ def _tabla_samples() -> Iterator[Image.Image]:
             yield _ringed(_look_of(tile, look))
     for won, winning in ((Pattern.CORNERS, True), (None, False)):
         header = Canvas((TABLA_WIDTH, HEADER), Palette.BOARD, None)
-        _draw_tabla_header(header, won, winning, "ABCDEFGH", 9999)
+        _draw_tabla_header(header, won, winning, "ABCDEFGH", 9999, None)
         yield header.image
 
 
@@ -408,11 +438,12 @@ def _compose_tabla(
     called: Sequence[int],
     winning_cells: int,
     pattern: Pattern | None,
+    locale: LocaleLike,
 ) -> None:
     if not 0 <= winning_cells < 1 << TABLA_CELLS:
         raise ValueError(f"winning cells {winning_cells:#x} is not a 16-bit cell mask")
     marked = tabla.marks(called)
-    _draw_tabla_header(canvas, pattern, winning_cells != 0, game_id, tabla_number)
+    _draw_tabla_header(canvas, pattern, winning_cells != 0, game_id, tabla_number, locale)
     gold = canvas.ink(Palette.GOLD)
     for cell, number in enumerate(tabla.numbers):
         card = deck.card(number)
@@ -450,11 +481,13 @@ def tabla_image(
     winning_cells: int = 0,
     pattern: Pattern | None = None,
     mapped: bool = False,
+    locale: LocaleLike = None,
 ) -> Image.Image:
     """The tabla in exact colours (RGB): what ``render_tabla`` maps onto its palette.
 
     ``mapped`` composes it on that palette instead, from the pieces kept mapped, as the players
-    got it (in RGB): several times faster when many tablas are drawn at once.
+    got it (in RGB): several times faster when many tablas are drawn at once. Its words are in
+    ``locale``'s language (None: English).
     """
     canvas = Canvas((TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD, tabla_palette() if mapped else None)
     _compose_tabla(
@@ -466,6 +499,7 @@ def tabla_image(
         called=called,
         winning_cells=winning_cells,
         pattern=pattern,
+        locale=locale,
     )
     return canvas.image.convert("RGB") if mapped else canvas.image
 
@@ -479,24 +513,42 @@ def tabla_alt_text(
     called: Sequence[int] = (),
     winning_cells: int = 0,
     pattern: Pattern | None = None,
+    locale: LocaleLike = None,
 ) -> str:
-    """The alt text of a tabla: its cards row by row, those marked, and the winning cells."""
+    """The alt text of a tabla: its cards row by row, those marked, and the winning cells, in
+    ``locale``'s language (the cards keep their Spanish names)."""
     names = [deck.card(number).spanish for number in tabla.numbers]
     rows = [
-        f"row {row + 1}: " + ", ".join(names[row * TABLA_SIDE : (row + 1) * TABLA_SIDE])
+        message(
+            "alt_row",
+            locale,
+            row=row + 1,
+            items=", ".join(names[row * TABLA_SIDE : (row + 1) * TABLA_SIDE]),
+        )
         for row in range(TABLA_SIDE)
     ]
-    text = f"Lotería tabla {tabla_number}, game {game_id}. " + "; ".join(rows) + "."
+    text = message("alt_loteria_tabla", locale, number=tabla_number, game=game_id)
+    text += " " + sentence("; ".join(rows)) + "."
     marked = tabla.marks(called)
     if called:
         marked_names = [name for cell, name in enumerate(names) if marked >> cell & 1]
-        text += f" Marked {len(marked_names)} of {TABLA_CELLS}"
+        text += message("alt_loteria_marked", locale, count=len(marked_names), total=TABLA_CELLS)
         text += ": " + ", ".join(marked_names) + "." if marked_names else "."
     if winning_cells:
-        won = f" {pattern.english} ({pattern.spanish})" if pattern is not None else ""
-        winners = [name for cell, name in enumerate(names) if winning_cells >> cell & 1]
-        text += f" Winning{won}: " + ", ".join(winners) + "."
+        cards = ", ".join(name for cell, name in enumerate(names) if winning_cells >> cell & 1)
+        if pattern is None:
+            text += message("alt_loteria_winning_cells", locale, cards=cards)
+        else:
+            english = f"{pattern.english} ({pattern.spanish})"
+            shown = pattern.spanish if language(locale) == "es" else english
+            text += message("alt_loteria_winning", locale, pattern=shown, cards=cards)
     return limit_alt_text(text)
+
+
+def _card_name(card: Card, locale: LocaleLike) -> str:
+    """A card as ``locale``'s players read it: its Spanish name, in English with the English
+    one in brackets."""
+    return card.spanish if language(locale) == "es" else f"{card.spanish} ({card.english})"
 
 
 def render_tabla(
@@ -508,9 +560,11 @@ def render_tabla(
     called: Sequence[int] = (),
     winning_cells: int = 0,
     pattern: Pattern | None = None,
+    locale: LocaleLike = None,
 ) -> Rendered:
     """A player's tabla: plain, with ``called`` cards under beans, and ``winning_cells``
-    (a 16-bit cell mask, as in ``ClaimResult.cells``) ringed in gold with ``pattern`` named."""
+    (a 16-bit cell mask, as in ``ClaimResult.cells``) ringed in gold with ``pattern`` named.
+    Its words and alt text are in ``locale``'s language (None: English)."""
     canvas = Canvas((TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD, tabla_palette())
     _compose_tabla(
         canvas,
@@ -521,6 +575,7 @@ def render_tabla(
         called=called,
         winning_cells=winning_cells,
         pattern=pattern,
+        locale=locale,
     )
     alt = tabla_alt_text(
         tabla,
@@ -530,23 +585,32 @@ def render_tabla(
         called=called,
         winning_cells=winning_cells,
         pattern=pattern,
+        locale=locale,
     )
     return Rendered(
         canvas.png(compress_level=1), alt, safe_filename("tabla", game_id, tabla_number)
     )
 
 
-def card_alt_text(card: Card) -> str:
-    """The alt text of one card: its number and its name in Spanish and English."""
-    return f"Lotería card {card.number}: {card.spanish} ({card.english})."
+def card_alt_text(card: Card, *, locale: LocaleLike = None) -> str:
+    """The alt text of one card: its number and its name, in ``locale``'s language (the
+    English one gives the English name too)."""
+    return message("alt_loteria_card", locale, number=card.number, name=_card_name(card, locale))
 
 
-def render_card(card: Card, *, width: int = CARD_IMAGE_WIDTH) -> Rendered:
-    """One card, large, on the board's red."""
+def render_card(
+    card: Card, *, width: int = CARD_IMAGE_WIDTH, locale: LocaleLike = None
+) -> Rendered:
+    """One card, large, on the board's red; the alt text in ``locale``'s language (the card
+    shows its Spanish name in both)."""
     tile = draw_card_tile(card.number, card.spanish, card.emoji, width)
     image = Image.new("RGB", (tile.width + 2 * MARGIN, tile.height + 2 * MARGIN), Palette.BOARD)
     image.paste(tile, (MARGIN, MARGIN), tile)
-    return Rendered(encode_png(image), card_alt_text(card), safe_filename("card", card.number))
+    return Rendered(
+        encode_png(image),
+        card_alt_text(card, locale=locale),
+        safe_filename("card", card.number),
+    )
 
 
 def _placeholder() -> Image.Image:
@@ -657,6 +721,7 @@ def _compose_call(
     call_number: int,
     total: int,
     verse: str | None,
+    locale: LocaleLike,
 ) -> None:
     width, height = canvas.image.size
     strip_label = 40
@@ -671,7 +736,7 @@ def _compose_call(
     canvas.paste(_CALL_TITLE.get(canvas), _CALL_TITLE_BOX[:2])
     canvas.text(
         (CALL_WIDTH - MARGIN - 4, CALL_TITLE_HEIGHT / 2 + 6),
-        f"Call {call_number} of {total}",
+        message("pic_call_of", locale, seq=call_number, total=total),
         font(FontFace.SANS_BOLD, 28),
         Palette.GOLD,
         "rm",
@@ -690,7 +755,7 @@ def _compose_call(
         fill=canvas.ink(tint(Palette.BOARD, 0.25)),
         width=2,
     )
-    label = "Earlier calls, latest first" if recent else "First call of the game"
+    label = message("pic_loteria_earlier" if recent else "pic_loteria_first", locale)
     canvas.text(
         (MARGIN + 2, strip_top + strip_label / 2 + 2),
         label,
@@ -722,7 +787,9 @@ def _call_samples() -> Iterator[Image.Image]:
         (deck.card(54), [], None),
     ):
         sample = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, None)
-        _compose_call(sample, card, deck, recent=recent, call_number=54, total=54, verse=verse)
+        _compose_call(
+            sample, card, deck, recent=recent, call_number=54, total=54, verse=verse, locale=None
+        )
         yield sample.image
 
 
@@ -750,11 +817,19 @@ def call_image(
     call_number: int,
     total: int,
     verse: str | None = None,
+    locale: LocaleLike = None,
 ) -> Image.Image:
     """The call announcement in exact colours (RGB): what ``render_call`` maps onto its palette."""
     canvas = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, None)
     _compose_call(
-        canvas, card, deck, recent=recent, call_number=call_number, total=total, verse=verse
+        canvas,
+        card,
+        deck,
+        recent=recent,
+        call_number=call_number,
+        total=total,
+        verse=verse,
+        locale=locale,
     )
     return canvas.image
 
@@ -767,14 +842,25 @@ def call_alt_text(
     call_number: int,
     total: int,
     verse: str | None = None,
+    locale: LocaleLike = None,
 ) -> str:
-    """The alt text of a call: which call of how many, the card, its verse, the cards before it."""
-    text = f"Call {call_number} of {total}: card {card.number}, {card.spanish} ({card.english})."
+    """The alt text of a call: which call of how many, the card, its verse, the cards before it,
+    in ``locale``'s language."""
+    text = message(
+        "alt_loteria_call",
+        locale,
+        seq=call_number,
+        total=total,
+        number=card.number,
+        name=_card_name(card, locale),
+    )
     if verse is not None and verse.strip():
-        text += " Verse: “" + " / ".join(verse.strip().split("\n")) + "”"
+        lines = " / ".join(verse.strip().split("\n"))
+        text += message("alt_loteria_verse", locale, verse=lines)
     earlier = [number for number in reversed(recent) if number != card.number][:RECENT_SHOWN]
     if earlier:
-        text += " Before it: " + ", ".join(deck.card(number).spanish for number in earlier) + "."
+        names = ", ".join(deck.card(number).spanish for number in earlier)
+        text += message("alt_before", locale, items=names)
     return limit_alt_text(text)
 
 
@@ -786,20 +872,29 @@ def render_call(
     call_number: int,
     total: int,
     verse: str | None = None,
+    locale: LocaleLike = None,
 ) -> Rendered:
     """The card just drawn, large, for the channel, over a strip of the last few calls.
 
     ``recent`` is the calls before this one in call order (oldest first); the strip shows the
     last five, latest first. ``call_number`` of ``total`` is shown in the corner. ``verse``, the
     cantor's verse (``bot.cantor.verse``), is set under the card: its own line breaks are kept,
-    and a long one is shrunk, then wrapped to three lines at most, then cut.
+    and a long one is shrunk, then wrapped to three lines at most, then cut. The words and the
+    alt text are in ``locale``'s language (None: English).
     """
     canvas = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, call_palette())
     _compose_call(
-        canvas, card, deck, recent=recent, call_number=call_number, total=total, verse=verse
+        canvas,
+        card,
+        deck,
+        recent=recent,
+        call_number=call_number,
+        total=total,
+        verse=verse,
+        locale=locale,
     )
     alt = call_alt_text(
-        card, deck, recent=recent, call_number=call_number, total=total, verse=verse
+        card, deck, recent=recent, call_number=call_number, total=total, verse=verse, locale=locale
     )
     # The rows of the large card hold only the card and the frame: compressed once per card.
     card_rows = CALL_TITLE_HEIGHT + tile_height(CALL_CARD_WIDTH)

@@ -1,13 +1,15 @@
 """Tic-tac-toe picture: the final board, small, for the result message.
 
 Red crosses and blue noughts on paper, the winner's completed line(s) on gold, and a caption
-naming the players and the result. Drawn at three times the size and shrunk, for smooth strokes.
+naming the players and the result, in the channel's language. Drawn at three times the size and
+shrunk, for smooth strokes.
 """
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
     FontFace,
@@ -20,6 +22,7 @@ from bot.render.common import (
     font,
     limit_alt_text,
     safe_filename,
+    sentence,
     shorten,
     text_width,
     tint,
@@ -64,34 +67,42 @@ def _draw_mark(draw: ImageDraw.ImageDraw, player: Player, box: tuple[float, ...]
         )
 
 
-def result_text(game: TicTacToe, x_name: str, o_name: str) -> str:
-    """The caption's verdict: who won, a draw, or whose move it is."""
+def result_text(game: TicTacToe, x_name: str, o_name: str, locale: LocaleLike = None) -> str:
+    """The caption's verdict: who won, a draw, or whose move it is (in ``locale``'s language)."""
     outcome = game.outcome
     names = {Player.X: x_name, Player.O: o_name}
     if outcome.winner is not None:
-        return f"{names[outcome.winner]} wins"
+        return message("table_wins", locale, winner=names[outcome.winner])
     if outcome.status is Status.DRAW:
-        return "A draw"
-    return f"{names[game.turn]} to move"
+        return message("table_draw", locale)
+    return message("pic_to_move", locale, who=names[game.turn])
 
 
 def tictactoe_image(
-    game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
+    game: TicTacToe,
+    *,
+    game_id: str,
+    x_name: str,
+    o_name: str,
+    forfeit: str = "",
+    locale: LocaleLike = None,
 ) -> Image.Image:
     """The board as an RGB image (``render_tictactoe`` encodes it)."""
     s = SUPERSAMPLE
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), Palette.PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH * s, BAND * s - 1), fill=Palette.BOARD)
-    subtitle = f"{game.size}x{game.size} · Game {shorten(game_id, 10)}"
+    game_line = message("pic_game", locale, game=shorten(game_id, 10))
+    subtitle = f"{game.size}x{game.size} · {game_line}"
     subtitle_font = font(FontFace.SANS, 17 * s)
     # The title shrinks to leave room for the subtitle, so the two never overlap.
     room = (WIDTH - 2 * MARGIN) * s - text_width(subtitle, subtitle_font) - 12 * s
+    title = message("pic_tictactoe_title", locale)
     draw_text(
         draw,
         (MARGIN * s, BAND * s / 2 + s),
-        "TIC-TAC-TOE",
-        fit_font("TIC-TAC-TOE", FontFace.SLAB, 26 * s, 14 * s, room),
+        title,
+        fit_font(title, FontFace.SLAB, 26 * s, 14 * s, room),
         Palette.PAPER,
         "lm",
     )
@@ -133,22 +144,29 @@ def tictactoe_image(
         draw.line((left + offset, top, left + offset, top + size * cell), grid, 4 * s)
         draw.line((left, top + offset, left + size * cell, top + offset), grid, 4 * s)
 
-    for label in footer_labels(game, x_name=x_name, o_name=o_name, forfeit=forfeit):
+    labels = footer_labels(game, x_name=x_name, o_name=o_name, forfeit=forfeit, locale=locale)
+    for label in labels:
         label.draw(draw)
     return downsample(image, (WIDTH, HEIGHT))
 
 
 def footer_labels(
-    game: TicTacToe, *, x_name: str, o_name: str, forfeit: str = ""
+    game: TicTacToe, *, x_name: str, o_name: str, forfeit: str = "", locale: LocaleLike = None
 ) -> tuple[Label, Label]:
     """The players line and the verdict, in supersampled pixels. Names too long for the width
     are cut with an ellipsis; the verdict's other words always show whole."""
     s = SUPERSAMPLE
     footer_top = (BAND + MARGIN + BOARD_SIDE) * s
     room = (WIDTH - 2 * MARGIN) * s
-    players = (Span(x_name, name=True), Span(" (X) vs "), Span(o_name, name=True), Span(" (O)"))
+    versus = message("table_versus", locale)
+    players = (
+        Span(x_name, name=True),
+        Span(f" (X){versus}"),
+        Span(o_name, name=True),
+        Span(" (O)"),
+    )
     players_line = fit_line(players, FontFace.SANS, 18 * s, 12 * s, room)
-    verdict = forfeit or result_text(game, x_name, o_name)
+    verdict = forfeit or result_text(game, x_name, o_name, locale)
     colour = MARK_COLOURS[game.outcome.winner] if game.outcome.winner else Palette.INK
     verdict_line = fit_line(
         name_spans(verdict, (x_name, o_name)), FontFace.SANS_BOLD, 22 * s, 14 * s, room
@@ -159,42 +177,59 @@ def footer_labels(
     )
 
 
-def _cell_name(index: int, size: int) -> str:
+def _cell_name(index: int, size: int, locale: LocaleLike) -> str:
     row, column = divmod(index, size)
-    return f"row {row + 1} column {column + 1}"
+    return message("alt_tictactoe_cell", locale, row=row + 1, column=column + 1)
 
 
 def tictactoe_alt_text(
-    game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
+    game: TicTacToe,
+    *,
+    game_id: str,
+    x_name: str,
+    o_name: str,
+    forfeit: str = "",
+    locale: LocaleLike = None,
 ) -> str:
     """The alt text of a tic-tac-toe picture: the players, each row's marks, the outcome and the
-    winning cells."""
+    winning cells, in ``locale``'s language."""
     size = game.size
-    marks = {Player.X: "X", Player.O: "O", None: "empty"}
+    marks = {Player.X: "X", Player.O: "O", None: message("alt_tictactoe_empty", locale)}
     rows = [
-        f"row {row + 1}: "
-        + ", ".join(marks[game.cells[row * size + column]] for column in range(size))
+        message(
+            "alt_row",
+            locale,
+            row=row + 1,
+            items=", ".join(marks[game.cells[row * size + column]] for column in range(size)),
+        )
         for row in range(size)
     ]
-    text = (
-        f"Tic-tac-toe game {game_id}, {size}x{size} board ({game.k} in a row wins), "
-        f"{x_name} as X against {o_name} as O. " + "; ".join(rows) + ". "
+    text = message(
+        "alt_tictactoe", locale, game=game_id, size=size, k=game.k, x=x_name, o=o_name
     )
-    text += (forfeit or result_text(game, x_name, o_name)) + "."
+    text += " " + sentence("; ".join(rows)) + ". "
+    text += (forfeit or result_text(game, x_name, o_name, locale)) + "."
     if game.outcome.line:
-        text += " Winning cells: " + ", ".join(_cell_name(i, size) for i in game.outcome.line)
-        text += "."
+        cells = ", ".join(_cell_name(i, size, locale) for i in game.outcome.line)
+        text += message("alt_tictactoe_winning", locale, cells=cells)
     return limit_alt_text(text)
 
 
 def render_tictactoe(
-    game: TicTacToe, *, game_id: str, x_name: str, o_name: str, forfeit: str = ""
+    game: TicTacToe,
+    *,
+    game_id: str,
+    x_name: str,
+    o_name: str,
+    forfeit: str = "",
+    locale: LocaleLike = None,
 ) -> Rendered:
     """The board with the winning line on gold; ``forfeit`` replaces the verdict when a player
-    ran out of time or resigned (the board alone cannot tell)."""
-    image = tictactoe_image(game, game_id=game_id, x_name=x_name, o_name=o_name, forfeit=forfeit)
+    ran out of time or resigned (the board alone cannot tell). Words and alt text in
+    ``locale``'s language (None: English)."""
+    names = {"game_id": game_id, "x_name": x_name, "o_name": o_name, "forfeit": forfeit}
     return Rendered(
-        encode_png(image),
-        tictactoe_alt_text(game, game_id=game_id, x_name=x_name, o_name=o_name, forfeit=forfeit),
+        encode_png(tictactoe_image(game, **names, locale=locale)),
+        tictactoe_alt_text(game, **names, locale=locale),
         safe_filename("tictactoe", game_id),
     )

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
     FontFace,
@@ -23,6 +24,7 @@ from bot.render.common import (
     encode_png,
     fit_text,
     font,
+    language,
     limit_alt_text,
     palette_of,
     safe_filename,
@@ -65,9 +67,10 @@ def _has_peg(board: int, hole: int) -> bool:
     return (board >> hole) & 1 == 1
 
 
-@lru_cache(maxsize=1)
-def _board_background() -> Image.Image:
-    """The wooden triangle with its title band, supersampled (RGB); copied for every picture."""
+@lru_cache(maxsize=2)  # one per language: the title band holds the game's name
+def _board_background(spoken: str) -> Image.Image:
+    """The wooden triangle with its title band in language ``spoken``, supersampled (RGB);
+    copied for every picture."""
     s = SUPERSAMPLE
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), Palette.PAPER)
     draw = ImageDraw.Draw(image)
@@ -75,7 +78,7 @@ def _board_background() -> Image.Image:
     draw_text(
         draw,
         (MARGIN * s, BAND * s / 2 + s),
-        "TRICKY TRIANGLE",
+        message("pic_triangle_title", spoken),
         font(FontFace.SLAB, 24 * s),
         Palette.PAPER,
         "lm",
@@ -101,10 +104,12 @@ def triangle_image(
     caption: str,
     selected: int | None = None,
     last_jump: Jump | None = None,
+    locale: LocaleLike = None,
 ) -> Image.Image:
-    """The board as an RGB image: ``board`` has bit ``h`` set for a peg in hole ``h``."""
+    """The board as an RGB image: ``board`` has bit ``h`` set for a peg in hole ``h``; the
+    title in ``locale``'s language (``subtitle`` and ``caption`` come worded)."""
     s = SUPERSAMPLE
-    image = _board_background().copy()
+    image = _board_background(language(locale)).copy()
     draw = ImageDraw.Draw(image)
     shown, face = fit_text(subtitle, FontFace.SANS, 17 * s, 12 * s, 180 * s)
     draw_text(draw, ((WIDTH - MARGIN) * s, BAND * s / 2 + s), shown, face, Palette.GOLD_LIGHT, "rm")
@@ -161,12 +166,21 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[flo
     draw.polygon(points, fill=Palette.GOLD, outline=outline, width=2 * s)
 
 
-def _holes_text(board: int) -> str:
+def _holes_text(board: int, locale: LocaleLike) -> str:
     pegs = [hole for hole in range(HOLES) if _has_peg(board, hole)]
     empty = [hole for hole in range(HOLES) if not _has_peg(board, hole)]
-    where = f"hole {pegs[0]}" if len(pegs) == 1 else "holes " + ", ".join(map(str, pegs))
-    return f"{len(pegs)} peg{'s' if len(pegs) != 1 else ''} in {where}; empty holes " + (
-        ", ".join(map(str, empty)) + "."
+    return message(
+        "alt_triangle_holes",
+        locale,
+        count=len(pegs),
+        pegs=", ".join(map(str, pegs)),
+        empty=", ".join(map(str, empty)),
+    )
+
+
+def _jump_text(jump: Jump, locale: LocaleLike) -> str:
+    return message(
+        "tri_jump_text", locale, origin=jump.origin, over=jump.over, target=jump.target
     )
 
 
@@ -177,17 +191,16 @@ def triangle_alt_text(
     caption: str,
     selected: int | None = None,
     last_jump: Jump | None = None,
+    locale: LocaleLike = None,
 ) -> str:
     """The alt text of the triangle: the caption, the holes with pegs, the last jump and the picked
-    peg."""
-    text = (
-        f"Tricky Triangle game {game_id}: 15 holes in rows of 1 to 5, numbered 0 at the top to "
-        f"14 at the bottom right. {caption}. {_holes_text(board)}"
-    )
+    peg, in ``locale``'s language (``caption`` comes worded)."""
+    text = message("alt_triangle", locale, game=game_id, caption=caption)
+    text += _holes_text(board, locale)
     if last_jump is not None:
-        text += f" Last jump: {last_jump.origin} over {last_jump.over} to {last_jump.target}."
+        text += message("tri_last_jump", locale, jump=_jump_text(last_jump, locale))
     if selected is not None:
-        text += f" Peg {selected} is picked."
+        text += message("alt_triangle_picked", locale, peg=selected)
     return limit_alt_text(text)
 
 
@@ -198,60 +211,97 @@ def render_triangle(
     caption: str,
     selected: int | None = None,
     last_jump: Jump | None = None,
+    locale: LocaleLike = None,
 ) -> Rendered:
-    """The board, ``caption`` under it (pegs left, the remark...), the last jump as an arrow."""
+    """The board, ``caption`` under it (pegs left, the remark..., worded by the caller), the
+    last jump as an arrow; the other words and the alt text in ``locale``'s language."""
     image = triangle_image(
         board,
-        subtitle=f"Game {shorten(game_id, 10)}",
+        subtitle=message("pic_game", locale, game=shorten(game_id, 10)),
         caption=caption,
         selected=selected,
         last_jump=last_jump,
+        locale=locale,
     )
     return Rendered(
         encode_png(image),
         triangle_alt_text(
-            board, game_id=game_id, caption=caption, selected=selected, last_jump=last_jump
+            board,
+            game_id=game_id,
+            caption=caption,
+            selected=selected,
+            last_jump=last_jump,
+            locale=locale,
         ),
         safe_filename("triangle", game_id, board.bit_count()),
     )
 
 
-def solution_frames(empty_hole: int, jumps: Sequence[Jump]) -> list[Image.Image]:
+def solution_frames(
+    empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = None
+) -> list[Image.Image]:
     """The start and the board after each jump (RGB), each with its caption."""
     board = start_board(empty_hole)
-    subtitle = f"Start: hole {empty_hole} empty"
-    frames = [triangle_image(board, subtitle=subtitle, caption=f"Hole {empty_hole} empty: 14 pegs")]
+    subtitle = message("pic_tri_start", locale, hole=empty_hole)
+    pegs = message("tri_pegs", locale, count=board.bit_count())
+    first = message("pic_tri_first_caption", locale, hole=empty_hole, pegs=pegs)
+    frames = [triangle_image(board, subtitle=subtitle, caption=first, locale=locale)]
     for number, jump in enumerate(jumps, start=1):
         board = jump.apply(board)
-        pegs = board.bit_count()
-        caption = f"Jump {number}: {jump.origin} over {jump.over} to {jump.target} · {pegs} left"
-        frames.append(triangle_image(board, subtitle=subtitle, caption=caption, last_jump=jump))
+        caption = message(
+            "pic_tri_jump_caption",
+            locale,
+            number=number,
+            jump=_jump_text(jump, locale),
+            count=board.bit_count(),
+        )
+        frames.append(
+            triangle_image(
+                board, subtitle=subtitle, caption=caption, last_jump=jump, locale=locale
+            )
+        )
     return frames
 
 
-def solution_alt_text(empty_hole: int, jumps: Sequence[Jump]) -> str:
-    """The alt text of a solution: its jumps in order and the pegs left at the end."""
+def solution_alt_text(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = None) -> str:
+    """The alt text of a solution: its jumps in order and the pegs left at the end, in
+    ``locale``'s language."""
     board = start_board(empty_hole)
     for jump in jumps:
         board = jump.apply(board)
     steps = ", ".join(
-        f"{number}. {jump.origin} to {jump.target}" for number, jump in enumerate(jumps, start=1)
+        message(
+            "alt_triangle_step", locale, number=number, origin=jump.origin, target=jump.target
+        )
+        for number, jump in enumerate(jumps, start=1)
     )
     pegs = [hole for hole in range(HOLES) if _has_peg(board, hole)]
     ending = (
-        f"one peg left, in hole {pegs[0]}"
+        message("tri_one_left_in", locale, hole=pegs[0])
         if len(pegs) == 1
-        else f"{len(pegs)} pegs left, in holes {', '.join(map(str, pegs))}"
+        else message(
+            "alt_triangle_left_in",
+            locale,
+            pegs=message("tri_pegs", locale, count=len(pegs)),
+            holes=", ".join(map(str, pegs)),
+        )
     )
     return limit_alt_text(
-        f"Animation of a Tricky Triangle solution with hole {empty_hole} empty at the start, "
-        f"one jump per frame ({len(jumps)} jumps): {steps}; {ending}."
+        message(
+            "alt_triangle_solution",
+            locale,
+            hole=empty_hole,
+            jumps=message("tri_jumps", locale, count=len(jumps)),
+            steps=steps,
+            ending=ending,
+        )
     )
 
 
-def render_solution(empty_hole: int, jumps: Sequence[Jump]) -> Rendered:
-    """An animated GIF (looping) of ``jumps`` played from the board with ``empty_hole`` empty."""
-    frames = solution_frames(empty_hole, jumps)
+def render_solution(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = None) -> Rendered:
+    """An animated GIF (looping) of ``jumps`` played from the board with ``empty_hole`` empty;
+    its captions and alt text in ``locale``'s language (None: English)."""
+    frames = solution_frames(empty_hole, jumps, locale)
     # One palette for every frame, so the colours do not flicker from frame to frame.
     palette = palette_of([frames[0], frames[-1]])
     indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
@@ -270,6 +320,6 @@ def render_solution(empty_hole: int, jumps: Sequence[Jump]) -> Rendered:
     )
     return Rendered(
         buffer.getvalue(),
-        solution_alt_text(empty_hole, jumps),
+        solution_alt_text(empty_hole, jumps, locale),
         safe_filename("triangle-solution", empty_hole, suffix=".gif"),
     )

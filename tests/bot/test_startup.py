@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -37,12 +38,14 @@ def bot_environment(database: Path, emulator: Emulator | None = None) -> dict[st
     }
 
 
-def start_bot_process(emulator: Emulator, database: Path, log: Path) -> subprocess.Popen[bytes]:
+def start_bot_process(
+    emulator: Emulator, database: Path, log: Path, **settings: str
+) -> subprocess.Popen[bytes]:
     with log.open("ab") as output:
         return subprocess.Popen(
             [sys.executable, "-m", "bot"],
             cwd=database.parent,
-            env=bot_environment(database, emulator),
+            env={**bot_environment(database, emulator), **settings},
             stdout=output,
             stderr=subprocess.STDOUT,
         )
@@ -113,6 +116,25 @@ async def test_a_second_process_on_the_same_database_refuses_to_start(
         assert "No games finished" in (await (await member.slash("stats")).reply(10)).content
     finally:
         await stop(first)
+
+
+async def test_the_bot_process_freezes_its_start_up_heap_once_warm(
+    emulator: Emulator, tmp_path: Path
+):
+    # What start-up built stays out of later garbage collections (long pauses while games draw).
+    database = tmp_path / "bot.sqlite3"
+    log = tmp_path / "bot.log"
+    process = start_bot_process(emulator, database, log, GAMENIGHT_LOG_LEVEL="DEBUG")
+    try:
+        await connected_and_synced(emulator)
+        frozen = await emulator.wait_until(
+            lambda: re.search(r"start-up heap frozen: (\d+) objects", log.read_text()),
+            30,
+            lambda: "the heap frozen",
+        )
+        assert int(frozen[1]) > 50_000  # modules, fonts, palettes: far more than a few objects
+    finally:
+        await stop(process)
 
 
 # -- a database the bot cannot use ---------------------------------------------------------------

@@ -3,6 +3,7 @@ waits its turn under load (many games calling, a cold start) cannot miss Discord
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
@@ -25,10 +26,10 @@ async def test_boards_are_acknowledged_before_they_are_rendered(
     real_render = type(cog).render_boards
     rendering, release = threading.Event(), threading.Event()
 
-    def slow_render(self, game, boards, called):
+    def slow_render(self, game, boards, called, locale=None):
         rendering.set()
         release.wait(10)
-        return real_render(self, game, boards, called)
+        return real_render(self, game, boards, called, locale)
 
     monkeypatch.setattr(type(cog), "render_boards", slow_render)
     shown = await host.slash("loteria tabla")
@@ -42,3 +43,31 @@ async def test_boards_are_acknowledged_before_they_are_rendered(
     assert reply.ephemeral
     assert "your tabla" in reply.content
     assert reply.attachments
+
+
+async def test_a_join_is_dealt_only_once_the_interactions_before_it_are_acknowledged(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    player = guild.add_member("player")
+    bot = await start_bot()
+    lobby = await (await host.slash("loteria start")).reply()
+    (game,) = await bot.storage.live_games("loteria")
+    assert bot.pending_acks.waiting() == 0  # every interaction so far was acknowledged
+
+    # Another interaction of the rush, received and not acknowledged yet.
+    bot.pending_acks.arrived(1)
+    joined = await player.click(lobby, button_id(lobby, "join"))
+    assert await joined.acknowledgement() == 5  # the Join itself is deferred at once
+    await asyncio.sleep(0.3)
+    assert await bot.storage.get_player(game.id, player.id) is None  # but not dealt yet
+    assert not player.dms
+
+    bot.pending_acks.answered(1)
+    reply = await joined.reply()
+    assert "Check your DMs" in reply.content
+    assert await bot.storage.get_player(game.id, player.id) is not None
+    assert player.dms
+    assert bot.pending_acks.waiting() == 0

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from emulator import Emulator
-from tests.cogs.helpers import button_id, run_calls
+from engine.fairness import draw_order
+from engine.loteria import Pattern, tablas_at
+from tests.cogs.helpers import button_id, first_completion, run_calls
 
 
 def option(command: dict, name: str) -> dict:
@@ -81,8 +83,12 @@ async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
     spanish = await (await ana.click(lobby, button_id(lobby, "join"))).reply()
     assert "¡Estás en Lotería" in spanish.content
     assert "Aquí tienes tu tabla" in ana.dms[0].content
+    # The DM'd tabla speaks its player's language, as the DM does.
+    (tabla,) = ana.dms[0].attachments
+    assert tabla.description.startswith("Tabla de Lotería 1, partida ")
     english = await (await bob.click(lobby, button_id(lobby, "join"))).reply()
     assert "You're in Lotería" in english.content
+    assert bob.dms[0].attachments[0].description.startswith("Lotería tabla 2, game ")
     refused = await (await ana.click(lobby, button_id(lobby, "start"))).reply()
     assert "Solo el anfitrión" in refused.content
     refused_en = await (await bob.click(lobby, button_id(lobby, "start"))).reply()
@@ -92,6 +98,10 @@ async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
     (game,) = await bot.storage.live_games("loteria")
     await run_calls(cog, game.id, 2)
     assert "carta 2 de 54 · se juega por **Llena**" in channel.messages[-1].content
+    # The call's picture speaks the server's language, as the line beside it.
+    (call,) = channel.messages[-1].attachments
+    assert call.description.startswith("Cantada 2 de 54: carta ")
+    assert "Antes: " in call.description
     false_claim = await (await bob.slash("loteria claim")).reply()
     assert "Reclamo falso" in false_claim.content  # public: in the server's language
     await (await host.slash("loteria stop")).reply()
@@ -112,10 +122,16 @@ async def test_housie_in_a_spanish_server(emulator: Emulator, start_bot):
     assert "¿Cuántos cartones quieres?" in offer.content
     joined = await (await host.click(offer, button_id(offer, "tickets2"))).reply()
     assert "tus 2 cartones" in joined.content
+    tickets = [picture.description for picture in host.dms[-1].attachments]
+    assert [alt.split(" (")[0] for alt in tickets] == ["Cartón de tómbola 1", "Cartón de tómbola 2"]
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games()
     await run_calls(cog, game.id, 1)
     assert "número 1 de 90" in channel.messages[-1].content
+    (call,) = channel.messages[-1].attachments
+    assert call.description.startswith("Tómbola, cantada 1 de 90: el número ")
+    board = await (await host.slash("housie board")).reply()
+    assert board.attachments[0].description.startswith("Tablero de la tómbola: 1 de 90 cantados")
     choices = await host.autocomplete("housie claim", "prize", "línea")
     assert {c["name"] for c in choices} == {"Línea de arriba", "Línea del medio", "Línea de abajo"}
     bogey = await (await host.slash("housie claim", prize="FH", ticket=1)).reply()
@@ -174,7 +190,8 @@ async def test_tic_tac_toe_against_the_bot_in_a_spanish_server(emulator: Emulato
     assert re.search(r"\*\*(Empate|Gana .+)\*\* tras \d+ jugadas\.", result.content)
     assert result.component(f"gn:ttt:rematch:{game}")["label"] == "Revancha"
     (picture,) = result.attachments
-    assert re.search(r"(Empate|Gana .+)\.$", picture.description)  # the picture's verdict
+    assert picture.description.startswith(f"Tres en raya, partida {game}, tablero de 3x3")
+    assert re.search(r"(Empate|Gana .+)\.( Casillas ganadoras: .+\.)?$", picture.description)
     assert re.search(r"\*\*(Empate|Gana .+)\.\*\*", board.content)
 
 
@@ -187,6 +204,9 @@ async def test_a_dots_move_in_a_spanish_server(emulator: Emulator, start_bot):
     board = await (await ana.slash("dots play", rows=2, columns=2, level="hard")).reply()
     game = game_number(board)
     assert board.content.startswith(f"## Timbiriche #{game} · 2x2 cajas")
+    (picture,) = board.attachments
+    assert picture.description.startswith(f"Timbiriche, partida {game}, 2x2 cajas")
+    assert ". Le toca a " in picture.description
     assert "(bot difícil) **0**" in board.content
     assert "Le toca a" in board.content
     assert "Quien cierra una caja vuelve a jugar." in board.content
@@ -238,3 +258,44 @@ async def test_a_triangle_started_and_an_illegal_jump_in_spanish(emulator: Emula
     gave_up = await (await ana.slash("triangle quit")).reply()
     assert f"Abandonaste Triángulo #{game}." in gave_up.content
     assert "Abandonado con 14 clavijas en el tablero." in board.content
+    (picture,) = board.attachments
+    assert picture.description.startswith(f"Triángulo, partida {game}: 15 hoyos")
+    assert "14 clavijas: abandonado." in picture.description  # the caption, as the cog words it
+
+
+async def test_each_picture_speaks_the_language_of_the_message_it_comes_with(
+    emulator: Emulator, start_bot
+):
+    """In an English server a Spanish player's own tabla is in Spanish, while what the channel
+    sees (the calls, a win's tabla) is in English."""
+    seed = bytes(range(3, 35))
+    guild = emulator.add_guild("Game Night", locale="en-US")
+    channel = guild.add_channel("general")
+    ana = guild.add_member("ana", locale="es-ES")
+    bob = guild.add_member("bob", locale="en-GB")
+    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
+    cog = bot.get_cog("Lotería")
+    lobby = await (await bob.slash("loteria start", prizes="line")).reply()
+    for member in (ana, bob):
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    assert ana.dms[0].attachments[0].description.startswith("Tabla de Lotería 1, partida ")
+    assert bob.dms[0].attachments[0].description.startswith("Lotería tabla 2, game ")
+    await (await bob.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+
+    order = draw_order(seed, 54)
+    ana_tabla = tablas_at(seed, 0, 1)[0]
+    line = first_completion(Pattern.LINE.masks, [ana_tabla.marks(order[:n]) for n in range(1, 55)])
+    assert line is not None
+    await run_calls(cog, game.id, line)
+    (call,) = channel.messages[-1].attachments
+    assert call.description.startswith(f"Call {line} of 54: card ")
+
+    shown = await (await ana.slash("loteria tabla")).reply()
+    assert shown.ephemeral
+    assert re.search(r" Marcadas [1-9]\d* de 16: ", shown.attachments[0].description)
+    won = await (await ana.slash("loteria claim")).reply()
+    assert "wins on call" in won.content, won.content
+    (picture,) = won.attachments
+    assert picture.description.startswith(f"Lotería tabla 1, game {game.id}.")
+    assert " Winning Line (Chorro): " in picture.description

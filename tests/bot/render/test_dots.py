@@ -58,7 +58,7 @@ def test_lines_take_their_players_colour_and_boxes_their_owners():
     (x0, y0) = dot_centre(2, 2, 1, 1)
     assert near(image.getpixel((round(x0 + 17), round(y0 + 17))), Palette.PAPER)
     assert rendered.alt_text.startswith(
-        "Dots and Boxes game 5, 2x2 boxes, dots A1 to C3. Ann (red) 1, Bob (blue) 0; Ann to move."
+        "Dots and Boxes game 5, 2x2 boxes, dots A1 to C3. Ann (red) 1, Bob (blue) 0. Ann to move."
     )
     assert "Last line: A2-B2 by Ann. Ann's boxes: box A1." in rendered.alt_text
     assert f"Free lines ({len(game.free_lines())})" in rendered.alt_text
@@ -75,7 +75,7 @@ def test_every_board_size_fits_and_finishes(rows, columns):
     assert image.size == image_size(rows, columns)
     first, second = game.scores[Player.FIRST], game.scores[Player.SECOND]
     verdict = "A draw" if first == second else ("Ann wins" if first > second else "Anna wins")
-    assert f"Ann (red) {first}, Anna (blue) {second}; {verdict}." in rendered.alt_text
+    assert f"Ann (red) {first}, Anna (blue) {second}. {verdict}." in rendered.alt_text
     assert "Free lines" not in rendered.alt_text
     assert len(rendered.alt_text) <= 1024
 

@@ -59,7 +59,7 @@ def test_plain_ticket_reads_its_rows_in_alt_text():
     image = open_checked(rendered)
     assert image.size == (housie.TICKET_WIDTH, housie.TICKET_HEIGHT)
     assert rendered.alt_text == (
-        "Housie ticket (code ABC), game H9. row 1: 1, 23, 45, 61, 80; row 2: 12, 37, 52, 74, 86; "
+        "Housie ticket (code ABC), game H9. Row 1: 1, 23, 45, 61, 80; row 2: 12, 37, 52, 74, 86; "
         "row 3: 4, 28, 39, 66, 90."
     )
     assert rendered.filename == "ticket-H9-ABC.png"

@@ -36,6 +36,17 @@ EXPECTED = {
     "results-loteria.png",
     "results-housie.png",
     "leaderboard.png",
+    # Spanish variants, as a Spanish server or player gets them
+    "loteria-tabla-winning-es.png",
+    "loteria-call-es.png",
+    "housie-ticket-es.png",
+    "housie-ticket-winning-es.png",
+    "housie-call-es.png",
+    "housie-board-es.png",
+    "tictactoe-es.png",
+    "dots-es.png",
+    "triangle-es.png",
+    "triangle-solution-es.gif",
 }
 
 

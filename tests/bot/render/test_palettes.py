@@ -103,6 +103,34 @@ PICTURES = {
     "housie call first": housie_call(90, [], nickname=nickname(90)),
     "housie call later": housie_call(8, ORDER[:7], nickname="Garden gate, one fat lady, two"),
     "housie call unnamed": housie_call(33, ORDER[:2]),
+    # The Spanish pictures: other words, the same palettes.
+    "tabla winning, Spanish": tabla(
+        deck=CLASSIC_DECK,
+        game_id="G1",
+        tabla_number=9,
+        called=[1, 18, 3, 4, 30],
+        winning_cells=0b1111,
+        pattern=Pattern.CORNERS,
+        locale="es-ES",
+    ),
+    "ticket won, Spanish": ticket(
+        called=list(range(1, 91)),
+        winning=WON.numbers,
+        prize=Prize.THIRD_HOUSE,
+        ticket_number=6,
+        locale="es-419",
+    ),
+    "board later, Spanish": (
+        lambda: housie.render_caller_board(ORDER, locale="es-ES"),
+        lambda: housie.caller_board_image(ORDER, locale="es-ES"),
+        housie.board_palette,
+    ),
+    "call with verse, Spanish": call(
+        18, CLASSIC_DECK, recent=[2, 3, 4], call_number=4, verse=VERSE, locale="es-ES"
+    ),
+    "housie call, Spanish": housie_call(
+        8, ORDER[:7], nickname=nickname(8, "es-ES"), locale="es-ES"
+    ),
 }
 
 

@@ -56,7 +56,7 @@ def test_a_won_board_puts_the_winning_line_on_gold_and_names_it():
     assert rendered.filename == "tictactoe-12.png"
     assert rendered.alt_text == (
         "Tic-tac-toe game 12, 3x3 board (3 in a row wins), Alice as X against Bob as O. "
-        "row 1: X, O, X; row 2: O, X, empty; row 3: O, empty, X. Alice wins. "
+        "Row 1: X, O, X; row 2: O, X, empty; row 3: O, empty, X. Alice wins. "
         "Winning cells: row 1 column 1, row 2 column 2, row 3 column 3."
     )
 

@@ -1,0 +1,70 @@
+"""Acknowledge first: the work an interaction starts once acknowledged waits while other
+interactions still wait for their acknowledgement.
+
+In a rush (a thousand Join clicks in a fraction of a second) every acknowledgement must reach
+Discord within 3 s, while each Join also deals, stores, renders and sends a DM. Left to asyncio's
+turn-taking, the acknowledgements of the last clicks queue behind the deals of the first ones;
+with this gate a Join defers, then waits here until the interactions that arrived are all
+acknowledged, so the rush is answered before it is served (bench/bench_load.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+# Discord's deadline: an interaction not acknowledged by then has failed; nobody waits for it.
+ACK_DEADLINE = 3.0
+# However busy, the work waits no longer than this: a steady stream of interactions must not
+# starve it.
+MOST_WAIT = 2.0
+
+
+class PendingAcknowledgements:
+    """The interactions received and not yet acknowledged, by id, with when they arrived."""
+
+    def __init__(self) -> None:
+        self._arrived: dict[int, float] = {}
+        self._settled = asyncio.Event()
+        self._settled.set()
+
+    def waiting(self) -> int:
+        """How many interactions wait for their acknowledgement (within Discord's deadline)."""
+        self._forget_expired()
+        return len(self._arrived)
+
+    def arrived(self, interaction_id: int) -> None:
+        """An interaction came in (called as discord.py parses it, before any handler runs)."""
+        self._arrived[interaction_id] = time.monotonic()
+        self._settled.clear()
+
+    def answered(self, interaction_id: int) -> None:
+        """An interaction was acknowledged (deferred or answered)."""
+        self._arrived.pop(interaction_id, None)
+        if not self.waiting():
+            self._settled.set()
+
+    async def settled(self, most: float = MOST_WAIT) -> None:
+        """Wait until every interaction received is acknowledged (or past Discord's deadline),
+        ``most`` seconds at the longest."""
+        deadline = time.monotonic() + most
+        while self.waiting():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            # Woken by the last acknowledgement, or when the oldest one's deadline passes.
+            oldest = next(iter(self._arrived.values())) + ACK_DEADLINE - time.monotonic()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._settled.wait(), max(0.0, min(remaining, oldest)))
+
+    def _forget_expired(self) -> None:
+        # Arrival order is time order: the expired ones are first.
+        cutoff = time.monotonic() - ACK_DEADLINE
+        while self._arrived:
+            interaction_id, at = next(iter(self._arrived.items()))
+            if at > cutoff:
+                break
+            del self._arrived[interaction_id]
+        if not self._arrived:
+            self._settled.set()

@@ -1,0 +1,64 @@
+"""The acknowledge-first gate: work waits until the interactions received are acknowledged."""
+
+import asyncio
+
+import pytest
+
+from bot import acks
+from bot.acks import PendingAcknowledgements
+
+
+async def settles(pending: PendingAcknowledgements, most: float = 5.0) -> asyncio.Task[None]:
+    task = asyncio.create_task(pending.settled(most))
+    await asyncio.sleep(0.02)
+    return task
+
+
+async def test_work_waits_until_every_interaction_received_is_acknowledged():
+    pending = PendingAcknowledgements()
+    assert pending.waiting() == 0
+    await asyncio.wait_for(pending.settled(), 1)  # nothing waiting: at once
+    for interaction_id in (1, 2, 3):
+        pending.arrived(interaction_id)
+    waiter = await settles(pending)
+    pending.answered(2)
+    pending.answered(1)
+    await asyncio.sleep(0.02)
+    assert not waiter.done()
+    assert pending.waiting() == 1
+    pending.answered(3)
+    await asyncio.wait_for(waiter, 1)
+    assert pending.waiting() == 0
+
+
+async def test_an_answer_for_an_unknown_or_repeated_interaction_changes_nothing():
+    pending = PendingAcknowledgements()
+    pending.arrived(7)
+    pending.answered(8)
+    pending.answered(8)
+    assert pending.waiting() == 1
+    pending.answered(7)
+    pending.answered(7)
+    assert pending.waiting() == 0
+
+
+async def test_an_interaction_never_acknowledged_stops_holding_work_at_discords_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr(acks, "ACK_DEADLINE", 0.2)
+    pending = PendingAcknowledgements()
+    pending.arrived(1)
+    waiter = await settles(pending)
+    assert not waiter.done()
+    await asyncio.wait_for(waiter, 1)  # failed on Discord's side: nobody waits for it
+    assert pending.waiting() == 0
+
+
+async def test_a_steady_stream_never_holds_work_longer_than_the_most():
+    pending = PendingAcknowledgements()
+    pending.arrived(1)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.wait_for(pending.settled(most=0.2), 2)
+    assert 0.15 <= loop.time() - started < 1.5
+    assert pending.waiting() == 1  # still not acknowledged; the work went ahead anyway
