@@ -40,7 +40,7 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.app import INTERACTION_GRACE, STOP_SIGNALS, GameNightBot
+from bot.app import INTERACTION_GRACE, STOP_SIGNALS, GameNightBot, freeze_when_warm
 from bot.config import Settings
 from bot.games import GameKind
 from bot.http_server import HttpEndpoint
@@ -359,8 +359,13 @@ class FleetProcess:
         slot.task.add_done_callback(lambda _: slot.changed.set())
 
     async def _run_client(self, bot: GameNightBot) -> None:
-        async with bot:
-            await bot.start(self.settings.token)
+        # As run_bot does: what the client's start-up built stays out of later collections.
+        freezing = asyncio.create_task(freeze_when_warm(bot))
+        try:
+            async with bot:
+                await bot.start(self.settings.token)
+        finally:
+            freezing.cancel()
 
     async def _close(self, slot: Slot) -> None:
         bot, task = slot.bot, slot.task

@@ -62,7 +62,9 @@ class BotProcess:
     """``python -m bot`` with ``GAMENIGHT_SHARDS=shards``, its HTTP endpoint on a port of its
     own (to read its shards and its own count of calls), its log in a file."""
 
-    def __init__(self, emulator: Emulator, database: str, folder: Path, shards: str) -> None:
+    def __init__(
+        self, emulator: Emulator, database: str, folder: Path, shards: str, **more: str
+    ) -> None:
         self.shards = shards
         self.port = free_port()
         self.log = folder / f"bot-{shards.replace('/', '-of-')}-{time.monotonic_ns()}.log"
@@ -77,6 +79,7 @@ class BotProcess:
             "DISCORD_GATEWAY_URL": emulator.gateway_url,
             "GAMENIGHT_TIME_SCALE": "0.04",
             "PYTHONPATH": str(ROOT),
+            **more,
         }
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
@@ -132,11 +135,12 @@ class BotProcess:
 async def fleet(
     emulator: Emulator, database: str, tmp_path: Path
 ) -> AsyncIterator[Callable[[str], BotProcess]]:
-    """``fleet("0/2")`` starts a bot process of the fleet; any left are killed at the end."""
+    """``fleet("0/2")`` starts a bot process of the fleet (more settings as keywords); any left
+    are killed at the end."""
     started: list[BotProcess] = []
 
-    def start(shards: str) -> BotProcess:
-        started.append(BotProcess(emulator, database, tmp_path, shards))
+    def start(shards: str, **more: str) -> BotProcess:
+        started.append(BotProcess(emulator, database, tmp_path, shards, **more))
         return started[-1]
 
     yield start
@@ -208,7 +212,7 @@ async def test_two_processes_each_run_the_games_of_their_own_shards_only(
 ):
     guilds = [emulator.add_guild(f"zero{i}", shard=(0, 2)) for i in range(2)]
     guilds.append(emulator.add_guild("one", shard=(1, 2)))
-    first, second = fleet("0/2"), fleet("1/2")
+    first, second = fleet("0/2", GAMENIGHT_LOG_LEVEL="DEBUG"), fleet("1/2")
     await first.running([0])
     await second.running([1])
     games = [await open_game(guild, 2) for guild in guilds]
@@ -229,6 +233,12 @@ async def test_two_processes_each_run_the_games_of_their_own_shards_only(
     assert f"pid {first.process.pid} " in leases[0]
     # Discord's IDENTIFY pacing held across the two processes (the emulator enforces it).
     assert emulator.gateway.identify_refused == 0
+    # As one process does, a fleet's froze its start-up heap (full collections paused answers).
+    async def frozen_heap() -> re.Match[str] | None:
+        return re.search(r"start-up heap frozen: (\d+) objects", first.log_text())
+
+    frozen = await eventually(frozen_heap, "the first process's heap frozen")
+    assert int(frozen[1]) > 50_000
     assert await first.stop() == 0
     assert await second.stop() == 0
 
