@@ -12,6 +12,7 @@ import contextlib
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -118,6 +119,17 @@ class Judgement:
     text: str
     won: bool
     files: list[discord.File] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class WonBoard:
+    """A prize won, with the board it was won on, as the end-of-game picture shows it: the
+    winner's ``name`` (a stand-in once they are forgotten) and whether others ``shared`` it."""
+
+    winner: WinnerRow
+    board: BoardRow
+    name: str
+    shared: bool
 
 
 # What became of a claim key (ClaimRequest.key) in a game.
@@ -319,6 +331,26 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         One picture unless there are very many winners; none when nobody won (the default).
         Runs in a worker thread."""
         return []
+
+    @staticmethod
+    def won_boards(
+        winners: Sequence[WinnerRow],
+        boards: Sequence[BoardRow],
+        players: Sequence[PlayerRow],
+        locale: LocaleLike,
+    ) -> list[WonBoard]:
+        """Each of ``winners`` with its board among ``boards``, in order (a win whose board is
+        gone is left out), named from ``players`` in ``locale``: what ``render_result`` draws."""
+        by_id = {board.id: board for board in boards}
+        names = {player.user_id: player.display_name for player in players}
+        sharing = Counter(winner.prize for winner in winners)
+        won = []
+        for winner in winners:
+            board = by_id.get(winner.board_id) if winner.board_id is not None else None
+            if board is not None:
+                name = names.get(winner.user_id) or message("result_player", locale)
+                won.append(WonBoard(winner, board, name, sharing[winner.prize] > 1))
+        return won
 
     def riddle(self, game: GameRow, value: int, seq: int) -> str | None:
         """What to post before the call itself is revealed (None: nothing; the default)."""

@@ -6,7 +6,6 @@ import asyncio
 import re
 import threading
 import unicodedata
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +26,7 @@ from bot.calling import (
 )
 from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
 from bot.housie_calls import nickname
-from bot.i18n import LocaleLike, is_spanish, message
+from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.render import help as render_help
@@ -175,27 +174,22 @@ class Housie(
     ) -> list[Rendered]:
         called = self.called(game)
         locale = self.channel_locale(game)
-        tickets = {board.id: board for board in boards}
-        names = {player.user_id: player.display_name for player in players}
-        sharing = Counter(winner.prize for winner in winners)
         wins = []
-        for winner in winners:
-            board = tickets.get(winner.board_id) if winner.board_id is not None else None
-            if board is None:
-                continue
-            ticket = Ticket.from_state(board.state)
+        for won in self.won_boards(winners, boards, players, locale):
+            winner = won.winner
+            ticket = Ticket.from_state(won.board.state)
             result = check_prize(ticket, called[: winner.draw_seq], Prize(winner.prize))
             if not result.valid:
                 continue
             wins.append(
                 render_results.HousieWin(
-                    name=names.get(winner.user_id) or message("result_player", locale),
+                    name=won.name,
                     prize=self.prize_name(winner.prize, locale),
                     seq=winner.draw_seq,
                     ticket=ticket,
                     numbers=result.numbers,
-                    ticket_number=board.board_index + 1,
-                    shared=sharing[winner.prize] > 1,
+                    ticket_number=won.board.board_index + 1,
+                    shared=won.shared,
                 )
             )
         return render_results.render_housie_result(

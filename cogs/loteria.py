@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,7 @@ from bot.calling import (
 )
 from bot.cantor import Verse, verse_of_card
 from bot.errors import UserError, check_range
-from bot.i18n import LocaleLike, is_spanish, message
+from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import help as render_help
 from bot.render import loteria as render
@@ -192,15 +191,10 @@ class Loteria(
     ) -> list[Rendered]:
         state = self.engine_game(game)
         locale = self.channel_locale(game)
-        tablas = {board.id: board for board in boards}
-        names = {player.user_id: player.display_name for player in players}
-        sharing = Counter(winner.prize for winner in winners)
         wins = []
-        for winner in winners:
-            board = tablas.get(winner.board_id) if winner.board_id is not None else None
-            if board is None:
-                continue
-            tabla = Tabla.from_state(board.state)
+        for won in self.won_boards(winners, boards, players, locale):
+            winner = won.winner
+            tabla = Tabla.from_state(won.board.state)
             pattern = Pattern(winner.prize)
             # The cells that won, as the claim found them (the last card's line first).
             result = check_claim(tabla, state.called[: winner.draw_seq], pattern)
@@ -208,13 +202,13 @@ class Loteria(
                 continue
             wins.append(
                 render_results.LoteriaWin(
-                    name=names.get(winner.user_id) or message("result_player", locale),
+                    name=won.name,
                     prize=self.prize_name(winner.prize, locale),
                     pattern=pattern,
                     seq=winner.draw_seq,
                     tabla=tabla,
                     cells=result.cells,
-                    shared=sharing[winner.prize] > 1,
+                    shared=won.shared,
                 )
             )
         return render_results.render_loteria_result(
