@@ -615,7 +615,9 @@ class FleetBench(LoadBench):
         victim = self.processes[0]
         assert victim.shards is not None
         games = [t for t in self.tables if self.shard_of(t) in victim.shards]
-        old_sessions = {s.id for s in self.emu.gateway.live_sessions()}
+        gateway = self.emu.gateway
+        old_connections = {s.connection for s in gateway.live_sessions()}
+        identified, resumed = gateway.session_starts.used, gateway.resume_count
         phase = self.phase("failover")
         await victim.kill()
         self.say(f"{victim.name} (shards {_span(victim.shards)}, {len(games)} games) SIGKILLed")
@@ -624,13 +626,13 @@ class FleetBench(LoadBench):
         await asyncio.sleep(SETTLE)
         last = {t.channel.id: _last_call(t) for t in games}
         back: dict[int, float] = {}
-        connected: dict[int, float] = {}  # the killed shards, connected again (a new session)
+        connected: dict[int, float] = {}  # the killed shards, connected again (resumed or new)
         deadline = phase.started + FAILOVER_TIMEOUT
         while len(back) < len(games) and time.monotonic() < deadline:
             now = time.monotonic() - phase.started
             for session in self.emu.gateway.live_sessions():
                 shard = session.shard[0] if session.shard is not None else 0
-                if shard in victim.shards and session.id not in old_sessions:
+                if shard in victim.shards and session.connection not in old_connections:
                     connected.setdefault(shard, now)
             for table in games:
                 if table.channel.id not in back and _last_call(table) > last[table.channel.id]:
@@ -656,6 +658,11 @@ class FleetBench(LoadBench):
                 "its shards connected again (another process): first / last",
                 f"{order[0]:.1f} s / {order[-1]:.1f} s ({len(order)} of {len(victim.shards)}; "
                 f"IDENTIFY max_concurrency {self.fleet_plan.max_concurrency})",
+            )
+            self.figure(
+                section,
+                "sessions resumed / IDENTIFYs meanwhile",
+                f"{gateway.resume_count - resumed} / {gateway.session_starts.used - identified}",
             )
             after = [
                 back[t.channel.id] - connected[self.shard_of(t)]

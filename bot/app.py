@@ -12,11 +12,12 @@ import logging
 import pkgutil
 import signal
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
+import yarl
 from discord.ext import commands
 
 from bot import render
@@ -24,11 +25,18 @@ from bot.acks import PendingAcknowledgements
 from bot.config import Settings
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
+from bot.gateway_sessions import (
+    close_resumably,
+    current_sessions,
+    fetch_server,
+    launch_resumed,
+    unanswerable,
+)
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, watch_acknowledgements, watch_rest
 from bot.shards import shard_of
-from bot.storage import NOTICE_PREFIX, Storage, hold_database
+from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -72,6 +80,8 @@ class GameNightBot(commands.AutoShardedBot):
         seed_source: Callable[[], bytes] = new_seed,
         metrics: Metrics | None = None,
         identify_gate: Callable[[GameNightBot, int], Awaitable[None]] | None = None,
+        resume_sessions: Mapping[int, ResumableSession] | None = None,
+        hands_over_sessions: bool = False,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -105,6 +115,13 @@ class GameNightBot(commands.AutoShardedBot):
         self.identify_gate = identify_gate
         self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
         self._shards_connected: dict[int, asyncio.Event] = {}  # READY
+        # A fleet's client RESUMEs the sessions its shards' previous holders handed over
+        # (bot.gateway_sessions), and hands its own over when it stops.
+        self._to_resume = dict(resume_sessions or {})
+        self._resuming: set[int] = set()
+        self.resumed_shards: set[int] = set()  # resumed: their servers are not in the cache
+        self.hands_over_sessions = hands_over_sessions
+        self._drop_unanswerable_interactions()
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
 
@@ -129,6 +146,20 @@ class GameNightBot(commands.AutoShardedBot):
                 self, self.settings.metrics_host, self.settings.metrics_port
             )
             await self.http_endpoint.start()
+
+    def _drop_unanswerable_interactions(self) -> None:
+        """Interactions past Discord's deadline are dropped as they arrive: no answer could
+        reach their member, and a RESUME replays those a previous holder already had."""
+        parsers = self._connection.parsers
+        parse_interaction = parsers["INTERACTION_CREATE"]
+
+        def parse_answerable(data: dict[str, Any]) -> None:
+            if unanswerable(data, time.time()):
+                log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+                return
+            parse_interaction(data)
+
+        parsers["INTERACTION_CREATE"] = parse_answerable
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""
@@ -175,6 +206,46 @@ class GameNightBot(commands.AutoShardedBot):
         """Shard ``shard_id`` is connected and has its servers: planned nights may go on."""
         self._shards_ready.setdefault(shard_id, asyncio.Event()).set()
         self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
+
+    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+        """Connect a shard: by RESUMing the session handed over for it, if any, else (and if
+        that fails) by IDENTIFYing as discord.py does."""
+        session = self._to_resume.pop(shard_id, None)
+        if session is not None:
+            self._resuming.add(shard_id)
+            if await launch_resumed(self, shard_id, session):
+                return
+            self._resuming.discard(shard_id)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """A shard's session is resumed: one handed over counts as connected and ready (a RESUME
+        brings no READY and no servers; ``server`` reads those it needs)."""
+        if shard_id not in self._resuming:
+            return
+        self._resuming.discard(shard_id)
+        self.resumed_shards.add(shard_id)
+        self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
+        self._shards_ready.setdefault(shard_id, asyncio.Event()).set()
+        # discord.py's on_ready waits for a READY of every shard, which resumed ones never get.
+        ready = {shard for shard, event in self._shards_ready.items() if event.is_set()}
+        if not self.is_ready() and set(self.shard_ids or ()) <= ready:
+            self._connection.call_handlers("ready")
+            self.dispatch("ready")
+
+    def gateway_sessions(self) -> dict[int, ResumableSession]:
+        """The gateway session of each shard this client runs (or ran), to hand over."""
+        return current_sessions(self)
+
+    async def server(self, guild_id: int) -> discord.Guild | None:
+        """Server ``guild_id`` from discord.py's cache, or read over REST if it is on a shard
+        whose session was resumed (no GUILD_CREATE came); None when the bot is not in it."""
+        guild = self.get_guild(guild_id)
+        if guild is not None or self.shard_count is None:
+            return guild
+        if shard_of(guild_id, self.shard_count) not in self.resumed_shards:
+            return None
+        return await fetch_server(self, guild_id)
 
     async def wait_until_shard_ready(self, guild_id: int | None) -> None:
         """Until the shard of server ``guild_id`` is connected and has its servers (in the
@@ -309,6 +380,10 @@ class GameNightBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Let interactions already being answered finish before the connection (and then the
         database) goes, so nobody is left with "This interaction failed" by a restart."""
+        if self.hands_over_sessions:
+            # The gateway first: nothing more arrives here, and the sessions are free to hand
+            # over while the answers under way (over REST) finish.
+            await close_resumably(self)
         current = asyncio.current_task()
         answering = [
             task

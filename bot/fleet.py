@@ -21,7 +21,13 @@ with the tokens of its leases, and every game write it makes is fenced by them
 (``Storage.fenced``): once another process holds the shard, nothing it writes (a call, a
 claim's verdict) is accepted, and it posts no more calls.
 
-**Gateway IDENTIFYs** are paced across the fleet as Discord requires (one per 5 s per rate-limit
+**Gateway sessions** go with the leases (``bot.gateway_sessions``): each heartbeat saves the
+sessions of the shards held, a client that stops closes its connections so that its sessions
+stay resumable and saves them as its shards are released, and a client starting on shards
+another process (or client) ran RESUMEs their sessions rather than IDENTIFYing anew.
+
+**Gateway IDENTIFYs** (a shard with no session to resume, or one Discord refused) are paced
+across the fleet as Discord requires (one per 5 s per rate-limit
 bucket ``shard_id % max_concurrency``), with a slot per bucket in the database.
 """
 
@@ -51,6 +57,7 @@ from bot.storage import (
     HeartbeatOutcome,
     HeartbeatRequest,
     LeaseTerms,
+    ResumableSession,
     Storage,
     hold_database,
 )
@@ -107,6 +114,11 @@ class FleetProcess:
         self.held: dict[int, int] = {}  # the leases held (shard -> token), as last renewed
         self.handing_back: set[int] = set()  # held, asked back: their client stops first
         self.to_release: set[int] = set()  # held, no client runs them: released next heartbeat
+        # Gateway sessions to RESUME, by shard: handed over by a shard's previous holder (read at
+        # the takeover), or this process's own, of a client it restarted on another set.
+        self.resumable: dict[int, ResumableSession] = {}
+        # Sessions of shards whose client stopped, saved with the next heartbeat or release.
+        self.handed_over: dict[int, ResumableSession] = {}
         self.own_started = False  # the start wait for the own shards is over
         self.slots = {"own": Slot("own"), "adopted": Slot("taken-over")}
         self.stopping = False
@@ -191,7 +203,9 @@ class FleetProcess:
                 task.cancel()
             if self.held:
                 try:
-                    await asyncio.wait_for(self.storage.release_leases(self.owner, self.held), 10)
+                    await asyncio.wait_for(
+                        self.storage.release_leases(self.owner, self.held, self.handed_over), 10
+                    )
                     log.info("released the leases of shards %s", format_shards(self.held))
                 except Exception:  # they expire by themselves
                     log.exception(
@@ -224,6 +238,7 @@ class FleetProcess:
             waiter.cancel()
 
     def _request(self) -> HeartbeatRequest:
+        live = {shard: s for bot in self.clients() for shard, s in bot.gateway_sessions().items()}
         return HeartbeatRequest(
             owner=self.owner,
             shard_count=self.shard_count,
@@ -233,6 +248,7 @@ class FleetProcess:
             adopt=not self.stopping,
             since=self._since,
             terms=self.terms,
+            sessions={**self.handed_over, **live},
         )
 
     def _apply(self, outcome: HeartbeatOutcome) -> None:
@@ -241,6 +257,10 @@ class FleetProcess:
             self._since = outcome.now
         self.held = dict(outcome.held)
         self.to_release -= outcome.released | outcome.lost
+        for shard in outcome.released | outcome.lost:
+            self.handed_over.pop(shard, None)
+            self.resumable.pop(shard, None)
+        self.resumable.update(outcome.sessions)
         self.handing_back &= set(self.held)
         if outcome.acquired:
             log.info(
@@ -324,7 +344,9 @@ class FleetProcess:
     async def _restart(self, slot: Slot, wanted: Mapping[int, int]) -> None:
         if slot.bot is not None:
             log.info("stopping the client of shards %s", format_shards(slot.tokens))
-            await self._close(slot)
+            sessions = await self._close(slot)
+            # Its shards that the next client runs resume their sessions.
+            self.resumable.update((s, sessions[s]) for s in wanted if s in sessions)
             # Shards still held that no client runs now (handed back): release them.
             gone = {s for s, t in slot.tokens.items() if s not in wanted and self.held.get(s) == t}
             if gone:
@@ -337,6 +359,7 @@ class FleetProcess:
     def _start(self, slot: Slot, tokens: dict[int, int]) -> None:
         fence = Fence(self.owner, self.shard_count, dict(tokens), on_refused=self._refused)
         settings = dataclasses.replace(self.settings, metrics_port=None)  # the process serves it
+        resume = {s: self.resumable.pop(s) for s in sorted(tokens) if s in self.resumable}
         bot = GameNightBot(
             settings,
             self.storage.fenced(fence),
@@ -344,14 +367,17 @@ class FleetProcess:
             shard_count=self.shard_count,
             metrics=self.metrics,
             identify_gate=self._identify,
+            resume_sessions=resume,
+            hands_over_sessions=True,
             time_scale=self.settings.time_scale,
             **self.bot_options,
         )
         log.info(
-            "starting a client on %s shards %s of %d",
+            "starting a client on %s shards %s of %d (resuming the sessions of %s)",
             slot.name,
             format_shards(tokens),
             self.shard_count,
+            format_shards(resume) if resume else "none",
         )
         slot.bot = bot
         slot.tokens = tokens
@@ -367,16 +393,21 @@ class FleetProcess:
         finally:
             freezing.cancel()
 
-    async def _close(self, slot: Slot) -> None:
+    async def _close(self, slot: Slot) -> dict[int, ResumableSession]:
+        """Stop the slot's client; returns its gateway sessions (also saved with the next
+        heartbeat or release, for whoever runs the shards next)."""
         bot, task = slot.bot, slot.task
         slot.bot = slot.task = None
         if bot is None or task is None:
-            return
+            return {}
         await bot.close()
         try:
             await asyncio.wait_for(task, INTERACTION_GRACE * 3)
         except (Exception, asyncio.CancelledError):  # stopped is what matters here
             log.debug("the client of shards %s ended so", format_shards(slot.tokens), exc_info=True)
+        sessions = {s: session for s, session in bot.gateway_sessions().items() if s in self.held}
+        self.handed_over.update(sessions)
+        return sessions
 
     async def _identify(self, bot: GameNightBot, shard_id: int) -> None:
         """Wait for the fleet's IDENTIFY slot of the shard's bucket (Discord's max_concurrency:

@@ -126,10 +126,10 @@ class GameNights(commands.Cog):
         fleet's client runs some; every other process of the fleet leaves the night alone)."""
         return self.bot.runs_guild(schedule.guild_id)
 
-    def hosts(self, schedule: ScheduleRow) -> bool:
+    async def hosts(self, schedule: ScheduleRow) -> bool:
         """Whether this client runs the night's server and the server is there (its shard
         connected, the bot still in it)."""
-        return self.runs(schedule) and self.bot.get_guild(schedule.guild_id) is not None
+        return self.runs(schedule) and await self.bot.server(schedule.guild_id) is not None
 
     @staticmethod
     def next_step_at(schedule: ScheduleRow) -> float:
@@ -146,7 +146,7 @@ class GameNights(commands.Cog):
                     # As a game's timer does: a fleet's client waits for that server's shard
                     # only (one taking over several connects them seconds apart).
                     await self.bot.wait_until_shard_ready(schedule.guild_id)
-                    if self.hosts(schedule):
+                    if await self.hosts(schedule):
                         await self.take_step(schedule)
                         stepped = True
                 if stepped:
@@ -273,7 +273,7 @@ class GameNights(commands.Cog):
 
     async def create_event(self, schedule: ScheduleRow) -> bool:
         """Announce the night as a Discord scheduled event; False when the bot may not."""
-        guild = self.bot.get_guild(schedule.guild_id)
+        guild = await self.bot.server(schedule.guild_id)
         if guild is None or not can_create_events(guild.me.guild_permissions):
             return False
         channel = guild.get_channel(schedule.channel_id)
@@ -327,7 +327,7 @@ class GameNights(commands.Cog):
 
     async def public_locale(self, guild_id: int) -> str:
         """The language of the server's games in public (``/gamenight settings language``)."""
-        guild = self.bot.get_guild(guild_id)
+        guild = await self.bot.server(guild_id)
         settings = await self.storage.server_settings(guild_id)
         return settings.public_locale(guild.preferred_locale if guild is not None else "")
 

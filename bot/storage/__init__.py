@@ -8,6 +8,7 @@ from bot.storage._leases import (
     HeartbeatRequest,
     LeaseRow,
     LeaseTerms,
+    ResumableSession,
     plan_heartbeat,
 )
 from bot.storage._migrations import MIGRATIONS, Migration
@@ -72,6 +73,7 @@ __all__ = [
     "MemberGames",
     "Migration",
     "PlayerRow",
+    "ResumableSession",
     "ScheduleRow",
     "ScheduleStatus",
     "ServerLanguage",

@@ -17,6 +17,13 @@ renewal; a takeover locks the row ``FOR UPDATE`` first and so waits for the old 
 in flight: the new owner reads the games only after every write the old owner was allowed to
 make has committed.
 
+**Gateway sessions.** With each renewal the holder saves its shard's gateway session (id,
+resume URL, last sequence number) in the lease row, and once more as it lets the shard go. The
+next holder RESUMEs that session instead of IDENTIFYing a new one: Discord paces IDENTIFYs at one
+per 5 s (per ``max_concurrency`` bucket) across the whole bot, RESUMEs not at all, so a process
+taking over ten shards has them all back at once, and Discord replays the events since the saved
+sequence number (the same idea as discord.js's ``retrieveSessionInfo`` / ``updateSessionInfo``).
+
 Decisions are made by :func:`plan_heartbeat`, a pure function of the rows, the server's clock
 and what the process holds and runs by its settings; the policy is written there.
 """
@@ -36,6 +43,20 @@ SERVER_NOW = "extract(epoch FROM clock_timestamp())::float8"
 # A heartbeat never waits longer than this for a row lock (an old owner's write in flight, or a
 # connection that vanished mid-transaction): it gives up, and the next heartbeat tries again.
 HEARTBEAT_LOCK_TIMEOUT = "3s"
+# A saved gateway session older than this is not offered to the next holder: Discord keeps a
+# dropped session resumable for a short while only (and answers a RESUME of a gone one with
+# INVALID_SESSION, after which the shard IDENTIFYs, having lost a round trip).
+SESSION_MAX_AGE = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class ResumableSession:
+    """A shard's gateway session as a RESUME needs it (Discord's READY gives the id and the URL;
+    ``seq`` is the last sequence number the holder received)."""
+
+    session_id: str
+    resume_url: str
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +83,8 @@ class LeaseRow:
     token: int
     expires_at: float  # seconds since the epoch, on the database server's clock
     wanted_by: str | None  # a process that runs this shard by its settings and asks for it
+    session: ResumableSession | None = None  # the gateway session its holder last saved
+    session_saved_at: float | None = None  # when, on the database server's clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +99,8 @@ class HeartbeatRequest:
     adopt: bool = True  # whether it takes over shards that are not its own (not when stopping)
     since: float | None = None  # its first heartbeat, on the server's clock (None: this one)
     terms: LeaseTerms = field(default_factory=LeaseTerms)
+    # The gateway sessions of held shards as they are now, saved with the renewal (or release).
+    sessions: Mapping[int, ResumableSession] = field(default_factory=dict)
 
     @property
     def standby(self) -> bool:
@@ -103,6 +128,8 @@ class HeartbeatOutcome:
     asked: frozenset[int]
     other_count: int | None
     now: float
+    # The gateway sessions the previous holders saved of the shards acquired, to RESUME.
+    sessions: dict[int, ResumableSession] = field(default_factory=dict)
 
 
 def plan_heartbeat(
@@ -184,6 +211,10 @@ def plan_heartbeat(
 
 
 def lease_row(row: Row) -> LeaseRow:
+    session = None
+    if row["session_id"] is not None and row["resume_url"] is not None and row["seq"] is not None:
+        session = ResumableSession(str(row["session_id"]), str(row["resume_url"]), int(row["seq"]))
+    saved_at = row["session_saved_at"]
     return LeaseRow(
         shard_id=int(row["shard_id"]),
         shard_count=int(row["shard_count"]),
@@ -191,6 +222,34 @@ def lease_row(row: Row) -> LeaseRow:
         token=int(row["token"]),
         expires_at=float(row["expires_at"]),
         wanted_by=None if row["wanted_by"] is None else str(row["wanted_by"]),
+        session=session,
+        session_saved_at=None if saved_at is None else float(saved_at),
+    )
+
+
+def resumable(row: LeaseRow | None, now: float) -> ResumableSession | None:
+    """The gateway session saved in the lease row, unless there is none or it is too old."""
+    if row is None or row.session is None or row.session_saved_at is None:
+        return None
+    return row.session if now - row.session_saved_at <= SESSION_MAX_AGE else None
+
+
+async def save_sessions(
+    db: Transaction,
+    owner: str,
+    tokens: Mapping[int, int],
+    sessions: Mapping[int, ResumableSession],
+    now: float,
+) -> None:
+    """Save the gateway sessions of leases ``owner`` holds under ``tokens`` (others: ignored)."""
+    await db.execute_many(
+        "UPDATE shard_leases SET session_id = ?, resume_url = ?, seq = ?, session_saved_at = ?"
+        " WHERE shard_id = ? AND owner = ? AND token = ?",
+        [
+            (session.session_id, session.resume_url, session.seq, now, shard, owner, tokens[shard])
+            for shard, session in sorted(sessions.items())
+            if shard in tokens
+        ],
     )
 
 
@@ -207,6 +266,8 @@ async def heartbeat(db: Transaction, request: HeartbeatRequest) -> HeartbeatOutc
     rows = [lease_row(row) for row in await db.fetch("SELECT * FROM shard_leases")]
     plan = plan_heartbeat(rows, now, request)
     until = now + request.terms.seconds
+    by_shard = {row.shard_id: row for row in rows}
+    await save_sessions(db, request.owner, {**plan.renew, **plan.release}, request.sessions, now)
     await db.execute_many(
         "UPDATE shard_leases SET expires_at = ? WHERE shard_id = ? AND owner = ? AND token = ?",
         [(until, shard, request.owner, token) for shard, token in plan.renew.items()],
@@ -246,14 +307,25 @@ async def heartbeat(db: Transaction, request: HeartbeatRequest) -> HeartbeatOutc
         asked=plan.ask,
         other_count=plan.other_count,
         now=now,
+        sessions={
+            shard: session
+            for shard in plan.acquire
+            if (session := resumable(by_shard.get(shard), now)) is not None
+        },
     )
 
 
-async def release(db: Transaction, owner: str, tokens: Mapping[int, int]) -> None:
+async def release(
+    db: Transaction,
+    owner: str,
+    tokens: Mapping[int, int],
+    sessions: Mapping[int, ResumableSession],
+) -> None:
     """Give up leases at once (a clean stop, once their games have stopped): expired now, so
-    that another process takes them at its next heartbeat."""
+    that another process takes them at its next heartbeat, and RESUMEs ``sessions``."""
     await db.execute("SELECT pg_advisory_xact_lock(?)", (LEASE_LOCK,))
     now = await server_now(db)
+    await save_sessions(db, owner, tokens, sessions, now)
     await db.execute_many(
         "UPDATE shard_leases SET expires_at = ? WHERE shard_id = ? AND owner = ? AND token = ?",
         [(now, shard, owner, token) for shard, token in tokens.items()],

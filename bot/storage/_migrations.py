@@ -309,6 +309,22 @@ CREATE TABLE gateway_identify (
 );
 """
 
+# 7: the gateway session of each leased shard (``bot.fleet``): a process taking the shard over
+# RESUMEs it rather than IDENTIFYing anew (IDENTIFYs are paced at one per 5 s; RESUMEs are not).
+_GATEWAY_SESSIONS_SQLITE = """
+ALTER TABLE shard_leases ADD COLUMN session_id TEXT;
+ALTER TABLE shard_leases ADD COLUMN resume_url TEXT;
+ALTER TABLE shard_leases ADD COLUMN seq INTEGER;
+ALTER TABLE shard_leases ADD COLUMN session_saved_at REAL;
+"""
+
+_GATEWAY_SESSIONS_POSTGRES = """
+ALTER TABLE shard_leases ADD COLUMN session_id TEXT;
+ALTER TABLE shard_leases ADD COLUMN resume_url TEXT;
+ALTER TABLE shard_leases ADD COLUMN seq BIGINT;
+ALTER TABLE shard_leases ADD COLUMN session_saved_at DOUBLE PRECISION;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
@@ -316,4 +332,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FOURTH_SQLITE, postgres=_FOURTH_POSTGRES),
     Migration(sqlite=_SERVER_SETTINGS_SQLITE, postgres=_SERVER_SETTINGS_POSTGRES),
     Migration(sqlite=_SHARD_LEASES_SQLITE, postgres=_SHARD_LEASES_POSTGRES),
+    Migration(sqlite=_GATEWAY_SESSIONS_SQLITE, postgres=_GATEWAY_SESSIONS_POSTGRES),
 )

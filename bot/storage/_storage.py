@@ -23,6 +23,7 @@ from bot.storage._leases import (
     HeartbeatOutcome,
     HeartbeatRequest,
     LeaseRow,
+    ResumableSession,
     heartbeat,
     hold_lease,
     lease_row,
@@ -1073,11 +1074,17 @@ class Storage:
 
         return await self._backend.write(work)
 
-    async def release_leases(self, owner: str, tokens: Mapping[int, int]) -> None:
-        """Give up these leases now (their games have stopped)."""
+    async def release_leases(
+        self,
+        owner: str,
+        tokens: Mapping[int, int],
+        sessions: Mapping[int, ResumableSession] | None = None,
+    ) -> None:
+        """Give up these leases now (their games have stopped), saving the shards' gateway
+        sessions for the next holder to RESUME."""
 
         async def work(db: Transaction) -> None:
-            await release(db, owner, tokens)
+            await release(db, owner, tokens, sessions or {})
 
         await self._backend.write(work)
 

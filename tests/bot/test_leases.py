@@ -22,12 +22,14 @@ from bot.storage import (
     HeartbeatRequest,
     LeaseLostError,
     LeaseTerms,
+    ResumableSession,
     ScheduleRow,
     ScheduleStatus,
     Storage,
     hold_database,
 )
 from bot.storage._backend import Transaction
+from bot.storage._leases import SESSION_MAX_AGE
 
 pytestmark = pytest.mark.backends("postgres")
 
@@ -127,6 +129,37 @@ async def test_a_clean_stop_releases_its_leases_at_once(storage: Storage):
     assert (await beat(storage, "s")).acquired == {}
     await storage.release_leases("a", held)
     assert (await beat(storage, "s")).acquired == {0: 2, 1: 2}
+
+
+async def test_the_holder_saves_its_gateway_sessions_and_the_next_holder_gets_them(
+    storage: Storage,
+):
+    held = (await beat(storage, "a", own={0, 1}, since=None)).held
+    first = {shard: ResumableSession(f"session-{shard}", "wss://resume.example", 10) for shard in held}
+    await beat(storage, "a", held, own={0, 1}, sessions=first)
+    # Renewed with a later sequence number; a process that does not hold shard 1 saves nothing.
+    later = {0: dataclasses.replace(first[0], seq=25)}
+    await beat(storage, "a", held, own={0, 1}, sessions=later)
+    await beat(storage, "s", sessions={1: ResumableSession("forged", "wss://x", 99)})
+    saved = {lease.shard_id: lease.session for lease in await storage.leases()}
+    assert saved == {0: later[0], 1: first[1]}
+
+    # A clean stop saves the final ones with the release; the taker is given them to RESUME.
+    final = {0: dataclasses.replace(first[0], seq=30), 1: dataclasses.replace(first[1], seq=12)}
+    await storage.release_leases("a", held, final)
+    taken = await beat(storage, "s")
+    assert taken.acquired == {0: 2, 1: 2}
+    assert taken.sessions == final
+
+    # A session saved too long ago is not handed to the next holder (Discord drops it).
+    await storage._all(
+        "UPDATE shard_leases SET session_saved_at = session_saved_at - ? WHERE shard_id = 1",
+        (SESSION_MAX_AGE + 1,),
+    )
+    await storage.release_leases("s", taken.held)
+    again = await beat(storage, "s2")
+    assert again.acquired == {0: 3, 1: 3}
+    assert again.sessions == {0: final[0]}
 
 
 async def test_two_standbys_never_take_the_same_shard(storage: Storage, database: str):

@@ -290,8 +290,12 @@ async def test_a_killed_process_games_resume_in_a_standby_and_come_back_with_it(
     assert "wins" in won.content
     judged[winner.id] = won.content
 
-    # SIGKILL mid-game: nothing is released; the standby takes shard 0 when its lease expires.
+    # SIGKILL mid-game: nothing is released; the standby takes shard 0 when its lease expires,
+    # and RESUMEs the session the killed process saved with its last heartbeat (no IDENTIFY,
+    # which Discord paces at one per 5 s).
     before = len(announced(channel))
+    gateway = emulator.gateway
+    identified, resumed = gateway.session_starts.used, gateway.resume_count
     first.process.send_signal(signal.SIGKILL)
     killed_at = time.monotonic()
     await first.exit()
@@ -300,13 +304,18 @@ async def test_a_killed_process_games_resume_in_a_standby_and_come_back_with_it(
     resumed_after = time.monotonic() - killed_at
     print(f"calls resumed {resumed_after:.1f} s after the SIGKILL")
     assert "took the leases of shards 0 (tokens 2)" in standby.log_text()
+    assert "shard 0: resuming the session it was handed" in standby.log_text()
+    assert (gateway.session_starts.used, gateway.resume_count) == (identified, resumed + 1)
 
-    # The process starts again (as systemd would): it asks for its shard back and gets it.
+    # The process starts again (as systemd would): it asks for its shard back and gets it, the
+    # standby handing the session over as well.
     again = fleet("0/2")
     await again.running([0])
     await standby.running([])
     reached = len(announced(channel))
     await wait_for_calls(emulator, channel, reached + 3)
+    assert "shard 0: resuming the session it was handed" in again.log_text()
+    assert (gateway.session_starts.used, gateway.resume_count) == (identified, resumed + 2)
     await stop_game(channel, members[0])
     await stop_game(other_channel, other_members[0])
 
