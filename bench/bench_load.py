@@ -105,6 +105,7 @@ class Plan:
     validate: bool
     keep_log: Path | None = None
     busy: bool = False  # a CPU-bound process beside the bot, as on a shared host
+    rushes: int = 0  # only Join rushes, each on a new bot, this many times
 
     @property
     def time_scale(self) -> float:
@@ -134,6 +135,14 @@ def parse_plan(argv: Sequence[str]) -> Plan:
         action="store_true",
         help="run a CPU-bound process beside the bot the whole time, as a shared host would",
     )
+    parser.add_argument(
+        "--rushes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only the first Join rush, N times, each on a freshly started and warmed bot: the "
+        "acknowledgement figures of every rush and the CPU each side spent on it",
+    )
     args = parser.parse_args(list(argv))
     quick = args.quick
     plan = Plan(
@@ -149,6 +158,7 @@ def parse_plan(argv: Sequence[str]) -> Plan:
         validate=not args.no_validate,
         keep_log=args.log,
         busy=args.busy,
+        rushes=args.rushes,
     )
     if plan.games < 1 or plan.per_game < 2:
         parser.error("need at least one game and two members per game")
@@ -384,6 +394,9 @@ class LoadBench:
                 self.set_up_world()
                 self.bot = BotProcess(emu, folder / "bot.sqlite3", plan.time_scale, folder / "log")
                 try:
+                    if plan.rushes:
+                        await self.rushes(folder)
+                        return 1 if self.problems else 0
                     await self.start_bot()
                     async with Storage.open(self.bot.database) as storage:
                         self.storage = storage
@@ -481,6 +494,72 @@ class LoadBench:
             await self.measure_memory()
         except TimeoutError as error:
             self.problems.append(f"memory phase: {error}")
+
+    async def rushes(self, folder: Path) -> None:
+        """The first Join rush alone, again and again: each on a new bot (its own database),
+        started, warmed up and idle, killed once every click is acknowledged."""
+        plan = self.plan
+        print(
+            f"Join rushes: {plan.rushes} x {plan.members} clicks in {plan.games} lobbies, each on a "
+            "new, warm bot" + ("; busy: a CPU-bound process beside the bot" if plan.busy else ""),
+            flush=True,
+        )
+        rows = []
+        for round_number in range(1, plan.rushes + 1):
+            database = folder / f"rush-{round_number}.sqlite3"
+            self.bot = BotProcess(self.emu, database, plan.time_scale, folder / "log")
+            await self.start_bot()
+            await self.wait_for("slash commands", lambda: bool(self.emu.synced_commands), 60)
+            async with Storage.open(database) as storage:
+                self.storage = storage
+                await self.bot.quiet()
+                self.say(f"bot up (pid {self.bot.pid})")
+                await self.warm_up()
+                for table in self.tables:
+                    table.lobby, table.game_id, table.boards = None, 0, {}
+                await self.open_lobbies(self.tables)
+                await self.bot.quiet(5)
+                self.interactions.clear()
+                started = time.monotonic()
+                bot_cpu, own_cpu = self.bot.cpu_seconds(), time.process_time()
+                for table in self.tables:
+                    assert table.lobby is not None
+                    for player in table.players:
+                        await self.act(
+                            "join",
+                            partial(player.member.click, table.lobby, table.custom_id("join")),
+                        )
+                joins = [r for kind, r in self.interactions if kind == "join"]
+
+                def acknowledged(joins: list[InteractionResult] = joins) -> bool:
+                    return all(r.acknowledged_at is not None for r in joins)
+
+                with contextlib.suppress(TimeoutError):
+                    await self.wait_for("every Join acknowledged", acknowledged, 5)
+                elapsed = time.monotonic() - started
+                bot_cpu = self.bot.cpu_seconds() - bot_cpu
+                own_cpu = time.process_time() - own_cpu
+                latencies = self.latencies(lambda kind, _r: kind == "join")
+                unanswered = len(joins) - len(latencies)
+                rows.append((percentile(latencies, 0.99), unanswered))
+                print(
+                    f"  rush {round_number}: p50 / p99 / max {_ms(percentile(latencies, 0.5))} / "
+                    f"{_ms(percentile(latencies, 0.99))} / {_ms(max(latencies, default=0.0))}; "
+                    f"{unanswered} unacknowledged; over {elapsed:.2f} s the bot used "
+                    f"{bot_cpu:.2f} s of CPU, the emulator and members {own_cpu:.2f} s; "
+                    f"load average {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
+                if unanswered:
+                    self.problems.append(f"rush {round_number}: {unanswered} never acknowledged")
+            await self.bot.kill()
+            await self.wait_for("the bot to drop", lambda: not self.emu.bot_connected, 15)
+        worst = sorted(p99 for p99, _ in rows)
+        print(
+            f"p99 over {len(rows)} rushes: best {_ms(worst[0])}, median "
+            f"{_ms(worst[len(worst) // 2])}, worst {_ms(worst[-1])}; "
+            f"{sum(u for _, u in rows)} clicks never acknowledged"
+        )
 
     # -- lobbies and dealing --------------------------------------------------------------------
 
@@ -718,6 +797,18 @@ class LoadBench:
             "acknowledgement p50 / p99 / max",
             f"{_ms(percentile(latencies, 0.5))} / {_ms(percentile(latencies, 0.99))} / "
             f"{_ms(max(latencies, default=float('nan')))} ({verdict}; target p99 < 500 ms)",
+        )
+        by_kind = {
+            kind: self.latencies(lambda k, r, kind=kind: k == kind and phase.holds(r.created_at))
+            for kind in sorted(kinds)
+        }
+        self.figure(
+            section,
+            "acknowledgement p50 / p99 by kind",
+            "; ".join(
+                f"{kind} {_ms(percentile(values, 0.5))} / {_ms(percentile(values, 0.99))}"
+                for kind, values in by_kind.items()
+            ),
         )
         self.figure(
             section,

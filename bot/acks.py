@@ -19,6 +19,9 @@ ACK_DEADLINE = 3.0
 # However busy, the work waits no longer than this: a steady stream of interactions must not
 # starve it.
 MOST_WAIT = 2.0
+# A rush still arriving (frames not yet read off the gateway) counts as waiting too: the work goes
+# ahead once no interaction has arrived for this long.
+QUIET = 0.05
 
 
 class PendingAcknowledgements:
@@ -26,6 +29,7 @@ class PendingAcknowledgements:
 
     def __init__(self) -> None:
         self._arrived: dict[int, float] = {}
+        self._last_arrival = float("-inf")
         self._settled = asyncio.Event()
         self._settled.set()
 
@@ -36,7 +40,7 @@ class PendingAcknowledgements:
 
     def arrived(self, interaction_id: int) -> None:
         """An interaction came in (called as discord.py parses it, before any handler runs)."""
-        self._arrived[interaction_id] = time.monotonic()
+        self._last_arrival = self._arrived[interaction_id] = time.monotonic()
         self._settled.clear()
 
     def answered(self, interaction_id: int) -> None:
@@ -46,17 +50,24 @@ class PendingAcknowledgements:
             self._settled.set()
 
     async def settled(self, most: float = MOST_WAIT) -> None:
-        """Wait until every interaction received is acknowledged (or past Discord's deadline),
-        ``most`` seconds at the longest."""
+        """Wait until every interaction received is acknowledged (or past Discord's deadline)
+        and none has arrived for ``QUIET`` seconds, ``most`` seconds at the longest."""
         deadline = time.monotonic() + most
-        while self.waiting():
-            remaining = deadline - time.monotonic()
+        while True:
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 return
-            # Woken by the last acknowledgement, or when the oldest one's deadline passes.
-            oldest = next(iter(self._arrived.values())) + ACK_DEADLINE - time.monotonic()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._settled.wait(), max(0.0, min(remaining, oldest)))
+            if self.waiting():
+                # Woken by the last acknowledgement, or when the oldest one's deadline passes.
+                oldest = next(iter(self._arrived.values())) + ACK_DEADLINE - now
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._settled.wait(), max(0.0, min(remaining, oldest)))
+                continue
+            still_arriving = self._last_arrival + QUIET - now
+            if still_arriving <= 0:
+                return
+            await asyncio.sleep(min(remaining, still_arriving))
 
     def _forget_expired(self) -> None:
         # Arrival order is time order: the expired ones are first.

@@ -1,7 +1,9 @@
 """Validate HTTP requests against Discord's published OpenAPI description of its API.
 
 The spec (OpenAPI 3.1, whose schemas are JSON Schema 2020-12) is loaded and its routes compiled
-once per process; a validator per (operation, media type) is built on first use and cached.
+once per process; a validator per (operation, media type) is built on first use and cached, and
+so is the verdict on each distinct body (a rush of identical interaction callbacks is validated
+once: validation is a pure function of the operation and the body).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import logging
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +38,7 @@ _SPEC_URI = "urn:discord-openapi"
 _JSON_MEDIA = "application/json"
 _LABELS = frozenset({"title", "description", "const"})
 _HTTP_METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
+BODY_VERDICTS_KEPT = 4096  # distinct (operation, body) verdicts remembered
 
 
 # Discord's description ships inside the package (with its licence and a note of its origin), so an
@@ -212,6 +216,9 @@ class OpenApiSpec:
         )
         self._registry: Registry[Any] = Registry().with_resource(_SPEC_URI, resource)
         self._routes = RouteTable(self.document["paths"])
+        # id(schema) -> (schema, its validator): path and query schemas live as long as the spec.
+        self._value_validators: dict[int, tuple[Any, Draft202012Validator]] = {}
+        self._body_verdicts: OrderedDict[tuple[str, ...], list[str]] = OrderedDict()
 
     def match(self, path: str) -> RouteMatch | None:
         """The spec path template for ``path`` (relative to the API base), or None."""
@@ -273,7 +280,11 @@ class OpenApiSpec:
 
     def _value_fits(self, schema: Mapping[str, Any], text: str) -> bool:
         """A path or query value is text; accept it if it reads as a value the schema allows."""
-        validator = self._validator_for(json.dumps(schema, sort_keys=True))
+        known = self._value_validators.get(id(schema))
+        if known is None or known[0] is not schema:
+            known = schema, self._validator_for(json.dumps(schema, sort_keys=True))
+            self._value_validators[id(schema)] = known
+        validator = known[1]
         candidates: list[Any] = [text]
         if re.fullmatch(r"-?\d+", text):
             candidates.append(int(text))
@@ -310,9 +321,21 @@ class OpenApiSpec:
         # only adds the files[n] parts).
         schema_media = "application/json" if "application/json" in content else chosen
         operation_key = (template, method.lower(), schema_media)
+        try:
+            key = (*operation_key, json.dumps(body, sort_keys=True, separators=(",", ":")))
+        except (TypeError, ValueError):  # not JSON at all: judged below, and not remembered
+            key = None
+        if key is not None and (verdict := self._body_verdicts.get(key)) is not None:
+            self._body_verdicts.move_to_end(key)
+            return list(verdict)
         validator = self._operation_validator(*operation_key)
         errors = sorted(validator.iter_errors(body), key=lambda error: list(error.absolute_path))
-        return [f"{where}: {message}" for message in _messages(errors)][:10]
+        verdict = [f"{where}: {message}" for message in _messages(errors)][:10]
+        if key is not None:
+            self._body_verdicts[key] = verdict
+            if len(self._body_verdicts) > BODY_VERDICTS_KEPT:
+                self._body_verdicts.popitem(last=False)
+        return list(verdict)
 
     @functools.lru_cache(maxsize=512)  # noqa: B019 - one spec per process; validators are costly
     def _operation_validator(self, template: str, method: str, media: str) -> Draft202012Validator:

@@ -62,3 +62,33 @@ async def test_a_steady_stream_never_holds_work_longer_than_the_most():
     await asyncio.wait_for(pending.settled(most=0.2), 2)
     assert 0.15 <= loop.time() - started < 1.5
     assert pending.waiting() == 1  # still not acknowledged; the work went ahead anyway
+
+
+async def test_work_waits_while_a_rush_is_still_arriving(monkeypatch: pytest.MonkeyPatch):
+    """Frames of a rush not yet read off the gateway count too: each interaction acknowledged as
+    it comes holds the work until none has arrived for a moment."""
+    monkeypatch.setattr(acks, "QUIET", 0.15)
+    pending = PendingAcknowledgements()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    waiter = asyncio.create_task(pending.settled(most=5))
+    for interaction_id in range(1, 6):  # one every 0.05 s, each answered at once
+        pending.arrived(interaction_id)
+        pending.answered(interaction_id)
+        await asyncio.sleep(0.05)
+        assert not waiter.done()
+    last = loop.time()
+    await asyncio.wait_for(waiter, 2)
+    assert loop.time() - last >= 0.15 - 0.05 - 0.01  # the quiet moment after the last one
+    assert loop.time() - started < 1.5
+
+
+async def test_long_after_the_last_interaction_work_goes_ahead_at_once():
+    pending = PendingAcknowledgements()
+    pending.arrived(1)
+    pending.answered(1)
+    await asyncio.sleep(acks.QUIET + 0.02)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.wait_for(pending.settled(), 1)
+    assert loop.time() - started < acks.QUIET

@@ -8,8 +8,11 @@ import threading
 
 import pytest
 
+from bot import app
 from emulator import Emulator
 from tests.cogs.helpers import button_id
+
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 
 
 async def test_boards_are_acknowledged_before_they_are_rendered(
@@ -71,3 +74,31 @@ async def test_a_join_is_dealt_only_once_the_interactions_before_it_are_acknowle
     assert await bot.storage.get_player(game.id, player.id) is not None
     assert player.dms
     assert bot.pending_acks.waiting() == 0
+
+
+async def test_a_rush_is_answered_over_a_few_connections_of_its_own(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    """Answers reuse a small pool of warm connections (discord.py's own pool would open one per
+    click in flight, each a TLS handshake on Discord), apart from the DMs and lobby edits."""
+    monkeypatch.setattr(app, "ANSWER_CONNECTIONS", 2)
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    host = guild.add_member("host")
+    players = [guild.add_member(f"player{n}") for n in range(16)]
+    await start_bot()
+    lobby = await (await host.slash("loteria start")).reply()
+    clicks = await asyncio.gather(
+        *(player.click(lobby, button_id(lobby, "join")) for player in players)
+    )
+    for click in clicks:
+        assert "Check your DMs" in (await click.reply()).content
+
+    answers = [r for r in emulator.requests if r.route == CALLBACK]
+    assert len(answers) == len(players) + 1  # every click and the host's command
+    answer_ports = {r.client_port for r in answers}
+    assert None not in answer_ports
+    assert len(answer_ports) <= 2
+    others = {r.client_port for r in emulator.requests if r.route and r.route.startswith("/channels")}
+    assert others  # the DMs and the lobby went over discord.py's own connections
+    assert answer_ports.isdisjoint(others)

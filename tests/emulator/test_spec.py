@@ -190,6 +190,36 @@ def test_errors_name_the_field_and_the_rule(spec):
     assert errors[0].endswith("is too long")
 
 
+def test_a_body_judged_before_gets_the_same_verdict_without_validating_again(spec, monkeypatch):
+    """A rush of identical callbacks is validated once per (operation, body): the verdict is a
+    pure function of both, so it is remembered, never shared between operations or bodies."""
+    judged = []
+    real = spec._operation_validator
+
+    def counting(*operation):
+        judged.append(operation)
+        return real(*operation)
+
+    monkeypatch.setattr(spec, "_operation_validator", counting)
+    bad = {"type": 4, "data": {"content": "remembered " * 200}}
+    first = spec.validate_request("POST", "/interactions/1/tok/callback", {}, bad)[1]
+    assert len(first) == 1
+    assert "data/content" in first[0]
+    first.clear()  # the caller's copy: the remembered verdict stays whole
+    again = spec.validate_request("POST", "/interactions/2/other/callback", {}, dict(bad))[1]
+    assert len(again) == 1
+    assert "data/content" in again[0]
+    assert len(judged) == 1  # the second one, with other path values, was not validated again
+
+    ok = {"type": 4, "data": {"content": "remembered"}}
+    assert spec.validate_request("POST", "/interactions/3/tok/callback", {}, ok)[1] == []
+    assert len(judged) == 2  # another body: judged on its own
+    # A message takes 4,000 characters where an interaction's answer takes 2,000.
+    as_message = {"content": "remembered " * 200}
+    assert spec.validate_request("POST", "/channels/1/messages", {}, as_message)[1] == []
+    assert len(judged) == 3  # another operation: judged by its own rules
+
+
 def test_query_values_are_read_as_discord_reads_them(spec):
     ok = {"with_response": ["true"]}
     assert spec.validate_request("POST", "/interactions/1/tok/callback", ok, {"type": 5})[1] == []
