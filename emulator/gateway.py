@@ -248,6 +248,7 @@ class Gateway:
         components emptied, as on Discord."""
         delivered = 0
         redacted: dict[str, Any] | None = None
+        encoded: dict[int, str] = {}  # each payload encoded once, whatever the sessions
         for session in self.sessions.values():
             if session.invalidated or not session.wants(guild_id):
                 continue
@@ -266,7 +267,9 @@ class Gateway:
                 chosen = redacted
             if session.connection is not None:
                 delivered += 1
-            self.dispatch_one(session, event, chosen)
+            if id(chosen) not in encoded:
+                encoded[id(chosen)] = json.dumps(chosen)
+            self.dispatch_one(session, event, chosen, encoded[id(chosen)])
         return delivered
 
     # Faults for tests
@@ -445,9 +448,19 @@ class Gateway:
             )
         self._world.notify()
 
-    def dispatch_one(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
+    def dispatch_one(
+        self,
+        session: GatewaySession,
+        event: str,
+        data: dict[str, Any],
+        data_json: str | None = None,
+    ) -> None:
+        """Send (or buffer for a resume) one event to ``session``; ``data_json`` is ``data``
+        already encoded, when several sessions get it."""
         session.seq += 1
-        frame = json.dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+        if data_json is None:
+            data_json = json.dumps(data)
+        frame = f'{{"op": {DISPATCH}, "t": {json.dumps(event)}, "s": {session.seq}, "d": {data_json}}}'
         session.sent.append((session.seq, frame))
         if session.connection is not None:
             session.connection.send(frame)
