@@ -9,6 +9,7 @@ time and makes the claim in the emulator.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,28 @@ NAMES = (
 BLUFF_CHANCE = 0.35
 # Seconds a person takes to notice a win, on the game's clock (scaled like the bot's timers).
 REACTION_SECONDS = (0.8, 2.5)
+
+
+# Every member of a table reads the same game state on each call, and their own boards on every
+# call: each text is parsed once (a crowd of simulated members must cost the machine little).
+@functools.lru_cache(maxsize=256)
+def _loteria(state: str) -> LoteriaGame:
+    return LoteriaGame.from_state(state)
+
+
+@functools.lru_cache(maxsize=256)
+def _housie(state: str) -> HousieGame:
+    return HousieGame.from_state(state)
+
+
+@functools.lru_cache(maxsize=8192)
+def _tabla(state: str) -> Tabla:
+    return Tabla.from_state(state)
+
+
+@functools.lru_cache(maxsize=8192)
+def _ticket(state: str) -> Ticket:
+    return Ticket.from_state(state)
 
 
 @dataclass(frozen=True)
@@ -114,11 +137,11 @@ class SimulatedPlayer:
         return None
 
     def decide_loteria(self, game: GameRow, boards: Sequence[BoardRow]) -> Intent | None:
-        state = LoteriaGame.from_state(game.state)
+        state = _loteria(game.state)
         pattern = state.current_prize
         if pattern is None or not boards or pattern.value in self.claimed:
             return None
-        tabla = Tabla.from_state(boards[0].state)
+        tabla = _tabla(boards[0].state)
         if check_claim(tabla, state.called, pattern, deck=state.deck).valid:
             return Intent(pattern.value, None, bluff=False)
         return self._maybe_bluff(
@@ -126,10 +149,10 @@ class SimulatedPlayer:
         )
 
     def decide_housie(self, game: GameRow, boards: Sequence[BoardRow]) -> Intent | None:
-        state = HousieGame.from_state(game.state)
+        state = _housie(game.state)
         live = [board for board in boards if not board.out]
         open_prizes = [p for p in state.claimable_prizes if p.value not in self.claimed]
-        tickets = [(board.board_index + 1, Ticket.from_state(board.state)) for board in live]
+        tickets = [(board.board_index + 1, _ticket(board.state)) for board in live]
         for prize in open_prizes:
             for number, ticket in tickets:
                 if check_prize(ticket, state.called, prize).valid:
