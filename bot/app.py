@@ -180,7 +180,7 @@ class GameNightBot(commands.AutoShardedBot):
             interaction: discord.Interaction[Any] = args[0]
             self.pending_acks.arrived(interaction.id)
             if self.answer_session is not None:
-                # (discord.py gave it its own session; its handlers have not run yet.)
+                # (discord.py gave it the shared pool; its handlers have not run yet.)
                 interaction._session = self.answer_session
         super().dispatch(event_name, *args, **kwargs)
 
