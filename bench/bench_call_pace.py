@@ -3,6 +3,7 @@
     python bench/bench_call_pace.py            # 1,000 players, 1,000 board views, a call a second
     python bench/bench_call_pace.py --busy     # the same with a CPU-bound process beside the bot
     python bench/bench_call_pace.py --players 200 --views 200   # quicker
+    python bench/bench_call_pace.py --claims   # every member presses the call's Claim instead
 
 What it does, on loopback: the real bot (``python -m bot``) against the emulator, one Lotería game
 (prize: the full tabla, so it runs long) whose host picks the shortest interval (5 s) and a time
@@ -10,7 +11,9 @@ scale of 0.2, so a call is due every second. Every member joins; the game starts
 calls every member sends ``/loteria tabla`` at once. **Call interval**: the time between two call
 messages as Discord stamps them (the snowflake of each message), during the burst (from the first
 view to the last answer, and the call after it) and before it. The goal is p99 within 1.2x of the
-set interval. **View answers**: how long each view took to be acknowledged and answered.
+set interval. **View answers**: how long each view took to be acknowledged and answered. With
+``--claims`` the crowd presses the sixth call's Claim button at once instead (nobody can have the
+full tabla yet: every claim is judged, and false).
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ def summary(values: Sequence[float]) -> str:
     )
 
 
-async def run(players: int, views: int, scale: float, validate: bool) -> int:
+async def run(players: int, views: int, scale: float, validate: bool, claims: bool) -> int:
     every = INTERVAL * scale
     async with Emulator(validate=validate, ack_timeout=3.0, strict=False) as emu:
         guild = emu.add_guild("Pace")
@@ -74,12 +77,12 @@ async def run(players: int, views: int, scale: float, validate: bool) -> int:
             bot.start()
             try:
                 await emu.wait_for_bot(timeout=60)
-                return await measure(emu, channel, members, views, every, bot)
+                return await measure(emu, channel, members, views, every, bot, claims)
             finally:
                 await bot.stop()
 
 
-async def measure(emu, channel, members, views, every, bot) -> int:
+async def measure(emu, channel, members, views, every, bot, claims) -> int:
     host = members[0]
     lobby = await (await host.slash("loteria start", prizes="full", interval=INTERVAL)).reply(
         timeout=30
@@ -93,11 +96,15 @@ async def measure(emu, channel, members, views, every, bot) -> int:
         await asyncio.gather(*(click.reply(timeout=120) for click in clicks))
     dealt = time.monotonic() - began
     await (await host.click(lobby, start)).reply(timeout=30)
-    await channel.wait_for_message(lambda m: "card 6 of 54" in m.content, timeout=60)
+    sixth = await channel.wait_for_message(lambda m: "card 6 of 54" in m.content, timeout=60)
+    claim = next(cid for cid in sixth.custom_ids if ":claim:" in cid)
 
     cpu_before = bot.cpu_seconds()
     burst_start = time.time()
-    sent: list[InteractionResult] = [await m.slash("loteria tabla") for m in members[:views]]
+    sent: list[InteractionResult] = [
+        await (m.click(sixth, claim) if claims else m.slash("loteria tabla"))
+        for m in members[:views]
+    ]
     sending = time.time() - burst_start
     answers = await asyncio.gather(
         *(result.reply(timeout=180) for result in sent), return_exceptions=True
@@ -122,7 +129,7 @@ async def measure(emu, channel, members, views, every, bot) -> int:
     print(f"call interval during the burst (s): {summary(during)} over {len(during)} calls")
     if during:
         print(f"p99 / interval during the burst: {percentile(during, 0.99) / every:.2f}x")
-    print(f"view acknowledgement (s): {summary(acks)}")
+    print(f"{'claim' if claims else 'view'} acknowledgement (s): {summary(acks)}")
     print(f"bot CPU over the burst: {cpu:.1f} s")
     in_order = numbers == list(range(1, len(numbers) + 1))
     print(f"calls announced in order, none twice: {in_order}")
@@ -136,12 +143,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=0.2, help="time scale (0.2: a call a second)")
     parser.add_argument("--busy", action="store_true", help="a CPU-bound process beside the bot")
     parser.add_argument("--validate", action="store_true", help="check requests against the spec")
+    parser.add_argument(
+        "--claims", action="store_true", help="the crowd presses Claim instead of viewing"
+    )
     options = parser.parse_args(argv)
     views = min(options.views, options.players)
     # A shared host: one more process keeping a core busy for the whole run.
     burner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if options.busy else None
     try:
-        return asyncio.run(run(options.players, views, options.scale, options.validate))
+        return asyncio.run(
+            run(options.players, views, options.scale, options.validate, options.claims)
+        )
     finally:
         if burner is not None:
             burner.kill()
