@@ -73,10 +73,7 @@ MAX_PLAYERS_LIMIT = 1000
 DEFAULT_MAX_PLAYERS = 100  # players a lobby takes when the host does not say
 FIRST_CALL_DELAY = 2.0
 PRIZE_SHARING_GRACE = 3.0
-CLAIMS_BEFORE_THE_END = 10.0  # seconds the end waits at most for Claim presses being judged
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
-# Where a claim button's interaction keeps the calls seen when it was pressed.
-SEEN_AT_PRESS = "seen_at_press"
 VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a message: name the page
 
 
@@ -139,12 +136,6 @@ class WonBoard:
 PENDING, WON, FALSE = "pending", "won", "false"
 
 
-def _set_event() -> asyncio.Event:
-    event = asyncio.Event()
-    event.set()
-    return event
-
-
 @dataclass
 class LiveGame:
     """In-memory companions of a stored game: its lock, timer task and lobby throttle, how many
@@ -158,8 +149,6 @@ class LiveGame:
     lobby_task: asyncio.Task[None] | None = None
     lobby_urgent: asyncio.Event = field(default_factory=asyncio.Event)
     announced: int | None = None  # None until read from the database
-    claims_pressed: int = 0  # Claim presses acknowledged and not yet answered
-    no_claim_pressed: asyncio.Event = field(default_factory=_set_event)
     # ClaimRequest keys -> PENDING, WON or FALSE; None until loaded from the stored claims.
     judged: dict[tuple[int, int, str], str] | None = None
     stopping: bool = False
@@ -233,9 +222,6 @@ class CallingButton(
                 # rest of the rush be acknowledged before dealing (bot.acks).
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await cog.bot.pending_acks.settled()
-            elif self.action == "claim":
-                await cog.claim_pressed(interaction, self.game_id)
-                return
             await cog.on_button(interaction, self.action, self.game_id)
 
         await dispatch_component(
@@ -1104,15 +1090,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     async def call_next(self, game_id: int) -> bool:
         """Make the next call now: store it, then announce it. False once the game has ended."""
-        live = self.live_game(game_id)
-        if live.claims_pressed:
-            game = await self.storage.get_game(game_id)
-            if game is not None and not self.open_prizes(game):
-                # Every prize is won: the presses already made are judged before the game ends
-                # (one that completed the last prize on the same call shares it).
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.no_claim_pressed.wait(), CLAIMS_BEFORE_THE_END)
-        async with live.lock:
+        async with self.live_game(game_id).lock:
             game = await self.storage.get_game(game_id)
             if game is None or game.status is not GameStatus.RUNNING:
                 return False
@@ -1210,10 +1188,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise UserError("player_out")
         if board_number is not None:
             await self.check_board_number(game, interaction.user.id, board_number)
-        seen = interaction.extras.get(SEEN_AT_PRESS)
-        if seen is None:
-            seen = await self.announced_count(game.id)
-        request = ClaimRequest(interaction.user.id, prize, board_number, seen)
+        request = ClaimRequest(
+            interaction.user.id, prize, board_number, await self.announced_count(game.id)
+        )
         judged = await self.judged_claims(game.id)
         # Checked and marked with no await between, so a double click is judged once.
         previous = judged.get(request.key)
@@ -1236,28 +1213,6 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             else:
                 judged[request.key] = previous
         await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
-
-    async def claim_pressed(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """The Claim button of game ``game_id``: the calls the channel had seen are noted at the
-        press, the press is acknowledged at once and invisibly (the call message deferred), and
-        judged once the rest of a rush is acknowledged too (bot.acks): the verdict follows in
-        public, a refusal privately. Until it is judged, the game does not end for want of
-        prizes, so a press in time still shares the last prize."""
-        live = self.live.get(game_id)  # (none: the game is not played by this process)
-        if live is not None:
-            if live.announced is not None:
-                interaction.extras[SEEN_AT_PRESS] = live.announced
-            live.claims_pressed += 1
-            live.no_claim_pressed.clear()
-        try:
-            await interaction.response.defer()
-            await self.bot.pending_acks.settled()
-            await self.on_button(interaction, "claim", game_id)
-        finally:
-            if live is not None:
-                live.claims_pressed -= 1
-                if not live.claims_pressed:
-                    live.no_claim_pressed.set()
 
     async def check_board_number(
         self, game: GameRow, user_id: int, board_number: int

@@ -91,11 +91,7 @@ def fit_message(text: str) -> str:
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge at once with a public "thinking..." placeholder, for an answer the channel
-    will see; a refusal sent afterwards (``answer(..., ephemeral=True)``) still stays private.
-    An interaction acknowledged already (a button's invisible deferral) is left as it is: its
-    answers follow it up, public or private."""
-    if interaction.response.is_done():
-        return
+    will see; a refusal sent afterwards (``answer(..., ephemeral=True)``) still stays private."""
     interaction.extras[PUBLIC_PLACEHOLDER] = True
     await interaction.response.defer(thinking=True)
 

@@ -10,7 +10,6 @@ import re
 import discord
 import pytest
 
-from bot import calling
 from emulator import Emulator, Fault
 from engine.fairness import draw_order
 from engine.housie import Prize, tickets_at
@@ -122,78 +121,6 @@ async def test_claims_are_judged_on_the_calls_the_channel_has_seen(emulator: Emu
     assert hidden.spanish not in result.attachments[0].description
     (win,) = await bot.storage.winners(game.id)
     assert win.draw_seq == target
-
-
-def unique_line_seed(players: int, *, shared: int = 1, earliest: int = 2) -> tuple[bytes, int]:
-    """A seed whose first line is completed by ``shared`` players at once, on call ``k`` >=
-    ``earliest``; returns (seed, k)."""
-    for counter in range(5000):
-        seed = counter.to_bytes(32, "big")
-        lines = first_completions(seed, players, Pattern.LINE)
-        k = min(lines)
-        if lines.count(k) == shared and k >= earliest:
-            return seed, k
-    raise AssertionError("no seed found")
-
-
-async def test_a_claim_press_is_acknowledged_at_once_and_judged_on_the_calls_seen_then(
-    emulator: Emulator, start_bot
-):
-    """In a rush a press waits its turn to be judged (bot.acks), acknowledged invisibly at once;
-    a call that comes meanwhile does not count for it."""
-    players = 6
-    seed, k = unique_line_seed(players)
-    bot, cog, game, channel, members = await start_loteria(
-        emulator, start_bot, seed, players, prizes="line"
-    )
-    winner = members[first_completions(seed, players, Pattern.LINE).index(k)]
-    await run_calls(cog, game.id, k - 1)
-    call = channel.messages[-1]
-    bot.pending_acks.arrived(1)  # the rest of a rush, not acknowledged yet
-    pressed = await winner.click(call, button_id(call, "claim"))
-    assert await pressed.acknowledgement() == 6  # the call message deferred: nothing shown
-    await run_calls(cog, game.id, 1)  # call k completes the winner's line, after the press
-    assert not await bot.storage.claims(game.id)  # not judged yet
-    bot.pending_acks.answered(1)
-    verdict = await pressed.reply()
-    assert not verdict.ephemeral
-    assert "False claim" in verdict.content  # judged on the k - 1 calls seen at the press
-    assert not await bot.storage.winners(game.id)
-
-
-async def test_a_press_waiting_its_turn_still_shares_the_last_prize(
-    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
-):
-    """The game ends once every prize is won and the grace has passed, but not before the
-    presses already acknowledged are judged: one on the winning call shares the prize."""
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 0.2)
-    players = 8
-    seed, k = unique_line_seed(players, shared=2)
-    bot, cog, game, channel, members = await start_loteria(
-        emulator, start_bot, seed, players, prizes="line"
-    )
-    lines = first_completions(seed, players, Pattern.LINE)
-    first, second = (members[i] for i, call in enumerate(lines) if call == k)
-    await run_calls(cog, game.id, k)
-    call = channel.messages[-1]
-    bot.pending_acks.arrived(1)
-    held = await second.click(call, button_id(call, "claim"))
-    assert await held.acknowledgement() == 6
-    won = await (await first.slash("loteria claim")).reply()  # a command does not wait
-    assert "wins on call" in won.content
-    await asyncio.sleep(1.0)  # well past the grace
-    assert (await bot.storage.get_game(game.id)).status.is_live
-    bot.pending_acks.answered(1)
-    shared = await held.reply()
-    assert "wins on call" in shared.content, shared.content
-    assert sorted(w.user_id for w in await bot.storage.winners(game.id)) == sorted(
-        (first.id, second.id)
-    )
-    await emulator.wait_until(
-        lambda: any("Game over" in m.content or "game over" in m.content for m in channel.messages),
-        10,
-        lambda: "the game to end",
-    )
 
 
 def line_then_corners_seed(players: int) -> tuple[bytes, int, int]:
