@@ -298,6 +298,10 @@ class Table:
     def host(self) -> Member:
         return self.players[0].member
 
+    def forget_game(self) -> None:
+        """Before a new lobby in this channel."""
+        self.lobby, self.game_id, self.boards = None, 0, {}
+
     def custom_id(self, action: str) -> str:
         return f"gn:{self.kind}:{action}:{self.game_id}"
 
@@ -516,19 +520,13 @@ class LoadBench:
                 self.say(f"bot up (pid {self.bot.pid})")
                 await self.warm_up()
                 for table in self.tables:
-                    table.lobby, table.game_id, table.boards = None, 0, {}
+                    table.forget_game()
                 await self.open_lobbies(self.tables)
                 await self.bot.quiet(5)
                 self.interactions.clear()
                 started = time.monotonic()
                 bot_cpu, own_cpu = self.bot.cpu_seconds(), time.process_time()
-                for table in self.tables:
-                    assert table.lobby is not None
-                    for player in table.players:
-                        await self.act(
-                            "join",
-                            partial(player.member.click, table.lobby, table.custom_id("join")),
-                        )
+                await self.join_all(self.tables)
                 joins = [r for kind, r in self.interactions if kind == "join"]
 
                 def acknowledged(joins: list[InteractionResult] = joins) -> bool:
@@ -568,17 +566,12 @@ class LoadBench:
         arenas (filled once per process) are not counted as the memory of the measured games."""
         tables = self.warm_up_tables
         for table in tables:
-            table.lobby, table.game_id, table.boards = None, 0, {}
+            table.forget_game()
         calls_before = {t.channel.id: len(_announced(t.kind, t.channel.messages)) for t in tables}
         await self.open_lobbies(tables)
         members = [player.member for table in tables for player in table.players]
         dms_before = {m.id: len(m.dms) for m in members}
-        for table in tables:
-            assert table.lobby is not None
-            for player in table.players:
-                await self.act(
-                    "join", partial(player.member.click, table.lobby, table.custom_id("join"))
-                )
+        await self.join_all(tables)
         await self.wait_for(
             "the warm-up deal", lambda: all(len(m.dms) > dms_before[m.id] for m in members), 60
         )
@@ -602,6 +595,16 @@ class LoadBench:
                 if time.monotonic() > deadline:
                     raise TimeoutError("the warm-up games did not stop")
                 await asyncio.sleep(POLL)
+
+    async def join_all(self, tables: Sequence[Table]) -> None:
+        """Every member of ``tables`` clicks their lobby's Join, as fast as the emulator takes
+        the clicks."""
+        for table in tables:
+            assert table.lobby is not None
+            for player in table.players:
+                await self.act(
+                    "join", partial(player.member.click, table.lobby, table.custom_id("join"))
+                )
 
     async def open_lobbies(self, tables: Sequence[Table]) -> None:
         plan = self.plan
@@ -639,12 +642,7 @@ class LoadBench:
         started_at = asyncio.get_running_loop().time()
         first_request = len(emu.requests)
         bot_cpu, own_cpu = self.bot.cpu_seconds(), time.process_time()
-        for table in self.tables:
-            assert table.lobby is not None
-            for player in table.players:
-                await self.act(
-                    "join", partial(player.member.click, table.lobby, table.custom_id("join"))
-                )
+        await self.join_all(self.tables)
         clicked = time.monotonic()
         self.say(f"{len(members)} members clicked Join within {clicked - phase.started:.2f} s")
 
@@ -732,7 +730,7 @@ class LoadBench:
         """New lobbies in every channel, joined by the same members (their DM channels known from
         the first round, across the SIGKILL restarts); then called off."""
         for table in self.tables:
-            table.lobby, table.game_id, table.boards = None, 0, {}
+            table.forget_game()
         await self.open_lobbies(self.tables)
         await self.deal(returning=True)
         for table in self.tables:
@@ -1094,7 +1092,7 @@ class LoadBench:
         assert self.storage is not None
         tables = self.tables[: max(1, min(MEMORY_GAMES, len(self.tables) // 2))]
         for table in tables:
-            table.lobby, table.game_id, table.boards = None, 0, {}
+            table.forget_game()
             table.seen = len(table.channel.all_messages)
         members = [player.member for table in tables for player in table.players]
         dms_before = {m.id: len(m.dms) for m in members}

@@ -54,24 +54,10 @@ REACTION_SECONDS = (0.8, 2.5)
 
 # Every member of a table reads the same game state on each call, and their own boards on every
 # call: each text is parsed once (a crowd of simulated members must cost the machine little).
-@functools.lru_cache(maxsize=256)
-def _loteria(state: str) -> LoteriaGame:
-    return LoteriaGame.from_state(state)
-
-
-@functools.lru_cache(maxsize=256)
-def _housie(state: str) -> HousieGame:
-    return HousieGame.from_state(state)
-
-
-@functools.lru_cache(maxsize=8192)
-def _tabla(state: str) -> Tabla:
-    return Tabla.from_state(state)
-
-
-@functools.lru_cache(maxsize=8192)
-def _ticket(state: str) -> Ticket:
-    return Ticket.from_state(state)
+_loteria = functools.lru_cache(maxsize=256)(LoteriaGame.from_state)
+_housie = functools.lru_cache(maxsize=256)(HousieGame.from_state)
+_tabla = functools.lru_cache(maxsize=8192)(Tabla.from_state)
+_ticket = functools.lru_cache(maxsize=8192)(Ticket.from_state)
 
 
 @dataclass(frozen=True)
