@@ -385,14 +385,18 @@ class Housie(
         )
 
     async def offer_prizes(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
-        open_prizes = self.open_prizes(game)
-        if not game.status.is_live or not open_prizes:
+        if not game.status.is_live:
             raise self.refusal("game_over", game=game.id)
         if await self.storage.get_player(game.id, interaction.user.id) is None:
             raise self.refusal("not_playing", game=game.id)
+        # The prizes still played, and those won on the latest call (a claim on it shares them
+        # until the game ends, a few seconds after its last prize).
+        offered = {*self.open_prizes(game), *await self.shareable_prizes(game)}
+        if not offered:
+            raise UserError("all_won")
         prizes = list(Prize)
         view = discord.ui.View(timeout=None)
-        for value in open_prizes:
+        for value in [prize.value for prize in prizes if prize.value in offered]:
             prize = Prize(value)
             view.add_item(
                 CallingButton.make(
