@@ -77,8 +77,6 @@ PRIZE_SHARING_GRACE = 3.0  # real seconds a game stays open after its latest win
 CLAIMS_BEFORE_THE_END = 10.0
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
 VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a message: name the page
-# Where a button's interaction keeps how many calls the channel had seen when it was pressed.
-SEEN_AT_PRESS = "seen_at_press"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +220,6 @@ class CallingButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hands the click to the game's cog; private answers are acknowledged before any work."""
         async def handle(cog: CallingGameCog) -> None:
-            cog.note_press(interaction, self.game_id)
             if cog.answers_privately(self.action):
                 # Acknowledge before touching the database: in a rush of Join clicks the
                 # database queue, not the bot, decides how long an answer takes. Then let the
@@ -1250,9 +1247,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise self.refusal("game_over", game=game.id)
         if game.status is GameStatus.LOBBY:
             raise self.refusal("not_started", game=game.id)
-        seen = interaction.extras.get(SEEN_AT_PRESS)
-        if not isinstance(seen, int):
-            seen = await self.announced_count(game.id)
+        seen = await self.announced_count(game.id)  # at once: it is judged on those calls
         live = self.live_game(game.id)
         # Counted until judged: an end that is due waits for it (end_hold).
         live.claims_in_flight += 1
@@ -1302,13 +1297,6 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             else:
                 judged[request.key] = previous
         return judgement
-
-    def note_press(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """A button of game ``game_id`` was pressed: note how many calls the channel had seen,
-        so that a claim it makes is judged on those, however long it waits its turn."""
-        live = self.live.get(game_id)  # (none: no call of it was announced by this process)
-        if live is not None and live.announced is not None:
-            interaction.extras[SEEN_AT_PRESS] = live.announced
 
     async def shareable_prizes(self, game: GameRow) -> list[str]:
         """Prizes won on the latest call the channel has seen: a valid claim on that call still

@@ -15,7 +15,7 @@ from emulator import Emulator, Fault
 from engine.fairness import draw_order
 from engine.housie import Prize, tickets_at
 from engine.loteria import Pattern, check_claim, tablas_at
-from tests.cogs.helpers import button_id, run_calls
+from tests.cogs.helpers import button_id, grace_over, run_calls
 
 pytestmark = pytest.mark.backends()
 
@@ -163,7 +163,7 @@ async def test_a_press_queued_behind_the_callers_tick_shares_the_last_prize(
     """The caller's tick was already waiting for the game's lock when the last prize was won:
     it does not end the game while a claim made before is still to be judged (with no grace
     at all here), and that claim, on the same line, shares the prize."""
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 0.0)
+    grace_over(monkeypatch)  # (what keeps the game open here is the claim to judge)
     players = 8
     seed, k = shared_line_seed(players)
     bot, cog, game, channel, members = await start_loteria(
@@ -252,8 +252,7 @@ async def test_the_last_card_of_the_deck_is_shared_and_its_next_prize_still_clai
         ("line", 54),
         ("line", 54),
     ]
-    # Once the grace is over the game ends.
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 0.0)
+    grace_over(monkeypatch)  # once the grace is over, the game ends
     assert not await cog.call_next(game.id)
     assert "is over" in channel.messages[-1].content
 
@@ -545,6 +544,6 @@ async def test_housie_on_the_last_number_the_claim_button_still_offers_the_house
         ("FH", 90),
         ("FH", 90),
     ]
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 0.0)  # the grace is over
+    grace_over(monkeypatch)
     assert not await cog.call_next(game.id)
     assert "is over" in channel.messages[-1].content
