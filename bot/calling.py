@@ -72,7 +72,9 @@ DEFAULT_INTERVAL = 10  # seconds between calls when neither the host nor the ser
 MAX_PLAYERS_LIMIT = 1000
 DEFAULT_MAX_PLAYERS = 100  # players a lobby takes when the host does not say
 FIRST_CALL_DELAY = 2.0
-PRIZE_SHARING_GRACE = 3.0
+PRIZE_SHARING_GRACE = 3.0  # real seconds a game stays open after its latest win
+# Real seconds an end that is due waits at most for claims still being judged (see end_hold).
+CLAIMS_BEFORE_THE_END = 10.0
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
 VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a message: name the page
 
@@ -149,6 +151,8 @@ class LiveGame:
     lobby_task: asyncio.Task[None] | None = None
     lobby_urgent: asyncio.Event = field(default_factory=asyncio.Event)
     announced: int | None = None  # None until read from the database
+    claims_in_flight: int = 0  # claims made and not judged (or refused) yet
+    end_held_since: float | None = None  # when an end that was due began to wait for claims
     # ClaimRequest keys -> PENDING, WON or FALSE; None until loaded from the stored claims.
     judged: dict[tuple[int, int, str], str] | None = None
     stopping: bool = False
@@ -261,7 +265,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     def may_release(self, live: LiveGame) -> bool:
         """Whether the game's companion may go: no lobby edit left to make and no claim being
         judged."""
-        return not live.lobby_dirty and not live.lock.locked()
+        return not live.lobby_dirty and not live.lock.locked() and not live.claims_in_flight
 
     def waits_at_shutdown(self, live: LiveGame, task: asyncio.Task[None]) -> bool:
         """Whether shutdown waits for ``task``: only the caller, which finishes the call it is
@@ -317,6 +321,12 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """The channel announcement for call number ``seq`` (text and pictures), in the
         channel's language (``channel_locale``)."""
         raise NotImplementedError
+
+    def call_text(self, game: GameRow, value: int, seq: int) -> str:
+        """The text alone of call number ``seq``, worded for ``game`` as it stands: what a riddle
+        reveals once its pause is over. By default :meth:`render_call`'s (a game with riddles
+        words it without drawing the pictures again)."""
+        return self.render_call(game, value, seq)[0]
 
     def render_result(
         self,
@@ -1027,10 +1037,12 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
         async def next_call() -> bool:
             await self.announce_unannounced(game_id)
+            # Cleared before the look, so that a wake-up during it (a win, the last claim an end
+            # waits for) is not lost.
+            live.wake.clear()
             delay = await self.seconds_to_next_call(game_id)
             if delay is None:
                 return False
-            live.wake.clear()
             if self.is_closing():
                 return False
             with contextlib.suppress(TimeoutError):
@@ -1070,51 +1082,94 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         )
 
     async def seconds_to_next_call(self, game_id: int) -> float | None:
-        """How long until the next call is due; None when the game is not running."""
+        """How long until the next call (or the end) is due; None when the game is not
+        running."""
         game = await self.storage.get_game(game_id)
         if game is None or game.status is not GameStatus.RUNNING:
             return None
         draws = await self.storage.draws(game_id)
         interval = float(game.options.get("interval", 10))
         scale = self.bot.time_scale
-        if not self.open_prizes(game):
-            # Every prize is won: end after a grace period in real seconds (not scaled), so
-            # that simultaneous claims on the last call can still share the prize.
-            last = draws[-1].drawn_at if draws else time.time()
-            return max(0.0, last + PRIZE_SHARING_GRACE - time.time())
         if draws:
             next_at = draws[-1].drawn_at + interval * scale
         else:
             next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY * scale
-        return max(0.0, next_at - time.time())
+        reason = self.end_reason(game)
+        if reason is None:
+            return max(0.0, next_at - time.time())
+        hold = await self.end_hold(game)
+        if reason == "reason_all_won":
+            return hold
+        # The calls ran out with prizes left: the end comes when the next call would have.
+        return max(hold, next_at - time.time())
+
+    def end_reason(self, game: GameRow) -> str | None:
+        """Why ``game`` ends instead of making another call (a message key): every prize is
+        won, or every call is made; None while it plays on. Such an end waits for
+        :meth:`end_hold`."""
+        if not self.open_prizes(game):
+            return "reason_all_won"
+        if len(self.called(game)) >= self.total_calls:
+            return self.exhausted_reason
+        return None
+
+    async def end_hold(self, game: GameRow) -> float:
+        """Seconds the end of ``game`` for want of prizes or calls must still wait (0: it may
+        end now); the one rule every such end follows, checked under the game's lock when it
+        ends.
+
+        A game ends no sooner than PRIZE_SHARING_GRACE seconds (real ones, not scaled) after
+        its latest win, so that claims on that call can still share the prize; nor while
+        claims already made are being judged (they are judged on the calls they saw, and share
+        what they hold), though it waits for those at most CLAIMS_BEFORE_THE_END seconds.
+        """
+        live = self.live_game(game.id)
+        now = time.time()
+        won_at = await self.storage.last_win_at(game.id)
+        grace = 0.0 if won_at is None else won_at + PRIZE_SHARING_GRACE - now
+        if grace > 0:
+            return grace
+        if not live.claims_in_flight:
+            live.end_held_since = None
+            return 0.0
+        if live.end_held_since is None:
+            live.end_held_since = now  # the last of them to be judged wakes the caller
+        return max(0.0, live.end_held_since + CLAIMS_BEFORE_THE_END - now)
 
     async def call_next(self, game_id: int) -> bool:
-        """Make the next call now: store it, then announce it. False once the game has ended."""
+        """Make the next call now: store it, then announce it; or end the game if nothing is
+        left to play and :meth:`end_hold` lets it. False once the game has ended."""
         async with self.live_game(game_id).lock:
             game = await self.storage.get_game(game_id)
             if game is None or game.status is not GameStatus.RUNNING:
                 return False
-            if not self.open_prizes(game):
-                await self._finish_locked(game, reason="reason_all_won")
+            reason = self.end_reason(game)
+            if reason is not None:
+                # Checked here, under the lock, and not only when the tick was planned: a claim
+                # judged while this tick waited for the lock may have won the last prize.
+                if await self.end_hold(game) > 0:
+                    return True  # the caller looks again (seconds_to_next_call)
+                await self._finish_locked(game, reason=reason)
                 return False
             seq = len(self.called(game)) + 1
-            if seq > self.total_calls:
-                await self._finish_locked(game, reason=self.exhausted_reason)
-                return False
             state, value = self.next_call(game)
             await self.storage.record_draw(game_id, seq, value, state)
         await self.announce_call(game_id, seq, value)
         return True
 
-    async def announce_unannounced(self, game_id: int) -> None:
-        """Announce draws stored before a crash but never posted (the nonce prevents doubles)."""
+    async def announce_unannounced(self, game_id: int, *, locked: bool = False) -> None:
+        """Announce draws stored before a crash but never posted (the nonce prevents doubles);
+        ``locked``: the caller holds the game's lock."""
         for draw in await self.storage.draws(game_id):
             if draw.message_id is None:
-                await self.announce_call(game_id, draw.seq, draw.value)
+                await self.announce_call(game_id, draw.seq, draw.value, locked=locked)
 
-    async def announce_call(self, game_id: int, seq: int, value: int) -> None:
+    async def announce_call(
+        self, game_id: int, seq: int, value: int, *, locked: bool = False
+    ) -> None:
         """Posts call ``seq`` (``value``) with its picture and Claim button (a riddle first, then
-        the card, in riddle mode), then stores the message's id: the channel has seen it."""
+        the card, in riddle mode), then stores the message's id: the channel has seen it.
+        ``locked``: the caller holds the game's lock (the end posting a call left behind)."""
         game = await self.storage.get_game(game_id)
         assert game is not None
         await self.announced_count(game_id)  # know what was seen before this one is
@@ -1139,6 +1194,17 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             # the call revealed in the same message: only then has the channel seen it.
             posted = await channel.send(riddle, nonce=nonce)
             await asyncio.sleep(self.riddle_pause(game))
+            # Worded as the game stands at the reveal: a prize won during the riddle has moved
+            # it on. Read under the lock, so that a claim being judged has its say first.
+            if locked:
+                revealed = await self.storage.get_game(game_id)
+            else:
+                async with self.live_game(game_id).lock:
+                    revealed = await self.storage.get_game(game_id)
+            assert revealed is not None
+            content = await loop.run_in_executor(
+                self.bot.caller_executor, self.call_text, revealed, value, seq
+            )
             message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
         first_post = (live.announced or 0) < seq  # (not the same call posted by a finish too)
@@ -1181,6 +1247,26 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise self.refusal("game_over", game=game.id)
         if game.status is GameStatus.LOBBY:
             raise self.refusal("not_started", game=game.id)
+        seen = await self.announced_count(game.id)  # at once: it is judged on those calls
+        live = self.live_game(game.id)
+        # Counted until judged: an end that is due waits for it (end_hold).
+        live.claims_in_flight += 1
+        try:
+            judgement = await self._judge_claim(interaction, game, prize, board_number, seen)
+        finally:
+            live.claims_in_flight -= 1
+            if not live.claims_in_flight and live.end_held_since is not None:
+                live.wake.set()  # the end waiting for the claims may come now
+        await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
+
+    async def _judge_claim(
+        self,
+        interaction: discord.Interaction[Any],
+        game: GameRow,
+        prize: str | None,
+        board_number: int | None,
+        seen: int,
+    ) -> Judgement:
         player = await self.storage.get_player(game.id, interaction.user.id)
         if player is None:
             raise self.refusal("not_playing", game=game.id)
@@ -1188,9 +1274,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise UserError("player_out")
         if board_number is not None:
             await self.check_board_number(game, interaction.user.id, board_number)
-        request = ClaimRequest(
-            interaction.user.id, prize, board_number, await self.announced_count(game.id)
-        )
+        request = ClaimRequest(interaction.user.id, prize, board_number, seen)
         judged = await self.judged_claims(game.id)
         # Checked and marked with no await between, so a double click is judged once.
         previous = judged.get(request.key)
@@ -1212,7 +1296,13 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 del judged[request.key]  # refused, not judged: the player may ask again
             else:
                 judged[request.key] = previous
-        await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
+        return judgement
+
+    async def shareable_prizes(self, game: GameRow) -> list[str]:
+        """Prizes won on the latest call the channel has seen: a valid claim on that call still
+        shares them, until the game ends."""
+        seen = await self.announced_count(game.id)
+        return [w.prize for w in await self.storage.winners(game.id) if w.draw_seq == seen]
 
     async def check_board_number(
         self, game: GameRow, user_id: int, board_number: int
@@ -1386,7 +1476,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         # A call stored just before the end is posted before the summary, which counts it
         # (its nonce keeps the caller, mid-post, from posting it twice).
         try:
-            await self.announce_unannounced(game.id)
+            await self.announce_unannounced(game.id, locked=True)
         except (discord.HTTPException, OSError):
             log.warning("game %s ended with a call that could not be posted", game.id)
         winners = await self.storage.winners(game.id)

@@ -255,6 +255,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "🎴 **{spanish}** · carta {seq} de {total}{playing}",
     ),
     "playing_for": (" · playing for **{prize}**", " · se juega por **{prize}**"),
+    "playing_nothing_left": (
+        " · every prize is won: the game is ending",
+        " · ya se ganaron todos los premios: la partida termina",
+    ),
     "loteria_options": (
         "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} players",
         "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugadores",

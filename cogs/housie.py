@@ -385,14 +385,16 @@ class Housie(
         )
 
     async def offer_prizes(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
-        open_prizes = self.open_prizes(game)
-        if not game.status.is_live or not open_prizes:
+        if not game.status.is_live:
             raise self.refusal("game_over", game=game.id)
         if await self.storage.get_player(game.id, interaction.user.id) is None:
             raise self.refusal("not_playing", game=game.id)
+        offered = await self.prizes_offered(game)
+        if not offered:
+            raise UserError("all_won")
         prizes = list(Prize)
         view = discord.ui.View(timeout=None)
-        for value in open_prizes:
+        for value in offered:
             prize = Prize(value)
             view.add_item(
                 CallingButton.make(
@@ -406,6 +408,13 @@ class Housie(
         await send_ephemeral(
             interaction, self.say("housie_which_prize", interaction.locale), view=view
         )
+
+    async def prizes_offered(self, game: GameRow) -> list[str]:
+        """The prizes a claim may name now, in the order they are listed: those still played,
+        and those won on the latest call (a claim on it shares them until the game ends, a few
+        seconds after its last prize)."""
+        offered = {*self.open_prizes(game), *await self.shareable_prizes(game)}
+        return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
 
     @staticmethod
     def ticket_count(game: GameRow, wanted: int) -> int:
@@ -537,7 +546,7 @@ class Housie(
         if interaction.channel_id is None:
             return []
         game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
-        values = self.open_prizes(game) if game else [p.value for p in Prize]
+        values = await self.prizes_offered(game) if game else [p.value for p in Prize]
         typed = current.strip().lower()[:100]
         return [
             app_commands.Choice(name=self.prize_name(value, interaction.locale), value=value)

@@ -231,11 +231,18 @@ class Loteria(
             verse=sung.text(locale) if sung else None,
             locale=locale,
         )
+        return self.call_text(game, value, seq), [image]
+
+    def call_text(self, game: GameRow, value: int, seq: int) -> str:
+        """The card, what is being played for now (or that every prize is won) and its verse."""
+        state = self.engine_game(game)
+        card = state.deck.card(value)
+        locale = self.channel_locale(game)
         prize = state.current_prize
         playing = (
             self.say("playing_for", locale, prize=self.prize_name(prize.value, locale))
             if prize
-            else ""
+            else self.say("playing_nothing_left", locale)
         )
         text = self.say(
             "call_line",
@@ -246,9 +253,9 @@ class Loteria(
             total=DECK_SIZE,
             playing=playing,
         )
-        if sung is not None:
-            text += "\n" + quote_verse(sung, locale)
-        return text, [image]
+        if verses_mode(game) != VERSES_OFF:
+            text += "\n" + quote_verse(verse_of_card(card), locale)
+        return text
 
     def riddle(self, game: GameRow, value: int, seq: int) -> str | None:
         """In riddle mode the verse comes alone first; the card follows a few seconds later."""

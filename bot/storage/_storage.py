@@ -590,6 +590,15 @@ class Storage:
 
         await self._write_game(game_id, work)
 
+    async def last_win_at(self, game_id: int) -> float | None:
+        """When the game's latest win (a valid claim) was stored, as a Unix time; None before
+        its first."""
+        row = await self._one(
+            "SELECT MAX(created_at) AS won_at FROM claims WHERE game_id = ? AND valid = 1",
+            (game_id,),
+        )
+        return None if row is None or row["won_at"] is None else float(row["won_at"])
+
     async def winners(self, game_id: int) -> list[WinnerRow]:
         rows = await self._all(
             "SELECT prize, user_id, board_id, draw_seq FROM winners WHERE game_id = ?"

@@ -22,7 +22,7 @@ from emulator import Emulator
 from engine.fairness import draw_order
 from engine.loteria import Pattern
 from tests.bot.test_startup import ROOT, make_database, not_sqlite
-from tests.cogs.helpers import button_id, run_calls
+from tests.cogs.helpers import button_id, grace_over, run_calls
 from tests.cogs.test_loteria import completion_calls
 
 FIRST_SEED = bytes(range(32))
@@ -56,7 +56,7 @@ async def backup_process(database: Path, target: Path) -> tuple[int, str, str]:
 
 
 async def test_a_backup_during_a_game_opens_checks_verifies_and_restores(
-    emulator: Emulator, start_bot, tmp_path: Path
+    emulator: Emulator, start_bot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     guild = emulator.add_guild("Game Night")
     first_channel = guild.add_channel("general")
@@ -83,6 +83,7 @@ async def test_a_backup_during_a_game_opens_checks_verifies_and_restores(
     winner = members[lines.index(min(lines))]
     won = await (await winner.slash("loteria claim", in_channel=first_channel)).reply()
     assert "wins on call" in won.content
+    grace_over(monkeypatch)
     assert not await cog.call_next(finished)
     assert (await bot.storage.get_game(finished)).status.value == "finished"
 

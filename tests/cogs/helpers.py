@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
+from bot import calling
 from emulator.model import Message
 
 
@@ -23,6 +26,12 @@ def first_completion(masks: Sequence[int], marks_by_call: Sequence[int]) -> int 
 
 def call_texts(messages: Sequence[Message], marker: str) -> list[str]:
     return [m.content for m in messages if marker in m.content]
+
+
+def grace_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seconds a game stays open after its last prize (claims on that call may still share
+    it) are over at once: a test that ends a game by the caller's tick need not wait them."""
+    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 0.0)
 
 
 async def run_calls(cog: Any, game_id: int, count: int) -> None:

@@ -13,7 +13,7 @@ from emulator import Emulator
 from emulator.model import Member
 from engine.fairness import draw_order
 from engine.housie import Prize, Ticket, check_prize
-from tests.cogs.helpers import button_id, run_calls
+from tests.cogs.helpers import button_id, grace_over, run_calls
 
 pytestmark = pytest.mark.backends()
 
@@ -37,7 +37,9 @@ def first_win(
     return completion(board), member, board
 
 
-async def test_a_spanish_housie_night_ends_on_a_picture_in_spanish(emulator: Emulator, start_bot):
+async def test_a_spanish_housie_night_ends_on_a_picture_in_spanish(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
     seed = bytes(range(40, 72))
     order = draw_order(seed, 90)
     guild = emulator.add_guild("Tómbola", locale="es-419")
@@ -67,6 +69,7 @@ async def test_a_spanish_housie_night_ends_on_a_picture_in_spanish(emulator: Emu
             await member.slash("housie claim", prize=prize.value, ticket=board.board_index + 1)
         ).reply()
         assert f"cantada {seq}" in won.content, won.content
+    grace_over(monkeypatch)
     assert not await cog.call_next(game.id)
 
     summary = channel.messages[-1]

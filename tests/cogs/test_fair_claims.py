@@ -10,11 +10,12 @@ import re
 import discord
 import pytest
 
+from bot import calling
 from emulator import Emulator, Fault
 from engine.fairness import draw_order
 from engine.housie import Prize, tickets_at
 from engine.loteria import Pattern, check_claim, tablas_at
-from tests.cogs.helpers import button_id, run_calls
+from tests.cogs.helpers import button_id, grace_over, run_calls
 
 pytestmark = pytest.mark.backends()
 
@@ -121,6 +122,185 @@ async def test_claims_are_judged_on_the_calls_the_channel_has_seen(emulator: Emu
     assert hidden.spanish not in result.attachments[0].description
     (win,) = await bot.storage.winners(game.id)
     assert win.draw_seq == target
+
+
+def waiting_for_the_lock(cog, game_id: int) -> int:
+    """How many tasks wait for the game's lock (claims to judge, the caller's tick), in the
+    order asyncio.Lock hands it on: a test queues them in the order it wants, then lets go."""
+    return len(cog.live_game(game_id).lock._waiters or ())
+
+
+async def queue_for_the_lock(emulator: Emulator, cog, game_id: int, start) -> object:
+    """``start()`` (a press, or the caller's tick) and wait until it waits for the lock."""
+    before = waiting_for_the_lock(cog, game_id)
+    started = await start()
+    await emulator.wait_until(
+        lambda: waiting_for_the_lock(cog, game_id) == before + 1,
+        10,
+        lambda: "the claim or the tick to wait for the game's lock",
+    )
+    return started
+
+
+async def the_callers_tick(cog, game_id: int) -> asyncio.Task[bool]:
+    return asyncio.create_task(cog.call_next(game_id))
+
+
+def shared_line_seed(players: int) -> tuple[bytes, int]:
+    """A seed whose first line is completed by two players at once, on call ``k`` >= 2."""
+    for counter in range(5000):
+        seed = counter.to_bytes(32, "big")
+        lines = first_completions(seed, players, Pattern.LINE)
+        k = min(lines)
+        if lines.count(k) == 2 and k >= 2:
+            return seed, k
+    raise AssertionError("no seed found")
+
+
+async def test_a_press_queued_behind_the_callers_tick_shares_the_last_prize(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    """The caller's tick was already waiting for the game's lock when the last prize was won:
+    it does not end the game while a claim made before is still to be judged (with no grace
+    at all here), and that claim, on the same line, shares the prize."""
+    grace_over(monkeypatch)  # (what keeps the game open here is the claim to judge)
+    players = 8
+    seed, k = shared_line_seed(players)
+    bot, cog, game, channel, members = await start_loteria(
+        emulator, start_bot, seed, players, prizes="line"
+    )
+    lines = first_completions(seed, players, Pattern.LINE)
+    first, second = (members[i] for i, call in enumerate(lines) if call == k)
+    await run_calls(cog, game.id, k)
+    call = channel.messages[-1]
+    claim = button_id(call, "claim")
+    async with cog.live_game(game.id).lock:  # (as a claim being judged holds it)
+        first_press = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: first.click(call, claim)
+        )
+        tick = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: the_callers_tick(cog, game.id)
+        )
+        second_press = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: second.click(call, claim)
+        )
+    won, shared = await first_press.reply(), await second_press.reply()
+    assert "wins on call" in won.content, won.content
+    assert "sharing the prize" in shared.content, shared.content
+    assert await tick, "the tick did not end the game"
+    assert sorted(w.user_id for w in await bot.storage.winners(game.id)) == sorted(
+        (first.id, second.id)
+    )
+    # Once the claim is judged, the game ends on its own (its caller was woken).
+    summary = await channel.wait_for_message(lambda m: "is over" in m.content)
+    assert "every prize has been won" in summary.content
+
+
+def last_card_seed(players: int) -> bytes:
+    """A seed whose last card is on every tabla: nobody completes Full before card 54."""
+    for counter in range(5000):
+        seed = counter.to_bytes(32, "big")
+        last = draw_order(seed, 54)[-1]
+        if all(last in tabla.numbers for tabla in tablas_at(seed, 0, players)):
+            return seed
+    raise AssertionError("no seed found")
+
+
+async def test_the_last_card_of_the_deck_is_shared_and_its_next_prize_still_claimed(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    """Everyone completes Full on card 54, the deck is out: the caller's tick waiting for the
+    lock while Full is won neither ends the game nor keeps a press behind it from sharing
+    Full, and within the grace the tablas that hold a line win Line too."""
+    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 60.0)  # (ample: this test's grace)
+    players = 2
+    seed = last_card_seed(players)
+    bot, cog, game, channel, members = await start_loteria(
+        emulator, start_bot, seed, players, prizes="full, line"
+    )
+    first, second = members
+    await run_calls(cog, game.id, 54)
+    call = channel.messages[-1]
+    assert "card 54 of 54" in call.content
+    claim = button_id(call, "claim")
+    async with cog.live_game(game.id).lock:
+        first_press = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: first.click(call, claim)
+        )
+        tick = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: the_callers_tick(cog, game.id)
+        )
+        second_press = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: second.click(call, claim)
+        )
+    won, shared = await first_press.reply(), await second_press.reply()
+    assert "**Full" in won.content, won.content
+    assert "wins on call 54." in won.content
+    assert "**Full" in shared.content, shared.content
+    assert "sharing the prize" in shared.content
+    assert await tick
+    # The deck is out, Line is left: the next tick waits out the grace, and Line is won.
+    assert await cog.call_next(game.id)
+    line = await (await first.click(call, claim)).reply()
+    assert "**Line" in line.content, line.content
+    assert "wins on call 54." in line.content
+    line_shared = await (await second.slash("loteria claim", pattern="line")).reply()
+    assert "sharing the prize" in line_shared.content, line_shared.content
+    assert [(w.prize, w.draw_seq) for w in await bot.storage.winners(game.id)] == [
+        ("full", 54),
+        ("full", 54),
+        ("line", 54),
+        ("line", 54),
+    ]
+    grace_over(monkeypatch)  # once the grace is over, the game ends
+    assert not await cog.call_next(game.id)
+    assert "is over" in channel.messages[-1].content
+
+
+def unique_line_seed(players: int) -> tuple[bytes, int]:
+    """A seed whose first line is completed by one player alone, on call ``k`` >= 2."""
+    for counter in range(5000):
+        seed = counter.to_bytes(32, "big")
+        lines = first_completions(seed, players, Pattern.LINE)
+        k = min(lines)
+        if lines.count(k) == 1 and k >= 2:
+            return seed, k
+    raise AssertionError("no seed found")
+
+
+@pytest.mark.parametrize(
+    ("prizes", "says"),
+    [("line, full", "playing for **Full"), ("line", "every prize is won: the game is ending")],
+)
+async def test_a_riddle_revealed_after_a_win_says_what_is_played_then(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch, prizes: str, says: str
+):
+    """Line is won while the next card's riddle is up: the card revealed says the prize played
+    next (or, once every prize is won, that the game is ending), not the one just won."""
+    monkeypatch.setattr(calling, "RIDDLE_PAUSE", 0.0)  # (the card follows its riddle at once)
+    players = 6
+    seed, k = unique_line_seed(players)
+    winner = first_completions(seed, players, Pattern.LINE).index(k)
+    _bot, cog, game, channel, members = await start_loteria(
+        emulator, start_bot, seed, players, prizes=prizes, verses="riddle"
+    )
+    await run_calls(cog, game.id, k)
+    assert "playing for **Line" in channel.messages[-1].content
+    # The tick draws card k + 1 first, then Line (complete on card k) is judged.
+    async with cog.live_game(game.id).lock:
+        tick = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: the_callers_tick(cog, game.id)
+        )
+        claim = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: members[winner].slash("loteria claim")
+        )
+    assert await tick
+    won = await claim.reply()
+    assert f"wins on call {k}." in won.content, won.content
+    revealed = await channel.wait_for_message(lambda m: f"card {k + 1} of 54" in m.content)
+    assert "guess it" not in revealed.content  # the riddle, edited into the card
+    assert says in revealed.content, revealed.content
+    assert "Line" not in revealed.content
 
 
 def line_then_corners_seed(players: int) -> tuple[bytes, int, int]:
@@ -324,3 +504,46 @@ async def test_housie_slept_rule_can_be_turned_on(emulator: Emulator, start_bot)
     late = await (await members[0].slash("housie claim", prize="E5")).reply()
     assert "Bogey" in late.content
     assert re.search(r"last number called \(\d+\) is not on this ticket", late.content)
+
+
+async def test_housie_on_the_last_number_the_claim_button_still_offers_the_house_won(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    """Full House alone, both tickets complete on number 90: the caller's tick waiting for the
+    lock while it is won does not end the game, and the Claim button, pressed after the win
+    within the grace, offers the house won on that call, so the other ticket shares it."""
+    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 60.0)  # (ample: this test's grace)
+    for counter in range(5000):
+        seed = counter.to_bytes(32, "big")
+        last = draw_order(seed, HOUSIE_ORDER_SIZE)[-1]
+        if all(last in ticket.numbers for ticket in tickets_at(seed, 0, 2)):
+            break
+    bot, cog, game, channel, members = await start_housie(
+        emulator, start_bot, seed, [1, 1], early_five=False, lines=False, corners=False
+    )
+    first, second = members
+    await run_calls(cog, game.id, HOUSIE_ORDER_SIZE)
+    call = channel.messages[-1]
+    assert "number 90 of 90" in call.content
+    async with cog.live_game(game.id).lock:
+        claimed = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: first.slash("housie claim", prize="FH")
+        )
+        tick = await queue_for_the_lock(
+            emulator, cog, game.id, lambda: the_callers_tick(cog, game.id)
+        )
+    won = await claimed.reply()
+    assert "wins on call 90." in won.content, won.content
+    assert await tick, "the tick did not end the game"
+    offer = await (await second.click(call, button_id(call, "claim"))).reply()
+    assert offer.ephemeral
+    (house,) = [cid for cid in offer.custom_ids if ":prize" in cid]
+    shared = await (await second.click(offer, house)).reply()
+    assert "sharing the prize" in shared.content, shared.content
+    assert [(w.prize, w.draw_seq) for w in await bot.storage.winners(game.id)] == [
+        ("FH", 90),
+        ("FH", 90),
+    ]
+    grace_over(monkeypatch)
+    assert not await cog.call_next(game.id)
+    assert "is over" in channel.messages[-1].content

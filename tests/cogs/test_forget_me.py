@@ -11,7 +11,7 @@ from bot.storage import GameStatus, anonymous_holder
 from emulator import Emulator
 from engine.fairness import draw_order
 from engine.loteria import Pattern, tablas_at
-from tests.cogs.helpers import button_id, first_completion, run_calls
+from tests.cogs.helpers import button_id, first_completion, grace_over, run_calls
 
 pytestmark = pytest.mark.backends()
 
@@ -33,7 +33,9 @@ def answer_id(message, answer: str) -> str:
     return next(cid for cid in message.custom_ids if cid.startswith(f"gn:forget:{answer}:"))
 
 
-async def test_a_winner_is_forgotten_and_the_game_still_verifies(emulator: Emulator, start_bot):
+async def test_a_winner_is_forgotten_and_the_game_still_verifies(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     lounge = guild.add_channel("lounge")
@@ -56,6 +58,7 @@ async def test_a_winner_is_forgotten_and_the_game_still_verifies(emulator: Emula
     await run_calls(cog, game.id, min(calls) - 1)
     won = await (await winner.slash("loteria claim")).reply()
     assert "wins on call" in won.content
+    grace_over(monkeypatch)
     assert not await cog.call_next(game.id)  # every prize won: the game ends
     finished = await bot.storage.get_game(game.id)
     assert finished is not None

@@ -9,7 +9,7 @@ import pytest
 from emulator import Emulator
 from engine.fairness import commitment, draw_order
 from engine.housie import Prize, Ticket, check_prize, decode_ticket_code, tickets_at
-from tests.cogs.helpers import button_id, run_calls
+from tests.cogs.helpers import button_id, grace_over, run_calls
 from tests.conftest import SIGNING_KEY
 
 pytestmark = pytest.mark.backends()
@@ -36,7 +36,9 @@ def first_win(ticket: Ticket, order: tuple[int, ...], prize: Prize) -> int:
     raise AssertionError("every prize completes by call 90")
 
 
-async def test_a_full_housie_night(emulator: Emulator, start_bot):
+async def test_a_full_housie_night(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
     seed = bytes(range(100, 132))
     order = draw_order(seed, 90)
     guild = emulator.add_guild("Tambola Club")
@@ -174,6 +176,7 @@ async def test_a_full_housie_night(emulator: Emulator, start_bot):
     assert len(boards_posted) == len(draws) // 10
     assert all(m.attachments for m in boards_posted)
 
+    grace_over(monkeypatch)
     assert not await cog.call_next(game.id)
     summary = channel.messages[-1]
     assert seed.hex() in summary.content

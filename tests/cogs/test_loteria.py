@@ -11,7 +11,7 @@ import pytest
 from emulator import Emulator
 from engine.fairness import commitment, draw_order
 from engine.loteria import Pattern, Tabla, tablas_at
-from tests.cogs.helpers import button_id, first_completion, run_calls
+from tests.cogs.helpers import button_id, first_completion, grace_over, run_calls
 from tests.raw_sql import raw_execute
 
 pytestmark = pytest.mark.backends()
@@ -42,7 +42,9 @@ def seed_with_a_shared_line() -> bytes:
     raise AssertionError("no seed with a shared line")
 
 
-async def test_a_full_loteria_night(emulator: Emulator, start_bot):
+async def test_a_full_loteria_night(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
     seed = seed_with_a_shared_line()
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
@@ -161,7 +163,9 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot):
         result = await (await players[who].slash("loteria claim", pattern=pattern.value)).reply()
         assert "wins on call" in result.content, result.content
 
-    # No prize is left: the next tick of the caller ends the game and reveals the seed.
+    # No prize is left: once the grace is over, the caller's tick ends the game and reveals
+    # the seed.
+    grace_over(monkeypatch)
     assert not await cog.call_next(game.id)
     summary = channel.messages[-1]
     assert seed.hex() in summary.content
