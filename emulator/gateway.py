@@ -240,6 +240,7 @@ class Gateway:
         self.identify_count = 0
         self.resume_count = 0
         self.identify_refused = 0  # IDENTIFYs answered op 9 for exceeding max_concurrency
+        self.heartbeats = 0  # heartbeats received, over every connection
         self._connections: set[_Connection] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -411,6 +412,7 @@ class Gateway:
             await connection.socket.close(code=4002, message=b"decode error: d must be an object")
             return
         if op == HEARTBEAT:
+            self.heartbeats += 1
             connection.last_heartbeat = asyncio.get_running_loop().time()
             connection.send(json.dumps({"op": HEARTBEAT_ACK}))
         elif op == IDENTIFY:

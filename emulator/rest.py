@@ -8,6 +8,7 @@ import datetime
 import json
 import re
 import time
+import urllib.parse
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ _DAY = 24 * 60 * 60.0
 CLOUDFLARE_BAN_BODY = "error code: 1015"
 _JSON = "application/json"
 _OCTETS = "application/octet-stream"  # what a body without a Content-Type is
+_FORM = "application/x-www-form-urlencoded"
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
 _THREAD_ARCHIVED = 50083  # "Tried to perform an operation on an archived thread"
 # Flags a bot may set on a message it sends; the rest are Discord's to set.
@@ -372,11 +374,19 @@ class RestApi:
         raw = await request.read()
         if not raw:
             return None, None, []
+        if media_type == _FORM:
+            # Form params, as Discord's spec accepts for some routes ("JSON/Form Params").
+            try:
+                pairs = urllib.parse.parse_qsl(raw.decode("utf-8"), keep_blank_values=True)
+            except UnicodeDecodeError as error:
+                raise ApiError(400, 50035, "the form is not UTF-8", failure="spec") from error
+            return {name: self._form_value(request, name, text) for name, text in pairs}, _FORM, []
         if media_type != _JSON:
             raise ApiError(
                 415,
                 0,
-                f"unsupported Content-Type {media_type!r}: send application/json or multipart/form-data",
+                f"unsupported Content-Type {media_type!r}: send application/json, "
+                "multipart/form-data or (where the spec allows it) a form",
                 failure="spec",
             )
         try:
