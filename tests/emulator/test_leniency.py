@@ -65,14 +65,18 @@ async def test_files_may_be_numbered_ten_and_up():
 async def test_at_most_ten_files_each_named_once():
     async with Emulator() as emu:
         channel = emu.add_guild("g").add_channel("general")
-        eleven = [(f"files[{n}]", b"x", f"{n}.png") for n in range(11)]
-        status, body = await upload(emu, channel.id, eleven)
+        payload = ("payload_json", json.dumps({"content": "cards"}), None)
+        ten = [payload, *((f"files[{n}]", b"x", f"{n}.png") for n in range(20, 30))]
+        status, body = await upload(emu, channel.id, ten)
+        assert status == 200, body
+        status, body = await upload(emu, channel.id, [*ten, ("files[30]", b"x", "30.png")])
         assert (status, body["code"]) == (400, 50035)
-        twice = [("files[0]", b"x", "a.png"), ("files[0]", b"y", "b.png")]
+        twice = [payload, ("files[0]", b"x", "a.png"), ("files[0]", b"y", "b.png")]
         status, body = await upload(emu, channel.id, twice)
         assert (status, body["code"]) == (400, 50035)
-        assert channel.messages == []
-        emu.take_failures()
+        (message,) = channel.messages
+        assert len(message.attachments) == 10
+        assert {f.kind for f in emu.take_failures()} == {"rule", "spec"}
 
 
 async def test_form_fields_stand_for_json_params_without_payload_json():
