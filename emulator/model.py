@@ -925,9 +925,11 @@ class Failure:
     ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007),
     ``missing_permissions`` (403 / 50013), ``unanswered`` (an interaction still not acknowledged
     when the emulator stopped), ``unsupported`` (a real route the emulator does not
-    implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011)
-    and ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
-    reset).
+    implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011),
+    ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
+    reset), ``thread_archived`` (400 / 50083), ``invalid_intents`` (4013),
+    ``disallowed_intents`` (4014), ``heartbeat_timeout`` (4009) and ``gateway_rate_limited``
+    (4008).
     """
 
     kind: str
