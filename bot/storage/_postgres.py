@@ -18,7 +18,8 @@ which does not block the foreign-key checks of other writes to the game), so sea
 positions are handed out one at a time across processes. A game that must be alone in its
 channel among some kinds is checked and inserted under a transaction-scoped advisory lock keyed
 by the channel: every such start in the channel waits for the one before it to commit, and its
-check then sees that game. (A partial unique index cannot say "alone among the kinds this
+check then sees that game; nights planned in a server are counted and added under such a lock
+keyed by the server, so its limits hold against a burst. (A partial unique index cannot say "alone among the kinds this
 caller names", and the kinds belong to the games' code, not the schema; SERIALIZABLE would be
 correct too, but its predicate locks fail unrelated writes to the games table, which would all
 need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
@@ -205,6 +206,12 @@ class PostgresTransaction:
         await self._connection.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended('gamenight channel ' || $1::bigint, 0))",
             channel_id,
+        )
+
+    async def lock_server(self, guild_id: int) -> None:
+        await self._connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('gamenight server ' || $1::bigint, 0))",
+            guild_id,
         )
 
 
