@@ -18,11 +18,11 @@ which does not block the foreign-key checks of other writes to the game), so sea
 positions are handed out one at a time across processes. A game that must be alone in its
 channel among some kinds is checked and inserted under a transaction-scoped advisory lock keyed
 by the channel: every such start in the channel waits for the one before it to commit, and its
-check then sees that game; nights planned in a server are counted and added under such a lock
-keyed by the server, so its limits hold against a burst. (A partial unique index cannot say "alone among the kinds this
+check then sees that game. (A partial unique index cannot say "alone among the kinds this
 caller names", and the kinds belong to the games' code, not the schema; SERIALIZABLE would be
 correct too, but its predicate locks fail unrelated writes to the games table, which would all
-need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
+need retrying.) Nights planned in a server are counted and added under such a lock keyed by the
+server, so its limits hold against a burst. Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
 condition on the newest row version after waiting for a concurrent update, so exactly one of two
 racing updates wins. Deadlocks and serialization failures are retried like lost connections.
 
