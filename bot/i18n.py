@@ -312,6 +312,28 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
         "Tu noche de {titulo} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
     ),
+    "night_channel_gone": (
+        "Your {title} night #{night} is called off: its channel was deleted.",
+        "Tu noche de {titulo} #{night} se canceló: se borró su canal.",
+    ),
+    "night_weekly_channel_gone": (
+        "Your weekly {title} night #{night} is called off, this week and the weeks after: its "
+        "channel was deleted. Plan it again in another channel with `/{kind} schedule`.",
+        "Tu noche semanal de {titulo} #{night} se canceló, esta semana y las siguientes: se "
+        "borró su canal. Prográmala otra vez en otro canal con `/{kind} schedule`.",
+    ),
+    "nights_limit_server": (
+        "This server already has {limit} game nights planned, the most it may have: call one "
+        "off with `/{kind} unschedule` before planning another.",
+        "Este servidor ya tiene {limit} noches de juego programadas, el máximo que puede tener: "
+        "cancela una con `/{kind} unschedule` antes de programar otra.",
+    ),
+    "nights_limit_member": (
+        "You already have {limit} game nights planned in this server, the most one member may "
+        "have: call one off with `/{kind} unschedule` before planning another.",
+        "Ya tienes {limit} noches de juego programadas en este servidor, el máximo por miembro: "
+        "cancela una con `/{kind} unschedule` antes de programar otra.",
+    ),
     "nights_none": (
         "No {title} night is planned in this server. Plan one with `/{kind} schedule`.",
         "No hay ninguna noche de {titulo} programada en este servidor. Programa una con "

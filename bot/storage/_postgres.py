@@ -21,7 +21,8 @@ by the channel: every such start in the channel waits for the one before it to c
 check then sees that game. (A partial unique index cannot say "alone among the kinds this
 caller names", and the kinds belong to the games' code, not the schema; SERIALIZABLE would be
 correct too, but its predicate locks fail unrelated writes to the games table, which would all
-need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
+need retrying.) Nights planned in a server are counted and added under such a lock keyed by the
+server, so its limits hold against a burst. Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
 condition on the newest row version after waiting for a concurrent update, so exactly one of two
 racing updates wins. Deadlocks and serialization failures are retried like lost connections.
 
@@ -205,6 +206,12 @@ class PostgresTransaction:
         await self._connection.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended('gamenight channel ' || $1::bigint, 0))",
             channel_id,
+        )
+
+    async def lock_server(self, guild_id: int) -> None:
+        await self._connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('gamenight server ' || $1::bigint, 0))",
+            guild_id,
         )
 
 

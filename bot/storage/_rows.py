@@ -124,7 +124,7 @@ class ScheduleStatus(StrEnum):
     WAITING = "waiting"  # planned; the lobby is not open yet
     LOBBY = "lobby"  # its lobby is open (``game_id``)
     DONE = "done"  # the game started (or nobody came); a weekly night made the next one
-    CANCELLED = "cancelled"
+    CANCELLED = "cancelled"  # called off (by its host or a manager, or its channel was deleted)
     MISSED = "missed"  # the lobby could not open (the channel was busy, or shut to the bot)
 
     @property
@@ -250,6 +250,16 @@ class ChannelBusyError(StorageError):
     def __init__(self, existing: GameRow) -> None:
         super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
         self.existing = existing
+
+
+class NightLimitError(StorageError):
+    """A night may not be planned: the server (``scope`` "server") or the member planning it
+    (``scope`` "member") already has ``limit`` nights to come."""
+
+    def __init__(self, scope: str, limit: int) -> None:
+        super().__init__(f"the {scope} already has {limit} planned nights")
+        self.scope = scope
+        self.limit = limit
 
 
 def schedule_row(row: Row) -> ScheduleRow:

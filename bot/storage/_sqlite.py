@@ -28,7 +28,8 @@ BUSY_RETRY_LOG_EVERY = 3
 
 class SQLiteTransaction:
     """The statements of a write on the writing connection, which holds SQLite's write lock (the
-    whole database's) from ``BEGIN IMMEDIATE`` on: row and channel locks have nothing to add."""
+    whole database's) from ``BEGIN IMMEDIATE`` on: row, channel and server locks have nothing
+    to add."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
@@ -61,6 +62,9 @@ class SQLiteTransaction:
         return None
 
     async def lock_channel(self, channel_id: int) -> None:
+        return None
+
+    async def lock_server(self, guild_id: int) -> None:
         return None
 
 

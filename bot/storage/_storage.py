@@ -46,6 +46,7 @@ from bot.storage._rows import (
     GameStatus,
     LeaderboardRow,
     MemberGames,
+    NightLimitError,
     PlayerRow,
     Row,
     ScheduleRow,
@@ -675,11 +676,32 @@ class Storage:
         lobby_minutes: int,
         weekly: bool,
         options: Mapping[str, Any],
+        server_limit: int | None = None,
+        member_limit: int | None = None,
     ) -> ScheduleRow:
-        """Plan a game night (waiting for its lobby to open)."""
+        """Plan a game night (waiting for its lobby to open). With limits, the server may have
+        at most ``server_limit`` nights to come (of every game) and the host at most
+        ``member_limit`` of them; they are counted in the same transaction, under the server's
+        lock, so a burst of plans cannot pass them (``NightLimitError`` says which was reached).
+        """
         created_at = time.time()
 
+        async def within_limits(db: Transaction) -> None:
+            await db.lock_server(guild_id)
+            rows = await db.fetch(
+                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"  # noqa: S608
+                f" FROM schedules WHERE guild_id = ? AND status IN {_PENDING_NIGHTS}",
+                (host_id, guild_id),
+            )
+            in_server, by_member = int(rows[0][0]), int(rows[0][1])
+            if server_limit is not None and in_server >= server_limit:
+                raise NightLimitError("server", server_limit)
+            if member_limit is not None and by_member >= member_limit:
+                raise NightLimitError("member", member_limit)
+
         async def work(db: Transaction) -> int:
+            if server_limit is not None or member_limit is not None:
+                await within_limits(db)
             return await db.insert(
                 "INSERT INTO schedules (kind, guild_id, channel_id, host_id, starts_at,"
                 " lobby_minutes, weekly, options, status, created_at)"
