@@ -33,7 +33,8 @@ CROWD = 30  # members joining in each of two servers
 
 @pytest.fixture
 async def proxy(emulator: Emulator) -> AsyncIterator[RestProxy]:
-    async with RestProxy(ProxyOptions(upstream=emulator.api_base_url, port=0)) as running:
+    options = ProxyOptions(token=emulator.token, upstream=emulator.api_base_url, port=0)
+    async with RestProxy(options) as running:
         yield running
 
 
@@ -241,7 +242,7 @@ async def test_a_burst_of_acknowledgements_passes_at_once(emulator: Emulator, st
     guild.add_channel("general")
     players = [guild.add_member(f"p{i}") for i in range(60)]
     await start_bot(time_scale=1, extensions=("cogs.triangle",))
-    options = ProxyOptions(upstream=emulator.api_base_url, port=0, limit=10)
+    options = ProxyOptions(token=emulator.token, upstream=emulator.api_base_url, port=0, limit=10)
     async with RestProxy(options) as slow_proxy:
         await route_bots_through(slow_proxy)
         commands = await asyncio.gather(*(p.slash("triangle play") for p in players))
@@ -298,8 +299,7 @@ async def test_a_global_429_from_discord_is_passed_back_and_stops_the_budget(
     assert headers["X-RateLimit-Global"] == "true"
     assert "Via" in headers  # discord.py retries only a 429 that carries it
     assert proxy.stats.upstream_429 == {"global": len(refused)}
-    (budget,) = proxy.budgets.values()
-    assert budget.stopped_until > time.monotonic()
+    assert proxy.budget.stopped_until > time.monotonic()
 
 
 async def test_healthz_and_metrics(emulator: Emulator, proxy: RestProxy):
@@ -315,16 +315,17 @@ async def test_healthz_and_metrics(emulator: Emulator, proxy: RestProxy):
             metrics = await answer.text()
     assert health["ok"] is True
     assert health["upstream"] == emulator.api_base_url
-    assert (health["limit"], health["forwarded"], health["bots"]) == (50, 1, 1)
+    assert (health["limit"], health["forwarded"], health["unauthorized"]) == (50, 1, 0)
     assert emulator.token not in json.dumps(health)
     assert 'gamenight_proxy_requests_total{limit="global"} 1.0' in metrics
 
 
 async def test_an_unreachable_discord_is_a_502(unused_tcp_port: int):
-    options = ProxyOptions(upstream=f"http://127.0.0.1:{unused_tcp_port}/api/v10", port=0)
+    upstream = f"http://127.0.0.1:{unused_tcp_port}/api/v10"
+    options = ProxyOptions(token="the-token", upstream=upstream, port=0)
     async with (
         RestProxy(options) as proxy,
-        aiohttp.ClientSession() as session,
+        aiohttp.ClientSession(headers={"Authorization": "Bot the-token"}) as session,
         session.get(f"{proxy.api_base_url}/gateway") as answer,
     ):
         assert answer.status == 502
@@ -340,7 +341,7 @@ async def test_the_rest_proxy_command_serves_until_sigterm(emulator: Emulator):
         *(sys.executable, "-m", "bot", "rest-proxy", "--port", "0"),
         *("--upstream", emulator.api_base_url),
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": emulator.token},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
