@@ -6,9 +6,11 @@ descriptors (systemd's default soft limit is 1,024), and then the bot can open n
 its own to Discord. :class:`ConnectionGuard` serves an aiohttp application with
 
 - a **cap** on open connections, a share of the process's descriptor limit (``RLIMIT_NOFILE``,
-  read at start) so that the bot's own connections always find descriptors: at the cap, a new
-  connection closes the connection that has waited longest without a request under way; when
-  every connection has a request under way, the new one is answered 503 and closed;
+  read at start) so that the bot's own connections always find descriptors. At the cap, a new
+  connection makes room: the oldest connection that has not sent a request yet is closed, or
+  else the one idle longest after its answers (a client's pooled connection survives a flood
+  of connections that never send anything). When every connection has a request under way,
+  the new one is answered 503 and closed;
 - a **header timeout**: a request's line and headers must all arrive within ``header_timeout``
   seconds of its first byte;
 - an **idle timeout**: a connection with no request under way (just opened, or kept alive after
@@ -161,9 +163,11 @@ class ConnectionGuard:
         self.name = name  # for the log line: "HTTP endpoint", "REST proxy"
         self.limits = limits
         self.stats = ConnectionStats()
-        # Connections without a request under way, in the order they became so (oldest
-        # first: the one closed to make room), and those with one.
-        self._waiting: OrderedDict[_Handler, None] = OrderedDict()
+        # Connections without a request under way, oldest first (the first closed to make
+        # room): those that never sent one, then those idle after their answers; and those
+        # with a request under way.
+        self._fresh: OrderedDict[_Handler, None] = OrderedDict()
+        self._idle: OrderedDict[_Handler, None] = OrderedDict()
         self._busy: set[_Handler] = set()
         self._unreported: dict[str, int] = dict.fromkeys(CLOSE_REASONS, 0)
         self._next_report = 0.0
@@ -174,7 +178,7 @@ class ConnectionGuard:
     @property
     def open(self) -> int:
         """Connections open now (those being closed excluded)."""
-        return len(self._waiting) + len(self._busy)
+        return len(self._fresh) + len(self._idle) + len(self._busy)
 
     @property
     def requests_under_way(self) -> int:
@@ -227,26 +231,27 @@ class ConnectionGuard:
 
     def _started(self, connection: _Handler) -> None:
         connection.busy, connection.receiving = True, False
-        if connection in self._waiting:  # not closed meanwhile
-            del self._waiting[connection]
-            self._busy.add(connection)
+        for waiting in (self._fresh, self._idle):
+            if connection in waiting:  # (not if closed meanwhile)
+                del waiting[connection]
+                self._busy.add(connection)
 
     def _finished(self, connection: _Handler) -> None:
         connection.busy = False
         if connection in self._busy:  # not lost or closed meanwhile
             self._busy.discard(connection)
             connection.deadline = self._clock() + self.limits.idle_timeout
-            self._waiting[connection] = None
+            self._idle[connection] = None
 
     def _admit(self, connection: _Handler) -> bool:
         full = self.open >= self.limits.max_connections
-        if full and not self._waiting:
+        if full and not (self._fresh or self._idle):
             self._count("refused")
             self._report()
             return False
         if full:
-            self._close(next(iter(self._waiting)), "evicted")
-        self._waiting[connection] = None
+            self._close(next(iter(self._fresh or self._idle)), "evicted")
+        self._fresh[connection] = None
         connection.deadline = self._clock() + self.limits.idle_timeout
         self.stats.admitted += 1
         self.stats.peak = max(self.stats.peak, self.open)
@@ -255,12 +260,12 @@ class ConnectionGuard:
         return True
 
     def _lost(self, connection: _Handler) -> None:
-        self._waiting.pop(connection, None)
+        self._fresh.pop(connection, None)
+        self._idle.pop(connection, None)
         self._busy.discard(connection)
 
     def _close(self, connection: _Handler, reason: str) -> None:
-        self._waiting.pop(connection, None)
-        self._busy.discard(connection)
+        self._lost(connection)
         self._count(reason)
         connection.force_close()
 
@@ -274,7 +279,8 @@ class ConnectionGuard:
         while True:
             await asyncio.sleep(tick)
             now = self._clock()
-            for connection in [c for c in self._waiting if c.deadline <= now]:
+            late = [c for c in (*self._fresh, *self._idle) if c.deadline <= now]
+            for connection in late:
                 transport = connection.transport
                 if transport is not None and transport.get_write_buffer_size():
                     continue  # still sending its last answer to a slow reader

@@ -11,6 +11,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from emulator.driver import Member
+from emulator.model import Channel
+from tests.cogs.test_tictactoe import cell, game_id_of, marks
+
 # The flood, its server side (in-process servers), the bot, the emulator and their files.
 DESCRIPTORS_WANTED = 8192
 # systemd's default soft limit on a service's open files.
@@ -104,3 +108,28 @@ async def raw_request(
         return await asyncio.wait_for(reader.read(), timeout)
     finally:
         writer.transport.abort()
+
+
+async def play_tictactoe(member: Member, channel: Channel) -> str:
+    """``member`` plays a whole game of tic-tac-toe against the bot; the result's text."""
+    board = await (await member.slash("tictactoe play", level="perfect")).reply(30)
+    game = game_id_of(board)
+    while not board.buttons[0].get("disabled"):
+        free = [i for i in range(9) if marks(board, game)[i] == "."]
+        await (await member.click(board, cell(game, free[-1]))).reply(30)
+    result = await channel.wait_for_message(
+        lambda m: m.content.startswith(f"🏁 Tic-tac-toe #{game}:"), timeout=30
+    )
+    return result.content
+
+
+async def wait_healthy(
+    port: int,
+    timeout: float = 30,  # noqa: ASYNC109 - a deadline for the wait is the point
+) -> None:
+    """Until ``/healthz`` on ``port`` answers 200 (another process, starting up)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            if (await raw_request(port, "/healthz")).startswith(b"HTTP/1.1 200"):
+                return
+            await asyncio.sleep(0.1)

@@ -103,6 +103,21 @@ async def test_at_the_cap_the_longest_idle_connection_makes_room(caplog: pytest.
     assert "closed to make room" in lines[0]
 
 
+async def test_a_flood_of_new_connections_leaves_a_clients_pooled_one_alone():
+    """Connections that never sent a request make room first: a client's keep-alive
+    connection, idle between its requests, outlives a flood of them."""
+    limits = ConnectionLimits(max_connections=8, header_timeout=60, idle_timeout=60)
+    request = b"GET / HTTP/1.1\r\nHost: test\r\n\r\n"
+    async with guarded(limits) as (guard, port):
+        (pooled,) = await open_idle(port, 1, partial=request)
+        await pooled.reader.readuntil(b"hello")
+        flood = await open_idle(port, 50)
+        await wait_until(lambda: guard.stats.closed["evicted"] == 43)
+        pooled.writer.write(request)
+        assert (await pooled.reader.readuntil(b"hello")).startswith(b"HTTP/1.1 200")
+        close_all([pooled, *flood])
+
+
 async def test_when_every_connection_is_busy_a_new_one_is_refused(
     caplog: pytest.LogCaptureFixture,
 ):
