@@ -410,7 +410,7 @@ async def test_only_the_bots_token_is_forwarded_and_nothing_is_kept_per_token(
     would, none forwarded (Discord counts invalid requests against the fleet's address), no
     memory kept for any, one log line; the bot's own token still goes through."""
     first = len(emulator.requests)
-    tracemalloc.start(25)
+    tracemalloc.start(10)
     try:
         async with aiohttp.ClientSession() as session:
 
