@@ -298,9 +298,9 @@ class ConnectionGuard:
         if now < self._next_report and not force:
             return
         log.warning(
-            "%s: %d connections open (at most %d); since the last such line, %d idle ones "
-            "closed to make room, %d refused with 503 (every connection busy), %d closed "
-            "for not sending a request's headers within %g s",
+            "%s: %d connections open (at most %d); since the start or the last such line, "
+            "%d closed to make room (waiting longest without a request), %d refused with 503 "
+            "(every connection busy), %d closed for not sending a request's headers within %g s",
             self.name,
             self.open,
             self.limits.max_connections,
