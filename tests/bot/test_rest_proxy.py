@@ -480,15 +480,25 @@ async def test_interaction_routes_pass_without_a_token_but_not_with_another(
     assert (proxy.stats.exempt, proxy.stats.unauthorized) == (1, 1)
 
 
-def test_the_rest_proxy_needs_the_bots_token(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-):
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.chdir(tmp_path)  # no .env here
-    assert main(["rest-proxy", "--port", "0"]) == 2
-    complaint = capsys.readouterr().err
-    assert complaint.count("\n") == 1
-    assert "DISCORD_TOKEN is not set" in complaint
+async def test_the_rest_proxy_needs_the_bots_token(tmp_path: Path):
+    """Without DISCORD_TOKEN (no .env in its folder either) it does not start: one line, 2."""
+    environment = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bot", "rest-proxy", "--port", "0"),
+        cwd=tmp_path,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), 30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert (process.returncode, out) == (2, b"")
+    assert err.count(b"\n") == 1
+    assert b"DISCORD_TOKEN is not set" in err
 
 
 # -- idle connections ----------------------------------------------------------------------------
