@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot import render
 from bot.acks import PendingAcknowledgements
 from bot.config import Settings
+from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
 from bot.gateway_sessions import (
@@ -89,6 +90,7 @@ class GameNightBot(commands.AutoShardedBot):
         identify_gate: Callable[[GameNightBot, int], Awaitable[None]] | None = None,
         resume_sessions: Mapping[int, ResumableSession] | None = None,
         hands_over_sessions: bool = False,
+        endpoint_limits: ConnectionLimits | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -131,6 +133,8 @@ class GameNightBot(commands.AutoShardedBot):
         self._drop_unanswerable_interactions()
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
+        # The HTTP endpoint's connection limits (None: bot.http_server's, read at start).
+        self.endpoint_limits = endpoint_limits
         self.answer_session: aiohttp.ClientSession | None = None
 
     async def setup_hook(self) -> None:
@@ -156,7 +160,7 @@ class GameNightBot(commands.AutoShardedBot):
         )
         if self.settings.metrics_port is not None:
             self.http_endpoint = HttpEndpoint(
-                self, self.settings.metrics_host, self.settings.metrics_port
+                self, self.settings.metrics_host, self.settings.metrics_port, self.endpoint_limits
             )
             await self.http_endpoint.start()
 

@@ -281,31 +281,68 @@ def rest_proxy_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--window", type=positive(float), metavar="SECONDS", help="the window (default 1)"
     )
+    parser.add_argument(
+        "--max-connections",
+        type=positive(int),
+        metavar="N",
+        help="connections kept open at most (default: a third of the file descriptor limit, "
+        "at most 8192)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=positive(float),
+        metavar="SECONDS",
+        help="a connection without a request is closed after this (default 60)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=positive(float),
+        metavar="SECONDS",
+        help="a request's headers must arrive within this of its first byte (default 10)",
+    )
 
 
 def rest_proxy(options: argparse.Namespace) -> int:
-    """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option."""
+    """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option or no
+    ``DISCORD_TOKEN`` (the one token it forwards, read as the bot reads it)."""
     import asyncio
     import logging
 
     import discord
 
-    from bot.rest_proxy import ProxyOptions, serve
+    from bot import rest_proxy as proxy
+    from bot.connection_guard import ConnectionLimits
 
-    upstream = options.upstream or ProxyOptions.upstream
+    upstream = options.upstream or proxy.DEFAULT_UPSTREAM
     if not upstream.startswith(("http://", "https://")):
         return fail(f"--upstream {upstream!r} is not an http:// or https:// URL")
-    proxy_options = ProxyOptions(
+    values = setting_values(env_file=options.env_file)
+    token = values.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        return fail(
+            "the REST proxy forwards the bot's requests only, and DISCORD_TOKEN is not set: give "
+            "it the same settings as the bot processes (their .env or --env-file, or "
+            "DISCORD_TOKEN in its environment)"
+        )
+    limits = proxy.default_limits()
+    connections = ConnectionLimits(
+        max_connections=options.max_connections or limits.max_connections,
+        idle_timeout=options.idle_timeout or limits.idle_timeout,
+        header_timeout=options.header_timeout or limits.header_timeout,
+    )
+    proxy_options = proxy.ProxyOptions(
+        token=token,
         upstream=upstream,
-        limit=options.limit or ProxyOptions.limit,
-        window=options.window or ProxyOptions.window,
+        limit=options.limit or proxy.DEFAULT_LIMIT,
+        window=options.window or proxy.DEFAULT_WINDOW,
         host=options.host,
         port=options.port,
+        connections=connections,
     )
-    level = setting_values(env_file=options.env_file).get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
+    level = values.get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
     discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
     try:
-        asyncio.run(serve(proxy_options))
+        asyncio.run(proxy.serve(proxy_options))
     except OSError as error:  # the port is taken, the address is not this machine's...
         return fail(f"cannot listen on {options.host}:{options.port}: {error}", EXIT_FAILED)
     except KeyboardInterrupt:
@@ -363,8 +400,10 @@ COMMANDS: tuple[Command, ...] = (
         "rest-proxy",
         "one global rate limit for several bot processes: point DISCORD_API_BASE_URL here",
         "Forward every bot process's requests to Discord (DISCORD_API_BASE_URL=http://HOST:PORT"
-        "/api/v10 in each) and keep them together under Discord's global limit of 50 requests/s "
-        "per bot token; interaction answers pass at once. SIGTERM or Ctrl-C stops it.",
+        "/api/v10 in each) and keep them together under Discord's global limit of 50 requests/s; "
+        "interaction answers pass at once. It forwards the bot's own token only (DISCORD_TOKEN, "
+        "from the settings as the bot reads them) and answers any other 401 itself. SIGTERM or "
+        "Ctrl-C stops it.",
         rest_proxy,
         rest_proxy_arguments,
     ),

@@ -4,14 +4,22 @@ by .ci/run), compose.yaml and what a container build leaves out."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
 import shlex
 import shutil
 import subprocess
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+
+from bot.cli import build_parser
+from bot.healthcheck import own_endpoint
+from bot.http_server import DATABASE_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -211,3 +219,83 @@ def test_install_sh_refuses_to_reuse_a_folder(tmp_path: Path):
     assert result.returncode == 2
     assert "already exists" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+# -- health checks and the REST proxy ----------------------------------------------------------
+
+
+def compose_services(name: str) -> dict[str, dict[str, Any]]:
+    """A compose file's services as Compose reads them (YAML merge keys resolved)."""
+    services: dict[str, dict[str, Any]] = yaml.safe_load((DEPLOY / name).read_text())["services"]
+    return services
+
+
+def seconds(duration: str) -> float:
+    """A Compose or Containerfile duration ("30s", "1m30s") in seconds."""
+    parts = re.fullmatch(r"(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?", duration)
+    assert duration
+    assert parts, duration
+    return int(parts[1] or 0) * 60 + float(parts[2] or 0)
+
+
+BOT_HEALTHCHECK = ["python", "-m", "bot.healthcheck"]
+
+
+def test_the_image_checks_the_bots_health_without_curl():
+    steps = instructions(DEPLOY / "Containerfile")
+    settings = dict(steps)
+    options, _, command = settings["HEALTHCHECK"].partition("CMD ")
+    assert json.loads(command) == BOT_HEALTHCHECK  # the image's own Python, no curl
+    timing = dict(option.removeprefix("--").split("=") for option in options.split())
+    assert set(timing) == {"interval", "timeout", "start-period", "retries"}
+    # Longer than /healthz takes to call a silent database down; time for the bot to log in.
+    assert seconds(timing["timeout"]) > DATABASE_TIMEOUT
+    assert seconds(timing["start-period"]) >= 30
+    # With the image's settings alone the endpoint is on, and the check finds it.
+    environment = dict(item.split("=", 1) for item in shlex.split(settings["ENV"]))
+    port = environment["GAMENIGHT_METRICS_PORT"]
+    assert own_endpoint(environment) == f"http://127.0.0.1:{port}/healthz"
+    assert importlib.util.find_spec("bot.healthcheck") is not None
+
+
+def test_compose_checks_the_bots_health():
+    (service,) = compose_services("compose.yaml").values()
+    assert service["healthcheck"]["test"] == ["CMD", *BOT_HEALTHCHECK]
+    assert seconds(service["healthcheck"]["timeout"]) > DATABASE_TIMEOUT
+    # Set here, it wins over gamenight.env (a copy of .env.example may leave it empty).
+    assert own_endpoint(service["environment"]).startswith("http://127.0.0.1:")
+
+
+def test_the_compose_fleet_sends_every_process_through_the_rest_proxy():
+    services = compose_services("compose.fleet.yaml")
+    proxies = {
+        name: service
+        for name, service in services.items()
+        if service.get("command", [])[:2] == ["gamenight", "rest-proxy"]
+    }
+    assert len(proxies) == 1, "one REST proxy for the fleet (README: The REST proxy)"
+    ((proxy_name, proxy),) = proxies.items()
+    options = build_parser("gamenight").parse_args(proxy["command"][1:])
+    assert options.host == "0.0.0.0"  # the other containers reach it
+    assert "ports" not in proxy  # on the project's private network only
+    assert proxy["healthcheck"]["test"] == [
+        "CMD",
+        *BOT_HEALTHCHECK,
+        f"http://127.0.0.1:{options.port}/healthz",
+    ]
+    bots = {n: s for n, s in services.items() if "GAMENIGHT_SHARDS" in s.get("environment", {})}
+    assert len(bots) == 3
+    for name, bot in bots.items():
+        environment = bot["environment"]
+        assert environment["DISCORD_API_BASE_URL"] == (
+            f"http://{proxy_name}:{options.port}/api/v10"
+        ), name
+        assert bot["depends_on"][proxy_name] == {"condition": "service_healthy"}, name
+        assert bot["healthcheck"]["test"] == ["CMD", *BOT_HEALTHCHECK], name
+        assert own_endpoint(environment).startswith("http://127.0.0.1:"), name
+        # The proxy forwards the token the processes send: the same settings file, image.
+        assert (proxy["env_file"], proxy["image"], proxy["build"]) == (
+            bot["env_file"],
+            bot["image"],
+            bot["build"],
+        ), name

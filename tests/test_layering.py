@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.metrics",
         "bot.when",
         "bot.render",
+        "bot.connection_guard",
         "bot.rest_proxy",
     ),
     (
@@ -52,7 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.app",),
     ("bot.fleet",),
     ("cogs",),
-    ("bot.sandbox", "bot.cli", "bot.__main__"),
+    ("bot.sandbox", "bot.cli", "bot.__main__", "bot.healthcheck"),
 )
 TYPE_HINT_ONLY = {"bot.app"}
 PROJECT = ("bot", "cogs", "engine", "emulator")
