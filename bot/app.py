@@ -373,6 +373,10 @@ class GameNightBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:
         """After a slash command: follow it with the notices waiting for that member."""
+        name = getattr(command, "qualified_name", command)
+        log.debug(
+            "/%s by %s in channel %s answered", name, interaction.user.id, interaction.channel_id
+        )
         await self.deliver_notices(interaction)
 
     async def deliver_notices(self, interaction: discord.Interaction[Any]) -> None:

@@ -59,17 +59,15 @@ def run(options: argparse.Namespace) -> int:
         return fail(str(error))
 
     import asyncio
-    import logging
-
-    import discord
 
     from bot.app import run_bot
     from bot.database_file import UnusableDatabaseError
     from bot.endpoints import apply_endpoints
     from bot.fleet import run_fleet
+    from bot.logs import setup_logging
 
-    # discord.py's own set-up: one format for its logs and ours, coloured on a terminal.
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # Libraries at INFO at most, and no secret in any line (bot/logs.py says why).
+    setup_logging(settings.log_level, secrets=(settings.token, settings.signing_key))
     apply_endpoints(settings.api_base_url, settings.gateway_url)
     try:
         # One process of a fleet sharing the shards, or one running them all.
@@ -286,10 +284,8 @@ def rest_proxy_arguments(parser: argparse.ArgumentParser) -> None:
 def rest_proxy(options: argparse.Namespace) -> int:
     """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option."""
     import asyncio
-    import logging
 
-    import discord
-
+    from bot.logs import setup_logging
     from bot.rest_proxy import ProxyOptions, serve
 
     upstream = options.upstream or ProxyOptions.upstream
@@ -302,8 +298,9 @@ def rest_proxy(options: argparse.Namespace) -> int:
         host=options.host,
         port=options.port,
     )
-    level = setting_values(env_file=options.env_file).get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
-    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    values = setting_values(env_file=options.env_file)
+    level = values.get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
+    setup_logging(level, secrets=[values.get("DISCORD_TOKEN", "").strip()])
     try:
         asyncio.run(serve(proxy_options))
     except OSError as error:  # the port is taken, the address is not this machine's...

@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.i18n",
         "bot.reasons",
         "bot.config",
+        "bot.logs",
         "bot.shards",
         "bot.endpoints",
         "bot.database_file",

@@ -54,9 +54,10 @@ class GameRow:
     channel_id: int
     host_id: int
     status: GameStatus
-    seed: bytes | None
+    # A running game's seed, in it and in its state, tells every call to come: not in a repr.
+    seed: bytes | None = field(repr=False)
     options: dict[str, Any]
-    state: str
+    state: str = field(repr=False)
     lobby_message_id: int | None
     created_at: float
     started_at: float | None
