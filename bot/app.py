@@ -297,7 +297,8 @@ class GameNightBot(commands.AutoShardedBot):
 
     def verify_page(self) -> str | None:
         """Where players open the verification page: the HTTP endpoint's public address, or
-        None for the page shipped with the bot (a file link, for whoever runs it)."""
+        None when they cannot (no ``GAMENIGHT_PUBLIC_URL``: a link to the page shipped with the
+        bot would open on the bot's own machine only, so none is posted)."""
         if self.settings.public_url is None:
             return None
         return f"{self.settings.public_url}/verify/"
