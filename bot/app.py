@@ -36,6 +36,7 @@ from bot.gateway_sessions import (
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
+from bot.plurals import counted
 from bot.shards import shard_of
 from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
 from engine.fairness import new_seed
@@ -426,7 +427,8 @@ class GameNightBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         """Logs who the bot is connected as, and to how many servers."""
         assert self.user is not None
-        log.info("connected as %s (%s) to %d servers", self.user, self.user.id, len(self.guilds))
+        servers = counted(len(self.guilds), "server", "servers")
+        log.info("connected as %s (%s) to %s", self.user, self.user.id, servers)
 
 
 async def freeze_when_warm(bot: GameNightBot) -> None:

@@ -1457,7 +1457,13 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         else:
             draws = await self.storage.draws(game.id)
             boards = await self.storage.board_count(game.id)
-            text = self.say("verified", locale, game=game.id, calls=len(draws), boards=boards)
+            text = self.say(
+                "verified",
+                locale,
+                game=game.id,
+                calls=self.say("n_calls", locale, count=len(draws)),
+                boards=self.say("n_boards", locale, count=boards),
+            )
         commitment_line = self.say(
             "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
         )

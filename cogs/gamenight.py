@@ -27,6 +27,7 @@ from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGam
 from bot.errors import UserError, after_answer, check_range, report_error
 from bot.games import is_server_manager
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.plurals import counted
 from bot.storage import GameDefaults, ServerLanguage, ServerSettings
 from bot.when import WhenError, zone_named
 from engine.errors import quoted
@@ -128,7 +129,11 @@ class GameNight(
             return 0
         purged = await self.bot.storage.purge_over_games(time.time() - days * DAY)
         if purged:
-            log.info("deleted %d games that ended more than %d days ago", purged, days)
+            log.info(
+                "deleted %s that ended more than %s ago",
+                counted(purged, "game", "games"),
+                counted(days, "day", "days"),
+            )
         return purged
 
     # -- settings ------------------------------------------------------------------------------
