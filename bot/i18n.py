@@ -189,6 +189,9 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
     "Seconds between numbers (5-120)": "Segundos entre números (5-120)",
     "Classic deck or family deck": "Baraja clásica o familiar",
+    "The Lotería deck when the host does not choose one": (
+        "La baraja de la lotería si el anfitrión no elige una"
+    ),
     "Most players who can join": "Máximo de jugadores",
     "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
     "schedule": "programar",
@@ -586,6 +589,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
         "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
     ),
+    "settings_deck": (
+        "**Lotería deck** when the host does not choose one: {deck}{deck_mark}",
+        "**Baraja de la lotería** si el anfitrión no elige una: {deck}{deck_mark}",
+    ),
     "settings_builtin": (" (default)", " (por defecto)"),
     "settings_retention": (
         Plural(
@@ -606,9 +613,9 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "settings_how": (
         "Change them with `/gamenight settings` and `language`, `host_role` (@everyone: anyone"
-        " hosts), `time_zone`, or `game` with `interval` and `prizes`.",
+        " hosts), `time_zone`, `deck`, or `game` with `interval` and `prizes`.",
         "Cámbialos con `/gamenight ajustes` e `idioma`, `rol_anfitrion` (@everyone: cualquiera),"
-        " `zona_horaria`, o `partida` con `intervalo` y `premios`.",
+        " `zona_horaria`, `baraja`, o `partida` con `intervalo` y `premios`.",
     ),
     "settings_saved": ("Saved.", "Guardado."),
     "settings_which_game": (
@@ -1428,6 +1435,28 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "5. La partida termina cuando se gana el último premio o se acaba la baraja. Entonces se "
         "revela su semilla, y `/loteria verificar` recalcula con ella toda la partida: nadie, ni "
         "siquiera el bot, pudo cambiar el orden de las cartas.",
+    ),
+    "help_loteria_decks": (
+        "**Classic or family deck**\n"
+        "The **classic** deck is the traditional one, Don Clemente Gallo's, and the default. "
+        "Three of its cards caricature people: *El Borracho* (25, a drunkard), *El Negrito* (26, "
+        "a Black man drawn as a racist caricature) and *El Apache* (38, a caricature of a Native "
+        "American). The **family** deck puts *La Piñata*, *El Elote* (the corn cob) and *La "
+        "Mariposa* (the butterfly) in their place, under the same numbers, for tables where those "
+        "cards would hurt or need explaining. Nothing else changes: the same 54 calls in the same "
+        "order, the same tablas, prizes and verification. Choose it with `deck` when you start a "
+        "game; a server's managers can make it the default with `/gamenight settings` and "
+        "`deck`.",
+        "**Baraja clásica o familiar**\n"
+        "La baraja **clásica** es la tradicional, la de Don Clemente Gallo, y la de por defecto. "
+        "Tres de sus cartas caricaturizan a personas: *El Borracho* (25), *El Negrito* (26, un "
+        "hombre negro dibujado como caricatura racista) y *El Apache* (38, una caricatura de un "
+        "indígena norteamericano). La baraja **familiar** pone en su lugar *La Piñata*, *El Elote* "
+        "y *La Mariposa*, con los mismos números, para las mesas donde esas cartas dolerían o "
+        "habría que explicarlas. Nada más cambia: las mismas 54 cantadas en el mismo orden, las "
+        "mismas tablas, premios y verificación. Elígela con `baraja` al empezar una partida; "
+        "quienes administran el servidor pueden hacerla la de por defecto con `/gamenight ajustes` "
+        "y `baraja`.",
     ),
     "help_loteria_prizes": (
         "**Prizes** (see the picture)\n"

@@ -178,11 +178,16 @@ class GameDefaults:
 
     interval: int | None = None
     prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
+    deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
 
     def to_json(self) -> dict[str, Any]:
         return {
             name: value
-            for name, value in (("interval", self.interval), ("prizes", self.prizes))
+            for name, value in (
+                ("interval", self.interval),
+                ("prizes", self.prizes),
+                ("deck", self.deck),
+            )
             if value is not None
         }
 
@@ -336,6 +341,7 @@ def server_settings_row(row: Row) -> ServerSettings:
             str(kind): GameDefaults(
                 interval=None if values.get("interval") is None else int(values["interval"]),
                 prizes=None if values.get("prizes") is None else str(values["prizes"]),
+                deck=None if values.get("deck") is None else str(values["deck"]),
             )
             for kind, values in defaults.items()
         },

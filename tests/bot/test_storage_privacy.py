@@ -103,6 +103,15 @@ async def test_settings_start_as_the_defaults_and_changes_keep_each_other(storag
     assert (await storage.server_settings(GUILD)).public_locale("en-GB") == "en-GB"
 
 
+async def test_a_servers_deck_is_kept_with_its_other_defaults(storage: Storage):
+    await storage.change_server_settings(
+        GUILD, lambda s: s.with_defaults("loteria", GameDefaults(interval=20, deck="family"))
+    )
+    stored = (await storage.server_settings(GUILD)).defaults("loteria")
+    assert (stored.interval, stored.prizes, stored.deck) == (20, None, "family")
+    assert (await storage.server_settings(GUILD)).defaults("housie").deck is None
+
+
 async def test_forgetting_anonymises_finished_games_and_leaves_live_ones(storage: Storage):
     done = await calling_game(storage, host=ALICE, players=[ALICE, BOB, CAROL])
     live = await calling_game(storage, host=BOB, players=[ALICE, BOB], over=False)
