@@ -37,6 +37,7 @@ from bot.gateway_sessions import (
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
+from bot.plurals import counted
 from bot.shards import shard_of
 from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
 from engine.fairness import new_seed
@@ -301,7 +302,8 @@ class GameNightBot(commands.AutoShardedBot):
 
     def verify_page(self) -> str | None:
         """Where players open the verification page: the HTTP endpoint's public address, or
-        None for the page shipped with the bot (a file link, for whoever runs it)."""
+        None when they cannot (no ``GAMENIGHT_PUBLIC_URL``: a link to the page shipped with the
+        bot would open on the bot's own machine only, so none is posted)."""
         if self.settings.public_url is None:
             return None
         return f"{self.settings.public_url}/verify/"
@@ -377,6 +379,10 @@ class GameNightBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:
         """After a slash command: follow it with the notices waiting for that member."""
+        name = getattr(command, "qualified_name", command)
+        log.debug(
+            "/%s by %s in channel %s answered", name, interaction.user.id, interaction.channel_id
+        )
         await self.deliver_notices(interaction)
 
     async def deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
@@ -425,7 +431,8 @@ class GameNightBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         """Logs who the bot is connected as, and to how many servers."""
         assert self.user is not None
-        log.info("connected as %s (%s) to %d servers", self.user, self.user.id, len(self.guilds))
+        servers = counted(len(self.guilds), "server", "servers")
+        log.info("connected as %s (%s) to %s", self.user, self.user.id, servers)
 
 
 async def freeze_when_warm(bot: GameNightBot) -> None:

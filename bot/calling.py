@@ -49,7 +49,7 @@ from bot.storage import (
     ServerSettings,
     WinnerRow,
 )
-from bot.verify_link import PAGE_NAME, verify_fragment, verify_url
+from bot.verify_link import verify_fragment, verify_url
 from engine.fairness import commitment, draw_order
 
 if TYPE_CHECKING:
@@ -1502,7 +1502,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             lines.append(self.say("no_winners", locale))
         assert game.seed is not None
         lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
-        lines.append(await self.verify_line(game, announced, locale))
+        link = await self.verify_line(game, announced, locale)
+        if link is not None:
+            lines.append(link)
         await self.post_summary(game, "\n".join(lines), winners)
         self.touch_lobby(game.id, urgent=True)
         if game.options.get("night") is not None:
@@ -1545,19 +1547,30 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         else:
             draws = await self.storage.draws(game.id)
             boards = await self.storage.board_count(game.id)
-            text = self.say("verified", locale, game=game.id, calls=len(draws), boards=boards)
+            text = self.say(
+                "verified",
+                locale,
+                game=game.id,
+                calls=self.say("n_calls", locale, count=len(draws)),
+                boards=self.say("n_boards", locale, count=boards),
+            )
         commitment_line = self.say(
             "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
         )
         calls = len(await self.storage.draws(game.id))
         link = await self.verify_line(game, calls, locale)
-        await answer(interaction, f"{text}\n{commitment_line}\n{link}", ephemeral=False)
+        lines = [text, commitment_line] if link is None else [text, commitment_line, link]
+        await answer(interaction, "\n".join(lines), ephemeral=False)
 
-    async def verify_line(self, game: GameRow, calls: int, locale: LocaleLike) -> str:
+    async def verify_line(self, game: GameRow, calls: int, locale: LocaleLike) -> str | None:
         """A link to the verification page with the game filled in (in the link's fragment,
         which browsers keep to themselves), or where to find the page when the link would be
-        too long for a message."""
+        too long for a message; None when players cannot open the page (no public address:
+        the seed and ``/<game> verify`` are what they have)."""
         assert game.seed is not None
+        page = self.bot.verify_page()
+        if page is None:
+            return None
         boards = await self.storage.boards(game.id)
         fragment = verify_fragment(
             kind=self.kind,
@@ -1568,9 +1581,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             language="es" if is_spanish(locale) else "en",
             **self.verify_values(game),
         )
-        url = verify_url(self.bot.verify_page(), fragment)
+        url = verify_url(page, fragment)
         if len(url) > VERIFY_LINK_LIMIT:
-            return self.say("verify_page_only", locale, page=self.bot.verify_page() or PAGE_NAME)
+            return self.say("verify_page_only", locale, page=page)
         return self.say("verify_link", locale, url=url)
 
     def verify_values(self, game: GameRow) -> dict[str, Any]:

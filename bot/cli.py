@@ -59,17 +59,15 @@ def run(options: argparse.Namespace) -> int:
         return fail(str(error))
 
     import asyncio
-    import logging
-
-    import discord
 
     from bot.app import run_bot
     from bot.database_file import UnusableDatabaseError
     from bot.endpoints import apply_endpoints
     from bot.fleet import run_fleet
+    from bot.logs import setup_logging
 
-    # discord.py's own set-up: one format for its logs and ours, coloured on a terminal.
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # Libraries at INFO at most, and no secret in any line (bot/logs.py says why).
+    setup_logging(settings.log_level, secrets=(settings.token, settings.signing_key))
     apply_endpoints(settings.api_base_url, settings.gateway_url)
     try:
         # One process of a fleet sharing the shards, or one running them all.
@@ -306,12 +304,10 @@ def rest_proxy(options: argparse.Namespace) -> int:
     """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option or no
     ``DISCORD_TOKEN`` (the one token it forwards, read as the bot reads it)."""
     import asyncio
-    import logging
-
-    import discord
 
     from bot import rest_proxy as proxy
     from bot.connection_guard import ConnectionLimits
+    from bot.logs import setup_logging
 
     upstream = options.upstream or proxy.DEFAULT_UPSTREAM
     if not upstream.startswith(("http://", "https://")):
@@ -340,7 +336,7 @@ def rest_proxy(options: argparse.Namespace) -> int:
         connections=connections,
     )
     level = values.get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
-    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    setup_logging(level, secrets=[token])
     try:
         asyncio.run(proxy.serve(proxy_options))
     except OSError as error:  # the port is taken, the address is not this machine's...

@@ -552,15 +552,22 @@ class Guild:
         return f"<Guild {self.name!r} id={self.id}>"
 
     def add_channel(
-        self, name: str, *, bot_can_send: bool = True, bot_denied: int = 0
+        self, name: str, *, bot_can_send: bool | None = None, bot_denied: int = 0
     ) -> Channel:
         """A text channel; the first one added is where members' slash commands go by default.
-        ``bot_can_send=False`` denies the bot Send Messages there (posts fail with 403 / 50013);
-        ``bot_denied`` denies it any other permission bits (a channel overwrite)."""
+        ``bot_denied`` is the bot's channel overwrite (the permission bits it denies);
+        ``bot_can_send=False`` is a shorthand that adds Send Messages to it (posts fail with
+        403 / 50013). Left out, ``bot_can_send`` follows ``bot_denied``; ``True`` with Send
+        Messages denied contradicts itself and is refused."""
+        denies_sending = bool(bot_denied & Permission.SEND_MESSAGES)
+        if bot_can_send and denies_sending:
+            msg = "bot_can_send=True contradicts bot_denied, which denies Send Messages"
+            raise ValueError(msg)
         world = self._world
         channel = Channel(world, world.new_id(), name, self, position=len(self.channels))
         channel.bot_denied = bot_denied
-        channel.bot_can_send = bot_can_send
+        if bot_can_send is False:
+            channel.bot_can_send = False
         self.channels.append(channel)
         world.register_channel(channel)
         world.dispatch_to_bot("CHANNEL_CREATE", channel.payload())

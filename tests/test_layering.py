@@ -20,9 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "bot",  # the package itself (empty)
+        "bot.plurals",
         "bot.i18n",
         "bot.reasons",
         "bot.config",
+        "bot.logs",
         "bot.shards",
         "bot.endpoints",
         "bot.database_file",

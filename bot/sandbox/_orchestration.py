@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from bot.app import GameNightBot
 from bot.calling import FALSE_CLAIM_LIMIT, MIN_INTERVAL
 from bot.config import Settings
+from bot.plurals import counted
 from bot.sandbox._players import NAMES, REACTION_SECONDS, Intent, SimulatedPlayer
 from bot.sandbox._transcript import Style, Transcript
 from bot.storage import GameRow, Storage
@@ -441,8 +442,8 @@ class Sandbox:
         won = ", ".join(sorted({names.get(w.user_id, str(w.user_id)) for w in winners})) or "nobody"
         note = self.transcript.note
         note(
-            f"Game over after {len(draws)} calls: {valid} valid and {len(claims) - valid} false "
-            f"claims; won by {won}.",
+            f"Game over after {counted(len(draws), 'call', 'calls')}: {valid} valid and "
+            f"{counted(len(claims) - valid, 'false claim', 'false claims')}; won by {won}.",
             "bold",
         )
         by_dm = [p.name for p in self.players if p.member.dms_open]
@@ -456,7 +457,8 @@ class Sandbox:
                     "dim",
                 )
         folder = self.transcript.images
-        note(f"{len(self.transcript.saved)} images saved in {folder}/", "bold")
+        saved = counted(len(self.transcript.saved), "image", "images")
+        note(f"{saved} saved in {folder}/", "bold")
 
     def _report_failures(self) -> None:
         # A member with closed DMs makes the bot's DM fail on purpose; the bot falls back.

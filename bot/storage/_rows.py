@@ -54,9 +54,10 @@ class GameRow:
     channel_id: int
     host_id: int
     status: GameStatus
-    seed: bytes | None
+    # A running game's seed, in it and in its state, tells every call to come: not in a repr.
+    seed: bytes | None = field(repr=False)
     options: dict[str, Any]
-    state: str
+    state: str = field(repr=False)
     lobby_message_id: int | None
     created_at: float
     started_at: float | None
@@ -177,11 +178,16 @@ class GameDefaults:
 
     interval: int | None = None
     prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
+    deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
 
     def to_json(self) -> dict[str, Any]:
         return {
             name: value
-            for name, value in (("interval", self.interval), ("prizes", self.prizes))
+            for name, value in (
+                ("interval", self.interval),
+                ("prizes", self.prizes),
+                ("deck", self.deck),
+            )
             if value is not None
         }
 
@@ -345,6 +351,7 @@ def server_settings_row(row: Row) -> ServerSettings:
             str(kind): GameDefaults(
                 interval=None if values.get("interval") is None else int(values["interval"]),
                 prizes=None if values.get("prizes") is None else str(values["prizes"]),
+                deck=None if values.get("deck") is None else str(values["deck"]),
             )
             for kind, values in defaults.items()
         },
