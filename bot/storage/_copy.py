@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.database_file import UnusableDatabaseError
+from bot.database_file import UnusableDatabaseError, check_sqlite_file
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
 from bot.storage._rows import ConflictError, Row, StorageError
@@ -112,6 +112,8 @@ async def copy_database(source: Path, target: str) -> CopyReport:
         raise UnusableDatabaseError(
             source, "there is no such file", "name the SQLite database to copy"
         )
+    # Before its lock is taken: a file named by mistake gets no <file>.lock beside it.
+    await asyncio.to_thread(check_sqlite_file, source)
     async with (
         hold_database(source),
         hold_database(target),
