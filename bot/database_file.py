@@ -70,16 +70,16 @@ def _path_problem(path: Path) -> UnusableDatabaseError | None:
     return None
 
 
-def check_sqlite_file(path: Path) -> None:
-    """Refuse, before anything is created beside it, a file that is not a SQLite database (an
-    empty file is one: SQLite makes a new database of it)."""
+def is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` starts as a SQLite database does (an empty file is one too: SQLite makes
+    a new database of it), read without SQLite: nothing is created beside it. Raises
+    ``UnusableDatabaseError`` when it cannot be read."""
     try:
         with path.open("rb") as file:
             header = file.read(len(SQLITE_HEADER))
     except OSError as error:
         raise unusable_because_of(path, error) from error
-    if header and header != SQLITE_HEADER:
-        raise damaged(path, "file is not a database")
+    return header in {b"", SQLITE_HEADER}
 
 
 def check_file_writable(path: Path) -> None:
@@ -102,12 +102,15 @@ def create_private(path: Path) -> bool:
     """Create ``path`` empty with mode 0600 (whatever the umask) unless it exists; returns
     whether it was created (``OSError`` if it cannot be). An empty file is a new SQLite database
     to SQLite."""
+    # (O_CLOEXEC and fchmod are POSIX's: the sandbox creates its database on Windows too.)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, PRIVATE)
+        descriptor = os.open(path, flags, PRIVATE)
     except FileExistsError:
         return False
     try:
-        os.fchmod(descriptor, PRIVATE)  # a umask such as 0277 takes bits off 0600 too
+        if hasattr(os, "fchmod"):
+            os.fchmod(descriptor, PRIVATE)  # a umask such as 0277 takes bits off 0600 too
     finally:
         os.close(descriptor)
     return True

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.database_file import UnusableDatabaseError, check_sqlite_file
+from bot.database_file import UnusableDatabaseError, is_sqlite_file
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
 from bot.storage._rows import ConflictError, Row, StorageError
@@ -113,7 +113,10 @@ async def copy_database(source: Path, target: str) -> CopyReport:
             source, "there is no such file", "name the SQLite database to copy"
         )
     # Before its lock is taken: a file named by mistake gets no <file>.lock beside it.
-    await asyncio.to_thread(check_sqlite_file, source)
+    if not await asyncio.to_thread(is_sqlite_file, source):
+        raise UnusableDatabaseError(
+            source, "it is not a SQLite database", "name the SQLite database to copy"
+        )
     async with (
         hold_database(source),
         hold_database(target),
