@@ -53,8 +53,8 @@ def warn(message: str) -> None:
 
 def env_files(options: argparse.Namespace) -> list[Path]:
     """The settings files: each ``--env-file`` (later ones win), else ``./.env`` if there."""
-    given: list[Path] | None = options.env_file
-    return given or [DEFAULT_ENV_FILE]
+    files: list[Path] = options.env_file
+    return files
 
 
 def load_settings(options: argparse.Namespace) -> Settings:
@@ -127,7 +127,7 @@ def run(options: argparse.Namespace) -> int:
 
     try:
         asyncio.run(start())
-    except (TokenRefusedError, UnusableDatabaseError) as error:
+    except (ConfigError, TokenRefusedError, UnusableDatabaseError) as error:
         return fail(str(error))
     except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place
         return 0
@@ -543,6 +543,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "gamenight") -> int:
         for path in options.env_file or ():
             if not path.is_file():
                 return fail(f"--env-file {path} is not a file")
+        # Each command reads the settings files in options.env_file (a list).
+        options.env_file = options.env_file or [DEFAULT_ENV_FILE]
     except SystemExit as exit_request:  # --help, --version, or bad arguments (argparse said why)
         code = exit_request.code
         return code if isinstance(code, int) else 0 if code is None else EXIT_USAGE

@@ -371,7 +371,10 @@ def _url_setting(
     text = values.get(name, "").strip()
     if not text:
         return None
-    parsed = urlparse(text)
+    try:
+        parsed = urlparse(text)
+    except ValueError:  # a broken [IPv6] address
+        parsed = urlparse("")
     if parsed.scheme not in schemes or not parsed.netloc:
         raise ConfigError(
             f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL, got {text!r}; {hint}"

@@ -92,6 +92,8 @@ def test_secrets_are_not_in_the_repr():
         ("GAMENIGHT_DEV_GUILD_ID", "abc"),
         ("DISCORD_API_BASE_URL", "ftp://x"),
         ("DISCORD_GATEWAY_URL", "http://x"),
+        ("DISCORD_API_BASE_URL", "http://[::1/api/v10"),
+        ("GAMENIGHT_PUBLIC_URL", "https://[gamenight.example"),
         ("GAMENIGHT_LOG_LEVEL", "LOUD"),
         ("GAMENIGHT_TIME_SCALE", "fast"),
         ("GAMENIGHT_TIME_SCALE", "0"),
@@ -248,6 +250,6 @@ def test_an_unusable_postgresql_url_is_named_without_its_password(url: str, prob
     assert found is not None
     assert problem in found
     environ = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY, "GAMENIGHT_DATABASE": url}
-    with pytest.raises(ConfigError, match=r"^GAMENIGHT_DATABASE is not a usable postgresql") as error:
+    with pytest.raises(ConfigError, match=r"^GAMENIGHT_DATABASE is not a usable postg") as error:
         Settings.load(environ, env_file=None)
     assert "pw" not in str(error.value)

@@ -15,6 +15,7 @@ import asyncio
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -219,8 +220,9 @@ async def test_check_config_online_asks_discord_who_the_token_is(
     assert (code, err) == (0, ""), err
     assert "Discord accepted the token" in out
     user = emulator.bot_user
-    assert f"DISCORD_TOKEN           set: Discord knows it as the bot {user.name} (id {user.id})" in (
-        out
+    assert (
+        f"DISCORD_TOKEN           set: Discord knows it as the bot {user.name} (id {user.id})"
+        in (out)
     )
     assert f"invite link             {invite_url(user.id)}" in out
     asked = [r.path for r in emulator.requests]
@@ -359,9 +361,9 @@ def test_a_settings_file_that_cannot_be_read_is_one_line(tmp_path: Path, command
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
     settings = tmp_path / ".env"
     # Saved in Latin-1 by an editor: not UTF-8.
-    settings.write_bytes("DISCORD_TOKEN=x\n# the bot's token, from the Portal: año 2026\n".encode(
-        "latin-1"
-    ))
+    settings.write_bytes(
+        "DISCORD_TOKEN=x\n# the bot's token, from the Portal: año 2026\n".encode("latin-1")
+    )
     result = run(args.get(command, [command]), tmp_path, env)
     line = one_line(result.returncode, result.stderr)
     assert line.startswith("error: cannot read the settings file .env: it is not UTF-8 text")
@@ -438,6 +440,30 @@ async def test_migrate_db_on_a_file_that_is_not_sqlite_is_one_line_and_leaves_no
         assert names_in(tmp_path) == [".env", "notes.txt"]
     finally:
         await postgres_server.drop_database(url)
+
+
+async def test_an_http_endpoint_port_already_taken_is_one_line(emulator: Emulator, tmp_path: Path):
+    """Another program (a node exporter...) already listens on the port asked for."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    env = {
+        **bot_environment(tmp_path / "bot.sqlite3", emulator),
+        "GAMENIGHT_METRICS_PORT": str(port),
+    }
+    try:
+        code, _, err = await run_async(["run"], tmp_path, env)
+    finally:
+        taken.close()
+    assert "Traceback" not in err
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert (code, len(errors)) == (2, 1), err
+    assert errors[0].startswith(
+        f"error: GAMENIGHT_METRICS_PORT: the HTTP endpoint cannot listen on 127.0.0.1:{port} ("
+    )
+    assert err.endswith(errors[0] + "\n")
+    assert emulator.gateway.identify_count == 0
 
 
 # -- the database's files ------------------------------------------------------------------------
@@ -523,8 +549,6 @@ def a_symlink(path: Path) -> None:
 
 
 def a_socket(path: Path) -> None:
-    import socket
-
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(str(path))
     listener.close()
@@ -552,7 +576,10 @@ def test_backup_force_replaces_only_a_regular_file(tmp_path: Path, make, kind: s
         "choose another name\n"
     )
     after = target.lstat()
-    assert (after.st_ino, stat.S_IFMT(after.st_mode)) == (before.st_ino, stat.S_IFMT(before.st_mode))
+    assert (after.st_ino, stat.S_IFMT(after.st_mode)) == (
+        before.st_ino,
+        stat.S_IFMT(before.st_mode),
+    )
     assert not [path for path in tmp_path.iterdir() if path.name.endswith(".partial")]
     # A regular file is still replaced.
     regular = tmp_path / "old-backup.sqlite3"
@@ -566,10 +593,14 @@ def test_backup_force_replaces_only_a_regular_file(tmp_path: Path, make, kind: s
 # -- a system without fcntl (Windows) ------------------------------------------------------------
 
 
-WITHOUT_FCNTL = "import sys; sys.modules['fcntl'] = None; from bot.cli import main; sys.exit(main())"
+WITHOUT_FCNTL = (
+    "import sys; sys.modules['fcntl'] = None; from bot.cli import main; sys.exit(main())"
+)
 
 
-def without_fcntl(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def without_fcntl(
+    args: list[str], cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
     """``gamenight ARGS`` where ``import fcntl`` fails, as on Windows."""
     return subprocess.run(
         [sys.executable, "-c", WITHOUT_FCNTL, *args],
@@ -605,8 +636,8 @@ def test_without_fcntl_the_sandbox_plays_and_the_bot_says_why_it_cannot_run(tmp_
             make_database(tmp_path / "bot.sqlite3")
         result = without_fcntl(args, tmp_path, settings)
         line = one_line(result.returncode, result.stderr)
-        assert line.startswith("error: the bot needs a POSIX system (Linux, macOS...): Python's "), (
-            args
-        )
+        assert line.startswith(
+            "error: the bot needs a POSIX system (Linux, macOS...): Python's "
+        ), args
         assert "gamenight sandbox works here" in line
     assert not (tmp_path / "bot.sqlite3.lock").exists()
