@@ -425,7 +425,7 @@ def rest_proxy(options: argparse.Namespace) -> int:
         host=options.host,
         port=options.port,
     )
-    level = setting_values(env_file=env_files(options)).get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
+    level = setting_values(env_file=options.env_file).get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
     discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
     try:
         asyncio.run(serve(proxy_options))
