@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.acks import PendingAcknowledgements
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
@@ -163,7 +163,7 @@ class GameNightBot(commands.AutoShardedBot):
             self.http_endpoint = HttpEndpoint(
                 self, self.settings.metrics_host, self.settings.metrics_port, self.endpoint_limits
             )
-            await self.http_endpoint.start()
+            await start_endpoint(self.http_endpoint)
 
     def _drop_unanswerable_interactions(self) -> None:
         """Interactions past Discord's deadline are dropped as they arrive: no answer could
@@ -433,6 +433,19 @@ class GameNightBot(commands.AutoShardedBot):
         assert self.user is not None
         servers = counted(len(self.guilds), "server", "servers")
         log.info("connected as %s (%s) to %s", self.user, self.user.id, servers)
+
+
+async def start_endpoint(endpoint: HttpEndpoint) -> None:
+    """Start the HTTP endpoint; a port or address it cannot listen on is a bad setting
+    (``ConfigError``, one line and exit code 2), not a crash to restart."""
+    try:
+        await endpoint.start()
+    except OSError as error:  # the port is taken, the address is not this machine's...
+        raise ConfigError(
+            f"GAMENIGHT_METRICS_PORT: the HTTP endpoint cannot listen on {endpoint.host}:"
+            f"{endpoint.port} ({error.strerror or error}); choose a free port, or fix "
+            "GAMENIGHT_METRICS_HOST"
+        ) from None
 
 
 async def freeze_when_warm(bot: GameNightBot) -> None:

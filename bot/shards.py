@@ -60,7 +60,7 @@ def parse_shards(text: str) -> ShardPlan:
     if value in {"", "auto"}:
         return AUTO
     which, slash, count_text = value.rpartition("/")
-    if not slash or not count_text.strip().isdigit():
+    if not slash or not _is_number(count_text.strip()):
         raise ShardSettingError(f"{text.strip()!r} is not {FORMS}")
     count = int(count_text)
     if not 1 <= count <= MAX_SHARDS:
@@ -71,7 +71,7 @@ def parse_shards(text: str) -> ShardPlan:
     own: set[int] = set()
     for part in which.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+        if not _is_number(first.strip()) or (dash and not _is_number(last.strip())):
             raise ShardSettingError(f"{part.strip()!r} in {text.strip()!r} is not {FORMS}")
         low, high = int(first), int(last) if dash else int(first)
         if low > high:
@@ -85,6 +85,11 @@ def parse_shards(text: str) -> ShardPlan:
             raise ShardSettingError(f"shard {min(overlap)} is named twice in {text.strip()!r}")
         own |= set(range(low, high + 1))
     return ShardPlan(count, tuple(sorted(own)))
+
+
+def _is_number(text: str) -> bool:
+    # ASCII digits only: str.isdigit also takes "²", which int() refuses.
+    return text.isascii() and text.isdigit()
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

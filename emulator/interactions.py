@@ -391,7 +391,7 @@ class InteractionWorld(World):
     acknowledgement clock (``ack_timeout`` seconds, 3 on Discord) and keeps every
     :class:`InteractionResult` by id and by token for the REST API's callbacks."""
 
-    def __init__(self, *, token: str, bot_name: str, ack_timeout: float = 3.0) -> None:
+    def __init__(self, *, token: str | None, bot_name: str, ack_timeout: float = 3.0) -> None:
         super().__init__(token=token, bot_name=bot_name)
         self.ack_timeout = ack_timeout
         self.interactions: list[InteractionResult] = []

@@ -79,6 +79,11 @@ class SandboxError(Exception):
     """Something went wrong that the person running the sandbox should hear about."""
 
 
+class SandboxSetupError(SandboxError):
+    """The sandbox cannot start where it was asked to (its images' folder, a temporary folder):
+    nothing ran; the message says what to change."""
+
+
 @contextlib.contextmanager
 def sandbox_logging(verbose: bool) -> Iterator[None]:
     """Warnings from the bot to stderr; discord.py and the emulator only when ``verbose`` (the
@@ -113,8 +118,15 @@ def new_run_folder(parent: Path, game: str) -> Path:
             folder.mkdir(parents=True)
         except FileExistsError:
             continue
+        except OSError as error:  # a file on the way, a folder this user may not write...
+            raise SandboxSetupError(
+                f"cannot make a folder for the images under {parent} "
+                f"({error.strerror or error}); choose another with --images DIR"
+            ) from None
         return folder
-    raise SandboxError(f"could not make a new folder under {parent}")
+    raise SandboxSetupError(
+        f"cannot make a new folder for the images under {parent}; choose another with --images DIR"
+    )
 
 
 class Sandbox:
@@ -137,9 +149,16 @@ class Sandbox:
     async def run(self) -> int:
         options = self.options
         images = new_run_folder(options.images, options.game)
-        with tempfile.TemporaryDirectory(
-            prefix="gamenight-sandbox-", ignore_cleanup_errors=True
-        ) as temp:
+        try:
+            scratch = tempfile.TemporaryDirectory(
+                prefix="gamenight-sandbox-", ignore_cleanup_errors=True
+            )
+        except OSError as error:  # no temporary folder this user may write (TMPDIR, /tmp...)
+            raise SandboxSetupError(
+                f"cannot make a temporary folder for the throw-away database ({error}); set "
+                "TMPDIR to a folder this user may write"
+            ) from None
+        with scratch as temp:
             async with Emulator(strict=False, bot_name="Game Night") as emu:
                 self.emu = emu
                 self.transcript = Transcript(emu, self.out, self.style, images)

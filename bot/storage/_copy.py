@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.database_file import UnusableDatabaseError
+from bot.database_file import UnusableDatabaseError, is_sqlite_file
 from bot.plurals import counted, plural
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
@@ -128,6 +128,11 @@ async def copy_database(source: Path, target: str) -> CopyReport:
     if not await asyncio.to_thread(source.is_file):
         raise UnusableDatabaseError(
             source, "there is no such file", "name the SQLite database to copy"
+        )
+    # Before its lock is taken: a file named by mistake gets no <file>.lock beside it.
+    if not await asyncio.to_thread(is_sqlite_file, source):
+        raise UnusableDatabaseError(
+            source, "it is not a SQLite database", "name the SQLite database to copy"
         )
     async with (
         hold_database(source),

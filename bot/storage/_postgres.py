@@ -81,8 +81,14 @@ def is_postgres_url(target: object) -> bool:
 
 def redact(url: str) -> str:
     """The URL without its password (for messages and logs)."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
+    try:
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:  # not a URL urlsplit reads (a broken [IPv6] address): hide what may be
+        scheme, _, rest = url.partition("://")
+        user, at, host = rest.rpartition("@")
+        shown = f"{scheme}://{user.partition(':')[0]}:***@{host}" if at else url
+        return re.sub(r"(?i)(password=)[^&]*", r"\1***", shown)
     if parts.password is None and not any(key == "password" for key, _ in query):
         return url
     netloc = parts.netloc
@@ -384,7 +390,8 @@ def _unusable(url: str, error: BaseException) -> UnusableDatabaseError:
 async def _connect(url: str) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(url, server_settings=_server_settings())
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+    # ValueError: asyncpg's reading of the URL (a port that is not a number...).
+    except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise _unusable(url, error) from error
 
 
