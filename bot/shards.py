@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.plurals import counted
+
 # Discord has no documented maximum; this keeps a typo (3200 for 32) from planning 3,200 leases.
 MAX_SHARDS = 4096
 FORMS = "auto, a list of shards out of a count such as 0-7/32 or 3,5/8, or standby/32"
@@ -46,7 +48,7 @@ class ShardPlan:
         if self.count is None:
             return "every shard Discord recommends, in this process"
         if not self.own:
-            return f"standby for {self.count} shards"
+            return f"standby for {counted(self.count, 'shard', 'shards')}"
         return f"shards {format_shards(self.own)} of {self.count}"
 
 
