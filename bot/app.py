@@ -40,6 +40,7 @@ from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
 from bot.plurals import counted
 from bot.shards import shard_of
 from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
+from bot.throttle import HeavyWork, MemberCooldowns
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,9 @@ class GameNightBot(commands.AutoShardedBot):
         self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.
         self.metrics = metrics if metrics is not None else Metrics()
+        # Flood guards (bot.throttle): each member's cooldowns, each server's line of heavy work.
+        self.cooldowns = MemberCooldowns(self.metrics)
+        self.heavy = HeavyWork(self.metrics)
         # Interactions not yet acknowledged: the work they start waits until they are.
         self.pending_acks = PendingAcknowledgements()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
