@@ -116,7 +116,13 @@ async def record_finished_games(database: Path, guild_id: int, members: Sequence
 async def open_game(host: Member, channel: Channel, members: Sequence[Member]) -> None:
     """A Lotería game in ``channel`` that ``members`` join (in batches), started."""
     lobby = await (
-        await host.slash("loteria start", in_channel=channel, prizes="full", interval=INTERVAL)
+        await host.slash(
+            "loteria start",
+            in_channel=channel,
+            prizes="full",
+            interval=INTERVAL,
+            max_players=max(len(members), 2),
+        )
     ).reply(timeout=60)
     join = next(cid for cid in lobby.custom_ids if ":join:" in cid)
     start = next(cid for cid in lobby.custom_ids if ":start:" in cid)
@@ -135,9 +141,13 @@ async def view(table: Table, member: Member) -> None:
         seen.answered_at = asyncio.get_running_loop().time()
 
 
-async def keep_viewing(table: Table, every: float, tasks: set[asyncio.Task[None]]) -> None:
-    """Each member of ``table`` looks at their tabla every ``every`` seconds, staggered."""
+async def keep_viewing(
+    table: Table, every: float, phase: float, tasks: set[asyncio.Task[None]]
+) -> None:
+    """Each member of ``table`` looks at their tabla every ``every`` seconds, staggered; the
+    first after ``phase`` of the gap between two (servers do not look in step)."""
     gap = every / len(table.members)
+    await asyncio.sleep(gap * phase)
     for member in itertools.cycle(table.members):
         task = asyncio.create_task(view(table, member))
         tasks.add(task)
@@ -236,10 +246,13 @@ async def measure(
         )
     )
     tasks: set[asyncio.Task[None]] = set()
-    viewers = [asyncio.create_task(keep_viewing(t, options.view_every, tasks)) for t in tables]
+    viewers = [
+        asyncio.create_task(keep_viewing(table, options.view_every, number / len(tables), tasks))
+        for number, table in enumerate(tables)
+    ]
     await asyncio.sleep(BASELINE)
 
-    cpu_before = bot.cpu_seconds()
+    cpu_before, own_cpu_before = bot.cpu_seconds(), time.process_time()
     flood_start, wall_start = loop.time(), time.time()
     commands: list[tuple[str, Member, dict[str, object]]] = []
     for index in range(len(crowd)):
@@ -264,7 +277,7 @@ async def measure(
             break
         await asyncio.sleep(POLL)
     flood_end, wall_end = loop.time(), time.time()
-    cpu = bot.cpu_seconds() - cpu_before
+    cpu, own_cpu = bot.cpu_seconds() - cpu_before, time.process_time() - own_cpu_before
     await asyncio.sleep(AFTER)
     for viewer in viewers:
         viewer.cancel()
@@ -318,12 +331,20 @@ async def measure(
     print(f"call lateness before the flood (s): {summary(quiet_late)}")
     print(f"call lateness during the flood, flooding server (s): {summary(late_here)}")
     print(f"call lateness during the flood, other servers (s): {summary(late_elsewhere)}")
-    print(f"bot CPU over the flood: {cpu:.1f} s")
+    print(f"CPU over the flood: the bot {cpu:.1f} s, the emulator and members {own_cpu:.1f} s")
     in_order = all(
         [n for n, _ in calls(c.messages)] == list(range(1, len(calls(c.messages)) + 1))
         for c in [flood_channel, *(t.channel for t in tables)]
     )
     print(f"calls announced in order, none twice: {in_order}")
+    if options.timeline:
+        print("views elsewhere during the flood: seconds from its start, acknowledged, answered")
+        for seen in sorted(all_views, key=lambda v: v.result.created_at):
+            result = seen.result
+            if flood_start <= result.created_at <= flood_end:
+                ack = (result.acknowledged_at or float("nan")) - result.created_at
+                answer = (seen.answered_at or float("nan")) - result.created_at
+                print(f"  {result.created_at - flood_start:6.2f} {ack:6.2f} {answer:6.2f}")
     unanswered = sum(counts["unanswered"] for counts in outcomes.values()) + busy[2][0]
     return 0 if in_order and not unanswered else 1
 
@@ -342,6 +363,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="most seconds for the flood")
     parser.add_argument("--busy", action="store_true", help="a CPU-bound process beside the bot")
     parser.add_argument("--log", type=Path, help="save the bot's log here")
+    parser.add_argument(
+        "--timeline", action="store_true", help="list every view elsewhere during the flood"
+    )
     options = parser.parse_args(argv)
     if options.views < 1:
         parser.error("--views must be at least 1 (the flooding server's game needs players)")

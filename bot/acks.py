@@ -11,8 +11,10 @@ acknowledged, so the rush is answered before it is served (bench/bench_load.py).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import time
+from collections.abc import Callable
 
 # Discord's deadline: an interaction not acknowledged by then has failed; nobody waits for it.
 ACK_DEADLINE = 3.0
@@ -79,3 +81,63 @@ class PendingAcknowledgements:
             del self._arrived[interaction_id]
         if not self._arrived:
             self._settled.set()
+
+
+# Interactions of one server handled at once, from their arrival to their acknowledgement.
+ANSWERING_PER_SERVER = 32
+
+
+class ServerArrivals:
+    """Interactions are handled in arrival order, but at most ``per_server`` of one server at a
+    time, from their arrival to their acknowledgement (or Discord's deadline): the rest of a
+    server's burst waits in its own line, and another server's interaction arriving behind the
+    burst is handled at once instead of after all of it (bench/bench_flood.py)."""
+
+    def __init__(self, per_server: int = ANSWERING_PER_SERVER) -> None:
+        self.per_server = per_server
+        self._answering: dict[int, set[int]] = {}
+        self._waiting: dict[int, collections.deque[tuple[int, Callable[[], None]]]] = {}
+        self._server_of: dict[int, int] = {}
+
+    def answering(self, guild_id: int) -> int:
+        """Interactions of server ``guild_id`` being handled now."""
+        return len(self._answering.get(guild_id, ()))
+
+    def waiting(self, guild_id: int) -> int:
+        """Interactions of server ``guild_id`` waiting for their turn."""
+        return len(self._waiting.get(guild_id, ()))
+
+    def arrived(self, guild_id: int | None, interaction_id: int, handle: Callable[[], None]) -> None:
+        """Interaction ``interaction_id`` came in: ``handle`` it now, or once its server's
+        earlier ones are acknowledged."""
+        if guild_id is None:
+            handle()
+            return
+        if self.answering(guild_id) < self.per_server:
+            self._start(guild_id, interaction_id, handle)
+            return
+        self._waiting.setdefault(guild_id, collections.deque()).append((interaction_id, handle))
+
+    def answered(self, interaction_id: int) -> None:
+        """Interaction ``interaction_id`` was acknowledged (or its deadline passed): the next of
+        its server may go."""
+        guild_id = self._server_of.pop(interaction_id, None)
+        if guild_id is None:
+            return
+        answering = self._answering[guild_id]
+        answering.discard(interaction_id)
+        line = self._waiting.get(guild_id)
+        while line and len(answering) < self.per_server:
+            self._start(guild_id, *line.popleft())
+        if not line:
+            self._waiting.pop(guild_id, None)
+        if not answering:
+            del self._answering[guild_id]
+
+    def _start(self, guild_id: int, interaction_id: int, handle: Callable[[], None]) -> None:
+        self._answering.setdefault(guild_id, set()).add(interaction_id)
+        self._server_of[interaction_id] = guild_id
+        # However it ends (an answer, a handler that never answers, dropped as too late), its
+        # place is given back by Discord's deadline.
+        asyncio.get_running_loop().call_later(ACK_DEADLINE, self.answered, interaction_id)
+        handle()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
 import importlib.util
@@ -22,7 +23,7 @@ import yarl
 from discord.ext import commands
 
 from bot import render
-from bot.acks import PendingAcknowledgements
+from bot.acks import PendingAcknowledgements, ServerArrivals
 from bot.config import ConfigError, Settings
 from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
@@ -125,6 +126,7 @@ class GameNightBot(commands.AutoShardedBot):
         self.heavy = HeavyWork(self.metrics)
         # Interactions not yet acknowledged: the work they start waits until they are.
         self.pending_acks = PendingAcknowledgements()
+        self.arrivals = ServerArrivals()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
         self.identify_gate = identify_gate
         self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
@@ -178,10 +180,21 @@ class GameNightBot(commands.AutoShardedBot):
         def parse_answerable(data: dict[str, Any]) -> None:
             if unanswerable(data, time.time()):
                 log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+                self.arrivals.answered(int(data["id"]))
                 return
             parse_interaction(data)
 
-        parsers["INTERACTION_CREATE"] = parse_answerable
+        def parse_in_turn(data: dict[str, Any]) -> None:
+            # Each server's interactions a few at a time (bot.acks.ServerArrivals); one that
+            # waited past Discord's deadline in its line is dropped then.
+            guild = data.get("guild_id")
+            self.arrivals.arrived(
+                None if guild is None else int(guild),
+                int(data["id"]),
+                functools.partial(parse_answerable, data),
+            )
+
+        parsers["INTERACTION_CREATE"] = parse_in_turn
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""

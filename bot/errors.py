@@ -186,7 +186,11 @@ class GameNightTree(app_commands.CommandTree[Any]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Answer a failed command (:func:`report_error`), then deliver waiting notices."""
-        await report_error(interaction, error, context=await self._game_context(interaction))
+        # The game's context is for the log of a bug only: a refusal (a flood's included) is
+        # answered without asking the database.
+        expected = friendly_message(error, interaction.locale) is not None
+        context = "" if expected else await self._game_context(interaction)
+        await report_error(interaction, error, context=context)
         await after_answer(interaction)
 
     async def _game_context(self, interaction: discord.Interaction[Any]) -> str:

@@ -92,3 +92,43 @@ async def test_long_after_the_last_interaction_work_goes_ahead_at_once():
     started = loop.time()
     await asyncio.wait_for(pending.settled(), 1)
     assert loop.time() - started < acks.QUIET
+
+
+async def test_a_servers_burst_is_handled_a_few_at_a_time_and_another_server_at_once():
+    arrivals = acks.ServerArrivals(per_server=2)
+    handled: list[str] = []
+    for number in range(5):
+        arrivals.arrived(1, 100 + number, lambda n=number: handled.append(f"flood{n}"))
+    assert handled == ["flood0", "flood1"]
+    assert (arrivals.answering(1), arrivals.waiting(1)) == (2, 3)
+
+    # Behind the whole burst, another server's interaction and a DM are handled at once.
+    arrivals.arrived(2, 200, lambda: handled.append("elsewhere"))
+    arrivals.arrived(None, 300, lambda: handled.append("dm"))
+    assert handled[-2:] == ["elsewhere", "dm"]
+
+    # Each acknowledgement lets the next of the burst go, in arrival order.
+    arrivals.answered(101)
+    assert handled[-1] == "flood2"
+    arrivals.answered(101)  # twice: nothing more
+    arrivals.answered(999)  # unknown: nothing
+    assert handled[-1] == "flood2"
+    for interaction_id in (100, 102, 103, 104):
+        arrivals.answered(interaction_id)
+    assert handled[-2:] == ["flood3", "flood4"]
+    assert (arrivals.answering(1), arrivals.waiting(1)) == (0, 0)
+
+
+async def test_an_interaction_never_acknowledged_gives_its_place_back_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr(acks, "ACK_DEADLINE", 0.05)
+    arrivals = acks.ServerArrivals(per_server=1)
+    handled: list[int] = []
+    second = asyncio.Event()
+    arrivals.arrived(1, 100, lambda: handled.append(100))  # its handler never answers
+    arrivals.arrived(1, 101, second.set)
+    assert handled == [100]
+    assert not second.is_set()
+    await asyncio.wait_for(second.wait(), 5)
+    assert arrivals.answering(1) == 1
