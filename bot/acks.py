@@ -13,8 +13,11 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
 import time
 from collections.abc import Callable
+
+log = logging.getLogger(__name__)
 
 # Discord's deadline: an interaction not acknowledged by then has failed; nobody waits for it.
 ACK_DEADLINE = 3.0
@@ -83,61 +86,49 @@ class PendingAcknowledgements:
             self._settled.set()
 
 
-# Interactions of one server handled at once, from their arrival to their acknowledgement.
-ANSWERING_PER_SERVER = 32
+
+# Interactions of one server handed to their handlers in one turn of the event loop.
+ARRIVALS_PER_TURN = 4
 
 
 class ServerArrivals:
-    """Interactions are handled in arrival order, but at most ``per_server`` of one server at a
-    time, from their arrival to their acknowledgement (or Discord's deadline): the rest of a
-    server's burst waits in its own line, and another server's interaction arriving behind the
-    burst is handled at once instead of after all of it (bench/bench_flood.py)."""
+    """Interactions are handed to their handlers in turns, server by server: each turn of the
+    event loop takes up to ``per_turn`` of each server's waiting interactions, in arrival order.
+    A burst of one server (hundreds read off the gateway at once) is thus handled a few at a
+    time, while another server's interaction arriving behind it is handled on the next turn
+    instead of after all of it (bench/bench_flood.py). Nothing waits for an answer: the bot
+    handles the burst as fast as before, in another order."""
 
-    def __init__(self, per_server: int = ANSWERING_PER_SERVER) -> None:
-        self.per_server = per_server
-        self._answering: dict[int, set[int]] = {}
-        self._waiting: dict[int, collections.deque[tuple[int, Callable[[], None]]]] = {}
-        self._server_of: dict[int, int] = {}
+    def __init__(self, per_turn: int = ARRIVALS_PER_TURN) -> None:
+        self.per_turn = per_turn
+        # Servers in turn order (None: DMs), each with its interactions' handlers in order.
+        self._lines: dict[int | None, collections.deque[Callable[[], None]]] = {}
+        self._turn: asyncio.Handle | None = None
 
-    def answering(self, guild_id: int) -> int:
-        """Interactions of server ``guild_id`` being handled now."""
-        return len(self._answering.get(guild_id, ()))
+    def waiting(self, guild_id: int | None) -> int:
+        """Interactions of server ``guild_id`` not handed to their handler yet."""
+        return len(self._lines.get(guild_id, ()))
 
-    def waiting(self, guild_id: int) -> int:
-        """Interactions of server ``guild_id`` waiting for their turn."""
-        return len(self._waiting.get(guild_id, ()))
+    def arrived(self, guild_id: int | None, handle: Callable[[], None]) -> None:
+        """An interaction of server ``guild_id`` came in: ``handle`` it on the next turn that
+        reaches it."""
+        self._lines.setdefault(guild_id, collections.deque()).append(handle)
+        if self._turn is None:
+            self._turn = asyncio.get_running_loop().call_soon(self._take_turn)
 
-    def arrived(self, guild_id: int | None, interaction_id: int, handle: Callable[[], None]) -> None:
-        """Interaction ``interaction_id`` came in: ``handle`` it now, or once its server's
-        earlier ones are acknowledged."""
-        if guild_id is None:
-            handle()
-            return
-        if self.answering(guild_id) < self.per_server:
-            self._start(guild_id, interaction_id, handle)
-            return
-        self._waiting.setdefault(guild_id, collections.deque()).append((interaction_id, handle))
-
-    def answered(self, interaction_id: int) -> None:
-        """Interaction ``interaction_id`` was acknowledged (or its deadline passed): the next of
-        its server may go."""
-        guild_id = self._server_of.pop(interaction_id, None)
-        if guild_id is None:
-            return
-        answering = self._answering[guild_id]
-        answering.discard(interaction_id)
-        line = self._waiting.get(guild_id)
-        while line and len(answering) < self.per_server:
-            self._start(guild_id, *line.popleft())
-        if not line:
-            self._waiting.pop(guild_id, None)
-        if not answering:
-            del self._answering[guild_id]
-
-    def _start(self, guild_id: int, interaction_id: int, handle: Callable[[], None]) -> None:
-        self._answering.setdefault(guild_id, set()).add(interaction_id)
-        self._server_of[interaction_id] = guild_id
-        # However it ends (an answer, a handler that never answers, dropped as too late), its
-        # place is given back by Discord's deadline.
-        asyncio.get_running_loop().call_later(ACK_DEADLINE, self.answered, interaction_id)
-        handle()
+    def _take_turn(self) -> None:
+        self._turn = None
+        for guild_id in list(self._lines):
+            line = self._lines[guild_id]
+            for _ in range(min(self.per_turn, len(line))):
+                handle = line.popleft()
+                try:
+                    handle()
+                except Exception:  # one interaction must not take the others down with it
+                    log.exception("could not handle an interaction of server %s", guild_id)
+            # A server served goes to the back of the order.
+            del self._lines[guild_id]
+            if line:
+                self._lines[guild_id] = line
+        if self._lines:
+            self._turn = asyncio.get_running_loop().call_soon(self._take_turn)

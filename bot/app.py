@@ -172,35 +172,41 @@ class GameNightBot(commands.AutoShardedBot):
             await start_endpoint(self.http_endpoint)
 
     def _drop_unanswerable_interactions(self) -> None:
-        """Interactions past Discord's deadline are dropped as they arrive: no answer could
-        reach their member, and a RESUME replays those a previous holder already had."""
+        """Interactions are noted as they arrive (``pending_acks``) and handled in their server's
+        turn (``arrivals``: one server's burst does not hold up another's); those past Discord's
+        deadline are dropped, as they arrive or when their turn comes: no answer could reach
+        their member, and a RESUME replays those a previous holder already had."""
         parsers = self._connection.parsers
         parse_interaction = parsers["INTERACTION_CREATE"]
 
+        def too_late(data: dict[str, Any]) -> bool:
+            if not unanswerable(data, time.time()):
+                return False
+            log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+            return True
+
         def parse_answerable(data: dict[str, Any]) -> None:
-            if unanswerable(data, time.time()):
-                log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
-                self.arrivals.answered(int(data["id"]))
+            if too_late(data):
+                self.pending_acks.answered(int(data["id"]))
                 return
             parse_interaction(data)
 
         def parse_in_turn(data: dict[str, Any]) -> None:
-            # Each server's interactions a few at a time (bot.acks.ServerArrivals); one that
-            # waited past Discord's deadline in its line is dropped then.
+            if too_late(data):
+                return
+            self.pending_acks.arrived(int(data["id"]))
             guild = data.get("guild_id")
             self.arrivals.arrived(
-                None if guild is None else int(guild),
-                int(data["id"]),
-                functools.partial(parse_answerable, data),
+                None if guild is None else int(guild), functools.partial(parse_answerable, data)
             )
 
         parsers["INTERACTION_CREATE"] = parse_in_turn
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""
+        """discord.py's dispatch; an interaction answers over the bot's own pool (before its
+        handler runs)."""
         if event_name == "interaction":
             interaction: discord.Interaction[Any] = args[0]
-            self.pending_acks.arrived(interaction.id)
             if self.answer_session is not None:
                 # (discord.py gave it the shared pool; its handlers have not run yet.)
                 interaction._session = self.answer_session

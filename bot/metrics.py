@@ -17,7 +17,7 @@ import aiohttp
 import discord
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-from bot.acks import PendingAcknowledgements, ServerArrivals
+from bot.acks import PendingAcknowledgements
 
 # Discord allows 3 s; the buckets resolve the part that matters (well under it) finely.
 ACK_BUCKETS = (0.025, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
@@ -83,9 +83,6 @@ def _acknowledged(interaction: discord.Interaction[Any]) -> None:
     pending = getattr(interaction.client, "pending_acks", None)
     if isinstance(pending, PendingAcknowledgements):
         pending.answered(interaction.id)
-    arrivals = getattr(interaction.client, "arrivals", None)
-    if isinstance(arrivals, ServerArrivals):
-        arrivals.answered(interaction.id)
     metrics = getattr(interaction.client, "metrics", None)
     if not isinstance(metrics, Metrics) or interaction.extras.get(ACKNOWLEDGED):
         return
