@@ -1211,8 +1211,14 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 async with self.live_game(game_id).lock:
                     revealed = await self.storage.get_game(game_id)
             assert revealed is not None
-            content = await loop.run_in_executor(
-                self.bot.caller_executor, self.call_text, revealed, value, seq
+            content = await self.bot.heavy.run(
+                game.guild_id,
+                Lane.CALL,
+                self.call_text,
+                revealed,
+                value,
+                seq,
+                executor=self.bot.caller_executor,
             )
             message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
