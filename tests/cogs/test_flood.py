@@ -51,6 +51,13 @@ def hold_pictures(bot: GameNightBot, guild: Guild) -> threading.Event:
     return release
 
 
+def refusals(bot: GameNightBot, reason: str) -> float | None:
+    """``gamenight_flood_refusals_total{reason}`` as the operator's /metrics shows it."""
+    return bot.metrics.registry.get_sample_value(
+        "gamenight_flood_refusals_total", {"reason": reason}
+    )
+
+
 async def acknowledged(emulator: Emulator, result: InteractionResult) -> None:
     await emulator.wait_until(
         lambda: result.acknowledged or None, 10, lambda: f"{result.describe()} acknowledged"
@@ -84,6 +91,7 @@ async def test_a_member_asking_too_often_is_told_when_to_try_again_and_nothing_i
     assert not reply.attachments
     assert refused.followups == []
     assert not any(message.attachments for message in host.dms[1:])  # only the deal's DM
+    assert refusals(bot, "cooldown") == 1
 
     # The cooldown is the member's: another player is answered as usual.
     theirs = await (await other.slash("loteria tabla")).reply()
@@ -176,6 +184,7 @@ async def test_a_flood_beyond_its_servers_line_is_refused_politely(emulator: Emu
             assert not view.deferred  # refused before any work: no "thinking..." first
         assert all(view.deferred for view in served)
         assert bot.heavy.refused[Lane.VIEW] == len(refused)
+        assert refusals(bot, "server_busy") == len(refused)
         assert bot.heavy.waiting(flooded.id, Lane.VIEW) == line
     finally:
         release.set()
