@@ -12,12 +12,13 @@ per member (Discord user) and command, kept by each bot (``GameNightBot.cooldown
 runs at most ``HEAVY_PER_SERVER`` jobs at once, all servers together at most
 ``HEAVY_IN_ALL``; a freed slot goes to the first waiting job by lane (a game's calls, then
 board views, then the rest), then to the server with the fewest jobs running, then in order of
-arrival. A call never waits: it starts at once, even beyond the limits (it is small and the
-game's pace depends on it). A server's waiting line holds at most ``VIEWS_WAITING_PER_SERVER``
-board views and ``OTHERS_WAITING_PER_SERVER`` other jobs; a request beyond that is refused
-privately ("server_busy") before anything is done for it. So a flood in one server keeps at most
-two of the bot's worker threads and two of its database turns busy, and another server's board
-view finds a slot within one job's time (bench/bench_flood.py).
+arrival. A game's own pictures (its calls, its end) never wait: they start at once, even beyond
+the limits (the game's pace depends on them, and a game draws one at a time). A server's waiting
+line holds at most ``VIEWS_WAITING_PER_SERVER`` board views and ``OTHERS_WAITING_PER_SERVER``
+other jobs; a request beyond that is refused privately ("server_busy") before anything is done
+for it. So a flood in one server keeps at most two of the bot's worker threads and two of its
+database turns busy, and another server's board view finds a slot within one job's time
+(bench/bench_flood.py).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ VERIFY_RATE = Rate(3, 60.0)  # /loteria verify, /housie verify: the game re-deal
 SWEEP_SECONDS = 60.0
 
 HEAVY_PER_SERVER = 2  # heavy jobs of one server running at once
-HEAVY_IN_ALL = 4  # heavy jobs of all servers running at once (the default pool has 6 threads)
+HEAVY_IN_ALL = 4  # of all servers (asyncio's default pool has 5 threads or more: some stay free)
 # What a server's line holds, waiting: a few seconds of work (400 board views at once were all
 # answered in 4 s on a quiet two-core machine; a leaderboard or an animation takes 50-250 ms).
 VIEWS_WAITING_PER_SERVER = 300
