@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
 import importlib.util
@@ -22,7 +23,7 @@ import yarl
 from discord.ext import commands
 
 from bot import render
-from bot.acks import PendingAcknowledgements
+from bot.acks import PendingAcknowledgements, ServerArrivals
 from bot.config import ConfigError, Settings
 from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
@@ -40,6 +41,7 @@ from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
 from bot.plurals import counted
 from bot.shards import shard_of
 from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
+from bot.throttle import HeavyWork, MemberCooldowns
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -119,8 +121,12 @@ class GameNightBot(commands.AutoShardedBot):
         self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.
         self.metrics = metrics if metrics is not None else Metrics()
+        # Flood guards (bot.throttle): each member's cooldowns, each server's line of heavy work.
+        self.cooldowns = MemberCooldowns(self.metrics)
+        self.heavy = HeavyWork(self.metrics)
         # Interactions not yet acknowledged: the work they start waits until they are.
         self.pending_acks = PendingAcknowledgements()
+        self.arrivals = ServerArrivals()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
         self.identify_gate = identify_gate
         self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
@@ -166,24 +172,41 @@ class GameNightBot(commands.AutoShardedBot):
             await start_endpoint(self.http_endpoint)
 
     def _drop_unanswerable_interactions(self) -> None:
-        """Interactions past Discord's deadline are dropped as they arrive: no answer could
-        reach their member, and a RESUME replays those a previous holder already had."""
+        """Interactions are noted as they arrive (``pending_acks``) and handled in their server's
+        turn (``arrivals``: one server's burst does not hold up another's); those past Discord's
+        deadline are dropped, as they arrive or when their turn comes: no answer could reach
+        their member, and a RESUME replays those a previous holder already had."""
         parsers = self._connection.parsers
         parse_interaction = parsers["INTERACTION_CREATE"]
 
+        def too_late(data: dict[str, Any]) -> bool:
+            if not unanswerable(data, time.time()):
+                return False
+            log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+            return True
+
         def parse_answerable(data: dict[str, Any]) -> None:
-            if unanswerable(data, time.time()):
-                log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+            if too_late(data):
+                self.pending_acks.answered(int(data["id"]))
                 return
             parse_interaction(data)
 
-        parsers["INTERACTION_CREATE"] = parse_answerable
+        def parse_in_turn(data: dict[str, Any]) -> None:
+            if too_late(data):
+                return
+            self.pending_acks.arrived(int(data["id"]))
+            guild = data.get("guild_id")
+            self.arrivals.arrived(
+                None if guild is None else int(guild), functools.partial(parse_answerable, data)
+            )
+
+        parsers["INTERACTION_CREATE"] = parse_in_turn
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""
+        """discord.py's dispatch; an interaction answers over the bot's own pool (before its
+        handler runs)."""
         if event_name == "interaction":
             interaction: discord.Interaction[Any] = args[0]
-            self.pending_acks.arrived(interaction.id)
             if self.answer_session is not None:
                 # (discord.py gave it the shared pool; its handlers have not run yet.)
                 interaction._session = self.answer_session

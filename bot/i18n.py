@@ -513,8 +513,14 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Necesitas el permiso Gestionar servidor para eso.",
     ),
     "slow_down": (
-        "Slow down: try again in {seconds} s.",
-        "Más despacio: inténtalo de nuevo en {seconds} s.",
+        "Slow down: you have asked for that a lot just now. Try again <t:{at}:R>.",
+        "Más despacio: lo has pedido muchas veces seguidas. Vuelve a intentarlo <t:{at}:R>.",
+    ),
+    "server_busy": (
+        "This server is asking for a lot at once right now, so I can't take this one."
+        " Please try again in a few seconds.",
+        "Este servidor está pidiendo muchas cosas a la vez ahora mismo y no puedo atender esta."
+        " Vuelve a intentarlo en unos segundos.",
     ),
     "not_a_valid_value": (
         "{value} is not a valid value here.",

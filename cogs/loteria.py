@@ -29,6 +29,7 @@ from bot.render import help as render_help
 from bot.render import loteria as render
 from bot.render import results as render_results
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
+from bot.throttle import BOARD_VIEW_RATE, member_cooldown
 from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
@@ -434,6 +435,7 @@ class Loteria(
     @app_commands.command(
         name="tabla", description=_("Show your tabla with the called cards marked")
     )
+    @member_cooldown(BOARD_VIEW_RATE)
     async def tabla(self, interaction: discord.Interaction[Any]) -> None:
         await self.show_boards(interaction)
 

@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "bot.storage",
         "bot.errors",
+        "bot.throttle",
         "bot.permissions",
         "bot.attachments",
         "bot.backup",
