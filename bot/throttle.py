@@ -64,9 +64,12 @@ SWEEP_SECONDS = 60.0
 
 HEAVY_PER_SERVER = 2  # heavy jobs of one server running at once
 HEAVY_IN_ALL = 4  # of all servers (asyncio's default pool has 5 threads or more: some stay free)
-# What a server's line holds, waiting: a few seconds of work (400 board views at once were all
-# answered in 4 s on a quiet two-core machine; a leaderboard or an animation takes 50-250 ms).
-VIEWS_WAITING_PER_SERVER = 300
+# What a server's line holds, waiting. Board views: every player of the largest game
+# (MAX_PLAYERS_LIMIT in bot.calling) asking at once, each a fair request, about 10 s of work
+# (400 board views at once were answered in 4 s on a quiet two-core machine); the line only
+# delays its own server, so it bounds memory, not other servers' answers. The rest: a few
+# seconds of work (a leaderboard or an animation takes 50-250 ms).
+VIEWS_WAITING_PER_SERVER = 1000
 OTHERS_WAITING_PER_SERVER = 50
 
 

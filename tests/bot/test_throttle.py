@@ -188,3 +188,12 @@ async def test_run_does_the_work_in_a_thread_in_its_turn():
     heavy = HeavyWork()
     assert await heavy.run(QUIET, Lane.OTHER, sum, [1, 2, 3]) == 6
     assert heavy.running() == 0
+
+
+def test_a_servers_line_holds_a_view_for_every_player_of_the_largest_game():
+    # Every player of a full game asking for their board at once is a fair crowd: it waits its
+    # turn, and none of it is refused as a flood.
+    from bot.calling import MAX_PLAYERS_LIMIT
+    from bot.throttle import VIEWS_WAITING_PER_SERVER
+
+    assert VIEWS_WAITING_PER_SERVER >= MAX_PLAYERS_LIMIT
