@@ -268,10 +268,12 @@ class Fleet:
 
 
 class ProxyProcess:
-    """``gamenight rest-proxy`` in front of the emulator, as the fleet would run it."""
+    """``gamenight rest-proxy`` in front of the emulator, as the fleet would run it (with the
+    bot's token, the one it forwards)."""
 
-    def __init__(self, upstream: str, log: Path) -> None:
+    def __init__(self, upstream: str, token: str, log: Path) -> None:
         self.upstream = upstream
+        self.token = token
         self.log = log
         self.process: asyncio.subprocess.Process | None = None
         self.api_base_url = ""
@@ -282,7 +284,12 @@ class ProxyProcess:
                 *(sys.executable, "-m", "bot", "rest-proxy", "--port", "0"),
                 *("--upstream", self.upstream),
                 cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT), "GAMENIGHT_LOG_LEVEL": "WARNING"},
+                env={
+                    **os.environ,
+                    "PYTHONPATH": str(ROOT),
+                    "GAMENIGHT_LOG_LEVEL": "WARNING",
+                    "DISCORD_TOKEN": self.token,
+                },
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,
             )
@@ -483,7 +490,7 @@ class FleetBench(LoadBench):
         fleet_plan, plan, emu = self.fleet_plan, self.plan, self.emu
         api_base_url = emu.api_base_url
         if fleet_plan.proxy:
-            self.proxy = ProxyProcess(emu.api_base_url, folder / "proxy.log")
+            self.proxy = ProxyProcess(emu.api_base_url, emu.token, folder / "proxy.log")
             await self.proxy.start()
             api_base_url = self.proxy.api_base_url
         ranges = fleet_plan.shard_ranges()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
 import importlib.util
@@ -22,8 +23,9 @@ import yarl
 from discord.ext import commands
 
 from bot import render
-from bot.acks import PendingAcknowledgements
-from bot.config import Settings
+from bot.acks import PendingAcknowledgements, ServerArrivals
+from bot.config import ConfigError, Settings
+from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.games import GameCog, GameKind
 from bot.gateway_sessions import (
@@ -36,8 +38,10 @@ from bot.gateway_sessions import (
 from bot.http_server import HttpEndpoint
 from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
+from bot.plurals import counted
 from bot.shards import shard_of
 from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
+from bot.throttle import HeavyWork, MemberCooldowns
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -89,6 +93,7 @@ class GameNightBot(commands.AutoShardedBot):
         identify_gate: Callable[[GameNightBot, int], Awaitable[None]] | None = None,
         resume_sessions: Mapping[int, ResumableSession] | None = None,
         hands_over_sessions: bool = False,
+        endpoint_limits: ConnectionLimits | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -116,8 +121,12 @@ class GameNightBot(commands.AutoShardedBot):
         self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.
         self.metrics = metrics if metrics is not None else Metrics()
+        # Flood guards (bot.throttle): each member's cooldowns, each server's line of heavy work.
+        self.cooldowns = MemberCooldowns(self.metrics)
+        self.heavy = HeavyWork(self.metrics)
         # Interactions not yet acknowledged: the work they start waits until they are.
         self.pending_acks = PendingAcknowledgements()
+        self.arrivals = ServerArrivals()
         # A fleet paces IDENTIFYs across its processes (Discord's max_concurrency).
         self.identify_gate = identify_gate
         self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
@@ -131,6 +140,8 @@ class GameNightBot(commands.AutoShardedBot):
         self._drop_unanswerable_interactions()
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
+        # The HTTP endpoint's connection limits (None: bot.http_server's, read at start).
+        self.endpoint_limits = endpoint_limits
         self.answer_session: aiohttp.ClientSession | None = None
 
     async def setup_hook(self) -> None:
@@ -156,29 +167,46 @@ class GameNightBot(commands.AutoShardedBot):
         )
         if self.settings.metrics_port is not None:
             self.http_endpoint = HttpEndpoint(
-                self, self.settings.metrics_host, self.settings.metrics_port
+                self, self.settings.metrics_host, self.settings.metrics_port, self.endpoint_limits
             )
-            await self.http_endpoint.start()
+            await start_endpoint(self.http_endpoint)
 
     def _drop_unanswerable_interactions(self) -> None:
-        """Interactions past Discord's deadline are dropped as they arrive: no answer could
-        reach their member, and a RESUME replays those a previous holder already had."""
+        """Interactions are noted as they arrive (``pending_acks``) and handled in their server's
+        turn (``arrivals``: one server's burst does not hold up another's); those past Discord's
+        deadline are dropped, as they arrive or when their turn comes: no answer could reach
+        their member, and a RESUME replays those a previous holder already had."""
         parsers = self._connection.parsers
         parse_interaction = parsers["INTERACTION_CREATE"]
 
+        def too_late(data: dict[str, Any]) -> bool:
+            if not unanswerable(data, time.time()):
+                return False
+            log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+            return True
+
         def parse_answerable(data: dict[str, Any]) -> None:
-            if unanswerable(data, time.time()):
-                log.info("interaction %s arrived past Discord's deadline; not answered", data["id"])
+            if too_late(data):
+                self.pending_acks.answered(int(data["id"]))
                 return
             parse_interaction(data)
 
-        parsers["INTERACTION_CREATE"] = parse_answerable
+        def parse_in_turn(data: dict[str, Any]) -> None:
+            if too_late(data):
+                return
+            self.pending_acks.arrived(int(data["id"]))
+            guild = data.get("guild_id")
+            self.arrivals.arrived(
+                None if guild is None else int(guild), functools.partial(parse_answerable, data)
+            )
+
+        parsers["INTERACTION_CREATE"] = parse_in_turn
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's dispatch, noting each interaction as it arrives (before its handler)."""
+        """discord.py's dispatch; an interaction answers over the bot's own pool (before its
+        handler runs)."""
         if event_name == "interaction":
             interaction: discord.Interaction[Any] = args[0]
-            self.pending_acks.arrived(interaction.id)
             if self.answer_session is not None:
                 # (discord.py gave it the shared pool; its handlers have not run yet.)
                 interaction._session = self.answer_session
@@ -297,7 +325,8 @@ class GameNightBot(commands.AutoShardedBot):
 
     def verify_page(self) -> str | None:
         """Where players open the verification page: the HTTP endpoint's public address, or
-        None for the page shipped with the bot (a file link, for whoever runs it)."""
+        None when they cannot (no ``GAMENIGHT_PUBLIC_URL``: a link to the page shipped with the
+        bot would open on the bot's own machine only, so none is posted)."""
         if self.settings.public_url is None:
             return None
         return f"{self.settings.public_url}/verify/"
@@ -373,6 +402,10 @@ class GameNightBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:
         """After a slash command: follow it with the notices waiting for that member."""
+        name = getattr(command, "qualified_name", command)
+        log.debug(
+            "/%s by %s in channel %s answered", name, interaction.user.id, interaction.channel_id
+        )
         await self.deliver_notices(interaction)
 
     async def deliver_notices(self, interaction: discord.Interaction[Any]) -> None:
@@ -421,7 +454,21 @@ class GameNightBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         """Logs who the bot is connected as, and to how many servers."""
         assert self.user is not None
-        log.info("connected as %s (%s) to %d servers", self.user, self.user.id, len(self.guilds))
+        servers = counted(len(self.guilds), "server", "servers")
+        log.info("connected as %s (%s) to %s", self.user, self.user.id, servers)
+
+
+async def start_endpoint(endpoint: HttpEndpoint) -> None:
+    """Start the HTTP endpoint; a port or address it cannot listen on is a bad setting
+    (``ConfigError``, one line and exit code 2), not a crash to restart."""
+    try:
+        await endpoint.start()
+    except OSError as error:  # the port is taken, the address is not this machine's...
+        raise ConfigError(
+            f"GAMENIGHT_METRICS_PORT: the HTTP endpoint cannot listen on {endpoint.host}:"
+            f"{endpoint.port} ({error.strerror or error}); choose a free port, or fix "
+            "GAMENIGHT_METRICS_HOST"
+        ) from None
 
 
 async def freeze_when_warm(bot: GameNightBot) -> None:

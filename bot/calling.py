@@ -49,7 +49,8 @@ from bot.storage import (
     ServerSettings,
     WinnerRow,
 )
-from bot.verify_link import PAGE_NAME, verify_fragment, verify_url
+from bot.throttle import VERIFY_RATE, Lane, member_cooldown
+from bot.verify_link import verify_fragment, verify_url
 from engine.fairness import commitment, draw_order
 
 if TYPE_CHECKING:
@@ -63,9 +64,6 @@ LOBBY_EDIT_INTERVAL = 2.0
 # 1,000 members in 50 lobbies at 1.7x the rate-limit floor when every lobby edited every 2 s).
 LOBBY_EDITS_PER_SECOND = 2.0
 DM_CONCURRENCY = 8
-# Board views (/tabla, /ticket, /housie board) answered at once, after their acknowledgement: a
-# burst waits its turn here instead of flooding the event loop and the worker threads.
-VIEW_CONCURRENCY = 4
 FALSE_CLAIM_LIMIT = 2
 MIN_INTERVAL, MAX_INTERVAL = 5, 120
 DEFAULT_INTERVAL = 10  # seconds between calls when neither the host nor the server chose
@@ -254,7 +252,6 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
-        self.view_slots = asyncio.Semaphore(VIEW_CONCURRENCY)
         self.nights_wake = asyncio.Event()
         self.nights_task: asyncio.Task[None] | None = None
 
@@ -874,15 +871,21 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         await send_ephemeral(interaction, self.say("left", interaction.locale, game=game.id))
 
     async def show_boards(self, interaction: discord.Interaction[Any]) -> None:
-        """Shows the member their boards privately, marked with the calls the channel has seen."""
+        """Shows the member their boards privately, marked with the calls the channel has seen.
+
+        A crowd of views is answered a few at a time in the server's line of heavy work
+        (``bot.throttle``): with all of them in flight at once, every turn of the event loop would
+        run hundreds of their steps and the caller's timer would wait behind them
+        (bench/bench_call_pace.py), and another server's views behind them too
+        (bench/bench_flood.py)."""
         # Acknowledge first, every answer here being private: under load (many games calling,
         # a restart resuming them all) the database and the render can each take their turn
         # for longer than Discord's 3 s (bench/bench_load.py).
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        # A crowd of views is answered a few at a time: with all of them in flight at once, every
-        # turn of the event loop would run hundreds of their steps and the caller's timer would
-        # wait its turn behind them (bench/bench_call_pace.py).
-        async with self.view_slots:
+        async with self.bot.heavy.turn(
+            interaction.guild_id,
+            Lane.VIEW,
+            acknowledge=lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        ):
             game = await self.game_here(interaction)
             player = await self.storage.get_player(game.id, interaction.user.id)
             boards = await self.storage.boards(game.id, interaction.user.id)
@@ -891,17 +894,17 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             seen = await self.seen_calls(game)
             locale = interaction.locale
             images = await asyncio.to_thread(self.render_boards, game, boards, seen, locale)
-            await interaction.followup.send(
-                self.say(
-                    "your_boards",
-                    locale,
-                    boards=self.board_phrase(len(images), locale),
-                    game=game.id,
-                    calls=len(seen),
-                ),
-                files=[attachment(image) for image in images],
-                ephemeral=True,
-            )
+        await interaction.followup.send(
+            self.say(
+                "your_boards",
+                locale,
+                boards=self.board_phrase(len(images), locale),
+                game=game.id,
+                calls=len(seen),
+            ),
+            files=[attachment(image) for image in images],
+            ephemeral=True,
+        )
         if not player.delivered:
             await self.storage.set_delivery(game.id, player.user_id, Delivery.REPLY)
             self.touch_lobby(game.id)
@@ -1173,10 +1176,16 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         game = await self.storage.get_game(game_id)
         assert game is not None
         await self.announced_count(game_id)  # know what was seen before this one is
-        loop = asyncio.get_running_loop()
-        # The caller's own thread: a burst of board views must not queue the call behind them.
-        content, images = await loop.run_in_executor(
-            self.bot.caller_executor, self.render_call, game, value, seq
+        # The caller's own thread, first in the server's line: a burst of board views must not
+        # queue the call behind them.
+        content, images = await self.bot.heavy.run(
+            game.guild_id,
+            Lane.CALL,
+            self.render_call,
+            game,
+            value,
+            seq,
+            executor=self.bot.caller_executor,
         )
         view = discord.ui.View(timeout=None)
         view.add_item(self.claim_button(game))
@@ -1202,8 +1211,14 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 async with self.live_game(game_id).lock:
                     revealed = await self.storage.get_game(game_id)
             assert revealed is not None
-            content = await loop.run_in_executor(
-                self.bot.caller_executor, self.call_text, revealed, value, seq
+            content = await self.bot.heavy.run(
+                game.guild_id,
+                Lane.CALL,
+                self.call_text,
+                revealed,
+                value,
+                seq,
+                executor=self.bot.caller_executor,
             )
             message = await posted.edit(content=content, attachments=files, view=view)
         live = self.live_game(game_id)
@@ -1502,7 +1517,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             lines.append(self.say("no_winners", locale))
         assert game.seed is not None
         lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
-        lines.append(await self.verify_line(game, announced, locale))
+        link = await self.verify_line(game, announced, locale)
+        if link is not None:
+            lines.append(link)
         await self.post_summary(game, "\n".join(lines), winners)
         self.touch_lobby(game.id, urgent=True)
         if game.options.get("night") is not None:
@@ -1516,8 +1533,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             boards = await self.storage.boards(game.id)
             players = await self.storage.players(game.id)
             try:
-                pictures = await asyncio.to_thread(
-                    self.render_result, game, winners, boards, players
+                pictures = await self.bot.heavy.run(
+                    game.guild_id, Lane.CALL, self.render_result, game, winners, boards, players
                 )
             except Exception:  # the picture is a bonus; the summary must not wait on it
                 log.exception("could not draw the winners of game %s", game.id)
@@ -1536,28 +1553,42 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         if game.status.is_live:
             raise self.refusal("still_on", game=game.id)
         assert game.seed is not None
-        await defer_public(interaction)
-        problems = await self.verify_game(game)
         locale = interaction.locale
-        if problems:
-            text = self.say("verify_failed", locale) + "\n"
-            text += "\n".join(f"- {problem}" for problem in problems[:10])
-        else:
-            draws = await self.storage.draws(game.id)
-            boards = await self.storage.board_count(game.id)
-            text = self.say("verified", locale, game=game.id, calls=len(draws), boards=boards)
-        commitment_line = self.say(
-            "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
-        )
-        calls = len(await self.storage.draws(game.id))
-        link = await self.verify_line(game, calls, locale)
-        await answer(interaction, f"{text}\n{commitment_line}\n{link}", ephemeral=False)
+        # Re-dealing a big game is heavy work: in the server's line.
+        async with self.bot.heavy.turn(
+            interaction.guild_id, Lane.OTHER, acknowledge=lambda: defer_public(interaction)
+        ):
+            problems = await self.verify_game(game)
+            if problems:
+                text = self.say("verify_failed", locale) + "\n"
+                text += "\n".join(f"- {problem}" for problem in problems[:10])
+            else:
+                draws = await self.storage.draws(game.id)
+                boards = await self.storage.board_count(game.id)
+                text = self.say(
+                    "verified",
+                    locale,
+                    game=game.id,
+                    calls=self.say("n_calls", locale, count=len(draws)),
+                    boards=self.say("n_boards", locale, count=boards),
+                )
+            commitment_line = self.say(
+                "seed_commitment", locale, seed=game.seed.hex(), commitment=_commitment(game)
+            )
+            calls = len(await self.storage.draws(game.id))
+            link = await self.verify_line(game, calls, locale)
+        lines = [text, commitment_line] if link is None else [text, commitment_line, link]
+        await answer(interaction, "\n".join(lines), ephemeral=False)
 
-    async def verify_line(self, game: GameRow, calls: int, locale: LocaleLike) -> str:
+    async def verify_line(self, game: GameRow, calls: int, locale: LocaleLike) -> str | None:
         """A link to the verification page with the game filled in (in the link's fragment,
         which browsers keep to themselves), or where to find the page when the link would be
-        too long for a message."""
+        too long for a message; None when players cannot open the page (no public address:
+        the seed and ``/<game> verify`` are what they have)."""
         assert game.seed is not None
+        page = self.bot.verify_page()
+        if page is None:
+            return None
         boards = await self.storage.boards(game.id)
         fragment = verify_fragment(
             kind=self.kind,
@@ -1568,9 +1599,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             language="es" if is_spanish(locale) else "en",
             **self.verify_values(game),
         )
-        url = verify_url(self.bot.verify_page(), fragment)
+        url = verify_url(page, fragment)
         if len(url) > VERIFY_LINK_LIMIT:
-            return self.say("verify_page_only", locale, page=self.bot.verify_page() or PAGE_NAME)
+            return self.say("verify_page_only", locale, page=page)
         return self.say("verify_link", locale, url=url)
 
     def verify_values(self, game: GameRow) -> dict[str, Any]:
@@ -1622,6 +1653,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     @app_commands.command(name="verify", description=_("Check a finished game against its seed"))
     @app_commands.describe(game=_("The game number"))
+    @member_cooldown(VERIFY_RATE)
     async def verify_command(
         self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]
     ) -> None:

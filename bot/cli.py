@@ -2,8 +2,9 @@
 
 Every sub-command is one :class:`Command` in :data:`COMMANDS`; adding one is adding an entry.
 Without a sub-command the bot runs, as ``python -m bot`` always has. Exit codes: 0 done, 1 the
-command failed, 2 bad arguments, settings or database (one line on stderr says which and how to
-fix it).
+command failed, 2 bad arguments, settings (a token Discord refuses included) or database: one
+line on stderr says which and how to fix it, never a traceback (the systemd units do not
+restart the bot on 2: restarting cannot fix it).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from bot.config import ConfigError, Settings, database_path, setting_values
+from bot.config import ConfigError, Settings, database_path, postgres_url_problem, setting_values
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2  # also bad settings and an unusable database
@@ -45,40 +46,115 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
     return code
 
 
+def warn(message: str) -> None:
+    """Print ``warning: message`` on stderr."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def env_files(options: argparse.Namespace) -> list[Path]:
+    """The settings files: each ``--env-file`` (later ones win), else ``./.env`` if there."""
+    files: list[Path] = options.env_file
+    return files
+
+
+def load_settings(options: argparse.Namespace) -> Settings:
+    """The settings as the bot reads them (``Settings.load``, the files of ``--env-file``).
+    Raises ``ConfigError``, after printing the warnings met before it (a misspelt name often
+    explains the error)."""
+    try:
+        return Settings.load(env_file=env_files(options))
+    except ConfigError as error:
+        for warning in error.warnings:
+            warn(warning)
+        raise
+
+
 # -- run -----------------------------------------------------------------------------------------
 
 
 def run(options: argparse.Namespace) -> int:
     """``gamenight run``: the bot on Discord until SIGTERM or Ctrl-C.
 
-    Bad settings or an unusable database are one line on stderr and exit code 2.
+    Bad settings, a token Discord refuses or an unusable database are one line on stderr and
+    exit code 2. The token is asked of Discord first (``GET /users/@me``, as ``check-config
+    --online`` does), so that a refused token touches neither the database nor the log.
     """
+    from bot.database_file import UnusableDatabaseError, file_locks
+
     try:
-        settings = Settings.load(env_file=options.env_file)
-    except ConfigError as error:
+        settings = load_settings(options)
+        file_locks()  # not a POSIX system (Windows): said now, on any database
+    except (ConfigError, UnusableDatabaseError) as error:
         return fail(str(error))
 
     import asyncio
     import logging
 
-    import discord
-
-    from bot.app import run_bot
-    from bot.database_file import UnusableDatabaseError
+    from bot.app import STOP_SIGNALS, run_bot
+    from bot.config_check import DiscordUnreachableError, TokenRefusedError, ask_discord
     from bot.endpoints import apply_endpoints
     from bot.fleet import run_fleet
+    from bot.logs import setup_logging
 
-    # discord.py's own set-up: one format for its logs and ours, coloured on a terminal.
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # Libraries at INFO at most, and no secret in any line (bot/logs.py says why).
+    setup_logging(settings.log_level, secrets=(settings.token, settings.signing_key))
+    log = logging.getLogger(__name__)
+    for warning in settings.warnings:
+        log.warning("%s", warning)
     apply_endpoints(settings.api_base_url, settings.gateway_url)
-    try:
+
+    async def start() -> None:
+        # The token first; SIGTERM or Ctrl-C meanwhile is a clean stop, as later on.
+        loop = asyncio.get_running_loop()
+        asking = asyncio.ensure_future(ask_discord(settings.token))
+        for stop_signal in STOP_SIGNALS:
+            loop.add_signal_handler(stop_signal, asking.cancel)
+        try:
+            await asyncio.wait([asking])
+        finally:
+            for stop_signal in STOP_SIGNALS:
+                loop.remove_signal_handler(stop_signal)
+        if asking.cancelled():
+            return
+        if isinstance(asking.exception(), DiscordUnreachableError):
+            # No verdict on the token: discord.py retries as it logs in, and logs why.
+            log.debug("could not ask Discord who the token is first: %s", asking.exception())
+        else:
+            asking.result()  # a refused token raises here
         # One process of a fleet sharing the shards, or one running them all.
-        asyncio.run(run_fleet(settings) if settings.shards.fleet else run_bot(settings))
-    except UnusableDatabaseError as error:
+        await (run_fleet(settings) if settings.shards.fleet else run_bot(settings))
+
+    try:
+        asyncio.run(start())
+    except (ConfigError, TokenRefusedError, UnusableDatabaseError) as error:
         return fail(str(error))
     except KeyboardInterrupt:  # Ctrl-C before the bot's own handler is in place
         return 0
+    except Exception as error:
+        # Refused at login after all (reset meanwhile), or later (4004: the token was reset).
+        if token_refused(error):
+            return fail(str(TokenRefusedError()))
+        raise
     return 0
+
+
+def token_refused(error: BaseException | None) -> bool:
+    """Whether Discord refusing the token is what ``error`` comes down to: discord.py's
+    ``LoginFailure`` (a 401 at login) or the gateway closing with 4004 (authentication failed),
+    as raised or as the cause of a fleet client's failure."""
+    import discord
+
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, BaseExceptionGroup):
+            return any(token_refused(inner) for inner in error.exceptions)
+        if isinstance(error, discord.LoginFailure) or (
+            isinstance(error, discord.ConnectionClosed) and error.code == 4004
+        ):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 # -- sandbox -------------------------------------------------------------------------------------
@@ -125,7 +201,7 @@ def invite(options: argparse.Namespace) -> int:
 
     client_id: int | None = options.client_id
     if client_id is None:
-        token = setting_values(env_file=options.env_file).get("DISCORD_TOKEN", "").strip()
+        token = setting_values(env_file=env_files(options)).get("DISCORD_TOKEN", "").strip()
         if not token:
             return fail(
                 "no client id: pass --client-id with the Application ID (Developer Portal > your "
@@ -163,10 +239,12 @@ def backup_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def backup(options: argparse.Namespace) -> int:
-    """``gamenight backup``: a consistent copy of the SQLite database (PostgreSQL has pg_dump)."""
-    from bot.backup import BackupError, backup_database
+    """``gamenight backup``: a consistent copy of the SQLite database (PostgreSQL has pg_dump).
+    Exit code 2 when refused before copying (no database, a FILE that cannot or must not be
+    written), 1 when the copy failed."""
+    from bot.backup import BackupError, BackupRefusedError, backup_database
 
-    values = setting_values(env_file=options.env_file)
+    values = setting_values(env_file=env_files(options))
     if options.database is None and "://" in values.get("GAMENIGHT_DATABASE", ""):
         return fail(
             "gamenight backup copies a SQLite database; back up PostgreSQL with pg_dump "
@@ -175,6 +253,8 @@ def backup(options: argparse.Namespace) -> int:
     source: Path = options.database or database_path(values)
     try:
         report = backup_database(source, options.file, force=options.force)
+    except BackupRefusedError as error:
+        return fail(str(error))
     except BackupError as error:
         return fail(str(error), EXIT_FAILED)
     print(
@@ -187,15 +267,43 @@ def backup(options: argparse.Namespace) -> int:
 # -- check-config --------------------------------------------------------------------------------
 
 
-def check_config(options: argparse.Namespace) -> int:
-    """``gamenight check-config``: the settings and the database checked as the bot would at start,
-    then what it would run with, secrets left out."""
-    from bot.config_check import inspect_database, inspect_postgres, summary
-    from bot.database_file import UnusableDatabaseError
+def check_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``gamenight check-config``: ``--online``."""
+    parser.add_argument(
+        "--online",
+        action="store_true",
+        help="also ask Discord who DISCORD_TOKEN is (GET /users/@me, on DISCORD_API_BASE_URL if "
+        "set), and print the bot's name and the link that invites it",
+    )
 
-    settings_file = options.env_file
+
+def check_config(options: argparse.Namespace) -> int:
+    """``gamenight check-config``: the settings (read exactly as the bot reads them), the token's
+    shape and the database checked as the bot would at start, then what it would run with,
+    secrets left out; with ``--online``, Discord's word on the token too."""
+    import asyncio
+
+    from bot.config_check import (
+        DiscordUnreachableError,
+        TokenRefusedError,
+        ask_discord,
+        inspect_database,
+        inspect_postgres,
+        summary,
+        token_problem,
+    )
+    from bot.database_file import UnusableDatabaseError, file_locks
+    from bot.endpoints import apply_endpoints
+    from bot.invite import invite_url
+
     try:
-        settings = Settings.load(env_file=settings_file)
+        settings = load_settings(options)
+        for warning in settings.warnings:
+            warn(warning)
+        problem = token_problem(settings.token)
+        if problem is not None:
+            raise ConfigError(problem)
+        file_locks()  # the bot could not start without them
         database = (
             inspect_postgres(settings.database_url)
             if settings.database_url
@@ -203,7 +311,18 @@ def check_config(options: argparse.Namespace) -> int:
         )
     except (ConfigError, UnusableDatabaseError) as error:
         return fail(str(error))
-    for line in summary(settings, database, settings_file if settings_file.is_file() else None):
+    identity = invite = None
+    if options.online:
+        apply_endpoints(settings.api_base_url, settings.gateway_url)
+        try:
+            identity = asyncio.run(ask_discord(settings.token))
+        except TokenRefusedError as error:
+            return fail(str(error))
+        except DiscordUnreachableError as error:
+            return fail(f"could not ask Discord who DISCORD_TOKEN is: {error}", EXIT_FAILED)
+        invite = invite_url(identity.id)
+    read = [path for path in env_files(options) if path.is_file()]
+    for line in summary(settings, database, read, identity, invite):
         print(line)
     return 0
 
@@ -228,6 +347,9 @@ def migrate_db(options: argparse.Namespace) -> int:
 
     if is_postgres_url(str(options.source)) or not is_postgres_url(options.target):
         return fail("migrate-db copies a SQLite file into a postgresql:// database")
+    problem = postgres_url_problem(options.target)
+    if problem is not None:
+        return fail(f"POSTGRESQL_URL is not a usable postgresql:// URL: {problem}")
     try:
         report = asyncio.run(copy_database(options.source, options.target))
     except (UnusableDatabaseError, StorageError) as error:
@@ -281,31 +403,66 @@ def rest_proxy_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--window", type=positive(float), metavar="SECONDS", help="the window (default 1)"
     )
+    parser.add_argument(
+        "--max-connections",
+        type=positive(int),
+        metavar="N",
+        help="connections kept open at most (default: a third of the file descriptor limit, "
+        "at most 8192)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=positive(float),
+        metavar="SECONDS",
+        help="a connection without a request is closed after this (default 60)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=positive(float),
+        metavar="SECONDS",
+        help="a request's headers must arrive within this of its first byte (default 10)",
+    )
 
 
 def rest_proxy(options: argparse.Namespace) -> int:
-    """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option."""
+    """``gamenight rest-proxy``: serve until SIGTERM or SIGINT; 2 for an unusable option or no
+    ``DISCORD_TOKEN`` (the one token it forwards, read as the bot reads it)."""
     import asyncio
-    import logging
 
-    import discord
+    from bot import rest_proxy as proxy
+    from bot.connection_guard import ConnectionLimits
+    from bot.logs import setup_logging
 
-    from bot.rest_proxy import ProxyOptions, serve
-
-    upstream = options.upstream or ProxyOptions.upstream
+    upstream = options.upstream or proxy.DEFAULT_UPSTREAM
     if not upstream.startswith(("http://", "https://")):
         return fail(f"--upstream {upstream!r} is not an http:// or https:// URL")
-    proxy_options = ProxyOptions(
+    values = setting_values(env_file=options.env_file)
+    token = values.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        return fail(
+            "the REST proxy forwards the bot's requests only, and DISCORD_TOKEN is not set: give "
+            "it the same settings as the bot processes (their .env or --env-file, or "
+            "DISCORD_TOKEN in its environment)"
+        )
+    limits = proxy.default_limits()
+    connections = ConnectionLimits(
+        max_connections=options.max_connections or limits.max_connections,
+        idle_timeout=options.idle_timeout or limits.idle_timeout,
+        header_timeout=options.header_timeout or limits.header_timeout,
+    )
+    proxy_options = proxy.ProxyOptions(
+        token=token,
         upstream=upstream,
-        limit=options.limit or ProxyOptions.limit,
-        window=options.window or ProxyOptions.window,
+        limit=options.limit or proxy.DEFAULT_LIMIT,
+        window=options.window or proxy.DEFAULT_WINDOW,
         host=options.host,
         port=options.port,
+        connections=connections,
     )
-    level = setting_values(env_file=options.env_file).get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
-    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    level = values.get("GAMENIGHT_LOG_LEVEL", "INFO").upper()
+    setup_logging(level, secrets=[token])
     try:
-        asyncio.run(serve(proxy_options))
+        asyncio.run(proxy.serve(proxy_options))
     except OSError as error:  # the port is taken, the address is not this machine's...
         return fail(f"cannot listen on {options.host}:{options.port}: {error}", EXIT_FAILED)
     except KeyboardInterrupt:
@@ -317,8 +474,9 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "run",
         "run the bot (the default)",
-        "Run the bot on Discord with the settings from the environment and ./.env; SIGTERM or "
-        "Ctrl-C stops it cleanly.",
+        "Run the bot on Discord with the settings from the environment and ./.env (or "
+        "--env-file); SIGTERM or Ctrl-C stops it cleanly. Exit code 2 (one line on stderr): a "
+        "bad setting, a token Discord refuses or an unusable database.",
         run,
     ),
     Command(
@@ -353,18 +511,22 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "check-config",
-        "check the settings and the database without connecting to Discord",
-        "Check the settings and the database as the bot would at start, without connecting to "
-        "Discord and without changing anything; print what the bot would run with (never a "
-        "secret). Exit code 0 when the bot could start, 2 otherwise.",
+        "check the settings and the database (and, with --online, the token with Discord)",
+        "Check the settings (read as the bot reads them), the token's shape and the database as "
+        "the bot would at start, without changing anything; print what the bot would run with "
+        "(never a secret). Discord is asked only with --online. Exit code 0 when the bot could "
+        "start, 2 otherwise.",
         check_config,
+        check_config_arguments,
     ),
     Command(
         "rest-proxy",
         "one global rate limit for several bot processes: point DISCORD_API_BASE_URL here",
         "Forward every bot process's requests to Discord (DISCORD_API_BASE_URL=http://HOST:PORT"
-        "/api/v10 in each) and keep them together under Discord's global limit of 50 requests/s "
-        "per bot token; interaction answers pass at once. SIGTERM or Ctrl-C stops it.",
+        "/api/v10 in each) and keep them together under Discord's global limit of 50 requests/s; "
+        "interaction answers pass at once. It forwards the bot's own token only (DISCORD_TOKEN, "
+        "from the settings as the bot reads them) and answers any other 401 itself. SIGTERM or "
+        "Ctrl-C stops it.",
         rest_proxy,
         rest_proxy_arguments,
     ),
@@ -383,10 +545,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--env-file",
         type=Path,
-        default=DEFAULT_ENV_FILE,
+        action="append",
         metavar="PATH",
         help="read settings from this file (default: .env in the current folder, if there); "
-        "environment variables still win",
+        "give it again for more files (a later one wins); environment variables still win",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in COMMANDS:
@@ -414,13 +576,19 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "gamenight") -> int:
             return command.run_own(rest)
         if rest:
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
-        if options.env_file != DEFAULT_ENV_FILE and not options.env_file.is_file():
-            return fail(f"--env-file {options.env_file} is not a file")
+        for path in options.env_file or ():
+            if not path.is_file():
+                return fail(f"--env-file {path} is not a file")
+        # Each command reads the settings files in options.env_file (a list).
+        options.env_file = options.env_file or [DEFAULT_ENV_FILE]
     except SystemExit as exit_request:  # --help, --version, or bad arguments (argparse said why)
         code = exit_request.code
         return code if isinstance(code, int) else 0 if code is None else EXIT_USAGE
     assert command.run is not None
-    return command.run(options)
+    try:
+        return command.run(options)
+    except ConfigError as error:  # a settings file that cannot be read, for any command
+        return fail(str(error))
 
 
 def _version() -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import io
+import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import parse_qsl, urlparse, urlsplit
 
-from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 from bot.shards import AUTO, ShardPlan, ShardSettingError, parse_shards
 
@@ -20,30 +24,158 @@ HOW_TO_GET_CREDENTIALS = (
 )
 
 
+WHERE_TOKENS_ARE_MADE = (
+    "Discord Developer Portal (https://discord.com/developers/applications) > your application > "
+    "Bot > Reset Token"
+)
+
 MAX_RETENTION_DAYS = 36500
+
+# Every setting the bot reads (.env.example explains each). An unknown GAMENIGHT_ name in the
+# environment or a settings file is a warning naming the nearest of these: a misspelt setting
+# would otherwise be ignored without a word.
+SETTING_NAMES = (
+    "DISCORD_TOKEN",
+    "GAMENIGHT_SIGNING_KEY",
+    "GAMENIGHT_DATABASE",
+    "GAMENIGHT_DEV_GUILD_ID",
+    "GAMENIGHT_LOG_LEVEL",
+    "GAMENIGHT_TIME_SCALE",
+    "DISCORD_API_BASE_URL",
+    "DISCORD_GATEWAY_URL",
+    "DISCORD_OPENAPI_SPEC",
+    "GAMENIGHT_SHARDS",
+    "GAMENIGHT_METRICS_PORT",
+    "GAMENIGHT_METRICS_HOST",
+    "GAMENIGHT_PUBLIC_URL",
+    "GAMENIGHT_RETENTION_DAYS",
+)
+# GAMENIGHT_ names the project's own tests and benchmarks read (not settings of the bot).
+TOOL_NAMES = ("GAMENIGHT_TRACE_FILE", "GAMENIGHT_SCREENSHOTS", "GAMENIGHT_CHROMIUM")
+UNKNOWN_PREFIX = "GAMENIGHT_"
+
+EnvFiles = Path | Sequence[Path] | None
 
 
 class ConfigError(Exception):
-    """A missing or bad setting; the message names it and says how to fix it."""
+    """A missing or bad setting; the message names it and says how to fix it. ``warnings``: what
+    was noticed while reading the settings before the error (a misspelt name, often its cause)."""
+
+    def __init__(self, message: str, warnings: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.warnings = tuple(warnings)
 
 
-def read_env_file(path: Path) -> dict[str, str]:
-    """The settings in a ``.env`` file, parsed by python-dotenv: ``# comments`` (also after an
-    unquoted value), single or double quotes, ``export``, spaces around ``=``. Values are taken
-    literally (no ``${VAR}`` expansion); a name without ``=`` is ignored."""
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``str.isdigit`` also takes ``²``,
+    which ``int`` refuses, and ``٣``, which it reads as 3)."""
+    return text.isascii() and text.isdigit()
+
+
+def read_env_file(path: Path, problems: list[str] | None = None) -> dict[str, str]:
+    """The settings in a settings file (``.env``), parsed by python-dotenv's parser, the one
+    reading of it everywhere (the systemd units hand the file to the bot rather than reading it
+    themselves): ``# comments`` (also after an unquoted value), single or double quotes,
+    ``export``, spaces around ``=``. Values are taken literally (no ``${VAR}`` expansion); a name
+    without ``=`` is ignored. A line that cannot be parsed is ignored and described in
+    ``problems``; a file that cannot be read raises ``ConfigError``. No file: no settings."""
     if not path.is_file():
         return {}
-    values = dotenv_values(path, interpolate=False, encoding="utf-8")
-    return {key: value for key, value in values.items() if value is not None}
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"cannot read the settings file {path}: it is not UTF-8 text ({error.reason} at byte "
+            f"{error.start}); save it as UTF-8"
+        ) from None
+    except OSError as error:
+        raise ConfigError(
+            f"cannot read the settings file {path} ({error.strerror or error}); let the bot's "
+            "user read it, or point --env-file elsewhere"
+        ) from None
+    values: dict[str, str] = {}
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            if problems is not None:
+                problems.append(
+                    f"line {binding.original.line} of {path} is not NAME=value and is ignored"
+                )
+        elif binding.key is not None and binding.value is not None:
+            values[binding.key] = binding.value
+    return values
+
+
+def _files(env_file: EnvFiles) -> tuple[Path, ...]:
+    if env_file is None:
+        return ()
+    return (env_file,) if isinstance(env_file, Path) else tuple(env_file)
 
 
 def setting_values(
-    environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+    environ: Mapping[str, str] | None = None,
+    env_file: EnvFiles = Path(".env"),
+    problems: list[str] | None = None,
 ) -> dict[str, str]:
-    """The raw settings: ``.env`` (if any) overridden by the environment."""
-    values = read_env_file(env_file) if env_file is not None else {}
-    values.update(os.environ if environ is None else environ)
+    """The raw settings: the settings files (if there; a later one wins over an earlier one),
+    overridden by the environment. ``problems`` receives a warning for each line that cannot be
+    parsed and each unknown ``GAMENIGHT_`` name."""
+    environment = os.environ if environ is None else environ
+    values: dict[str, str] = {}
+    for path in _files(env_file):
+        from_file = read_env_file(path, problems)
+        if problems is not None:
+            problems.extend(unknown_names(from_file, f"in {path}"))
+        values.update(from_file)
+    if problems is not None:
+        problems.extend(unknown_names(environment, "in the environment"))
+    values.update(environment)
     return values
+
+
+def unknown_names(values: Mapping[str, str], where: str) -> list[str]:
+    """A warning for each ``GAMENIGHT_`` name in ``values`` that is no setting, with the nearest
+    real name when one is close."""
+    known = (*SETTING_NAMES, *TOOL_NAMES)
+    warnings = []
+    for name in sorted(values):
+        if not name.startswith(UNKNOWN_PREFIX) or name in known:
+            continue
+        nearest = difflib.get_close_matches(name, SETTING_NAMES, n=1, cutoff=0.75)
+        hint = f"did you mean {nearest[0]}?" if nearest else "the settings are in .env.example"
+        warnings.append(f"{name} ({where}) is not a Game Night setting and is ignored; {hint}")
+    return warnings
+
+
+def postgres_url_problem(url: str) -> str | None:
+    """What makes ``url`` unusable as a PostgreSQL URL before any connection is tried (a port
+    that is not 1 to 65535, a broken ``[IPv6]`` address), or None. The URL may hold a password,
+    so the problem never quotes it whole."""
+    try:
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError as error:
+        return f"it is not a valid URL ({error})"
+    ports: list[str] = []
+    # asyncpg takes several hosts, host[:port] each, separated by commas.
+    for host in parts.netloc.rpartition("@")[2].split(","):
+        if host.startswith("["):
+            address, bracket, rest = host[1:].partition("]")
+            try:
+                ipaddress.IPv6Address(address)
+            except ValueError:
+                return f"[{address}] is not an IPv6 address"
+            if not bracket or (rest and not rest.startswith(":")):
+                return f"{host!r} is not [IPv6 address]:port"
+            port = rest[1:]
+        else:
+            port = host.partition(":")[2]
+        if port:
+            ports.append(port)
+    ports += [port for key, value in query if key == "port" for port in value.split(",")]
+    for port in ports:
+        if not is_number(port) or not 1 <= int(port) <= 65535:
+            return f"the port {port!r} is not a number from 1 to 65535"
+    return None
 
 
 def database_path(values: Mapping[str, str]) -> Path:
@@ -74,6 +206,9 @@ class Settings:
     shards: ShardPlan = AUTO
     # Games over for longer than this many days are deleted (None: kept until forget-me).
     retention_days: int | None = None
+    # What the bot should say at start and check-config prints: unknown GAMENIGHT_ names, lines
+    # of a settings file that could not be parsed.
+    warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def database(self) -> Path | str:
@@ -82,14 +217,30 @@ class Settings:
 
     @classmethod
     def load(
-        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+        cls, environ: Mapping[str, str] | None = None, env_file: EnvFiles = Path(".env")
     ) -> Settings:
-        """Environment variables win over ``.env``; raises ``ConfigError`` naming the setting."""
-        values = setting_values(environ, env_file)
+        """The settings from the files ``env_file`` (``.env`` by default, if there; a later file
+        wins over an earlier one) and the environment, which wins over them. Raises
+        ``ConfigError`` naming the setting."""
+        warnings: list[str] = []
+        values = setting_values(environ, env_file, warnings)
+        try:
+            settings = cls._from_values(values)
+        except ConfigError as error:
+            raise ConfigError(str(error), warnings) from None
+        return dataclasses.replace(settings, warnings=tuple(warnings))
 
+    @classmethod
+    def _from_values(cls, values: Mapping[str, str]) -> Settings:
         token = values.get("DISCORD_TOKEN", "").strip()
         if not token:
             raise ConfigError(HOW_TO_GET_CREDENTIALS)
+        if token[:4].lower() == "bot ":
+            raise ConfigError(
+                "DISCORD_TOKEN starts with 'Bot ': set it to the token alone, as "
+                f"{WHERE_TOKENS_ARE_MADE} shows it (the bot adds 'Bot ' itself when it talks to "
+                "Discord)"
+            )
 
         key_text = values.get("GAMENIGHT_SIGNING_KEY", "").strip()
         if not key_text:
@@ -111,7 +262,7 @@ class Settings:
         guild_text = values.get("GAMENIGHT_DEV_GUILD_ID", "").strip()
         dev_guild_id: int | None = None
         if guild_text:
-            if not guild_text.isdigit():
+            if not is_number(guild_text):
                 raise ConfigError(
                     f"GAMENIGHT_DEV_GUILD_ID must be a server id (digits only), got {guild_text!r}; "
                     "enable Developer Mode in Discord and use Copy Server ID, or leave it empty"
@@ -138,7 +289,7 @@ class Settings:
         port_text = values.get("GAMENIGHT_METRICS_PORT", "").strip()
         metrics_port: int | None = None
         if port_text:
-            if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            if not is_number(port_text) or not 1 <= int(port_text) <= 65535:
                 raise ConfigError(
                     f"GAMENIGHT_METRICS_PORT must be a port number 1-65535, got {port_text!r}; "
                     "leave it empty to run without the HTTP endpoint"
@@ -153,6 +304,12 @@ class Settings:
                 raise ConfigError(
                     "GAMENIGHT_DATABASE must be a SQLite file path or a postgresql:// URL, got "
                     f"one starting {database_text.partition('://')[0]}://"
+                )
+            problem = postgres_url_problem(database_text)
+            if problem is not None:
+                raise ConfigError(
+                    f"GAMENIGHT_DATABASE is not a usable postgresql:// URL: {problem}; fix it (for "
+                    "example postgresql://gamenight:PASSWORD@db.example:5432/gamenight)"
                 )
             database_url = database_text
             database_text = "gamenight.sqlite3"
@@ -174,7 +331,7 @@ class Settings:
         retention_text = values.get("GAMENIGHT_RETENTION_DAYS", "").strip()
         retention_days: int | None = None
         if retention_text:
-            if not retention_text.isdigit() or not 1 <= int(retention_text) <= MAX_RETENTION_DAYS:
+            if not is_number(retention_text) or not 1 <= int(retention_text) <= MAX_RETENTION_DAYS:
                 raise ConfigError(
                     "GAMENIGHT_RETENTION_DAYS must be a number of days from 1 to "
                     f"{MAX_RETENTION_DAYS}, got {retention_text!r}; leave it empty to keep "
@@ -206,7 +363,7 @@ class Settings:
 
 
 def _url_setting(
-    values: dict[str, str],
+    values: Mapping[str, str],
     name: str,
     schemes: tuple[str, ...],
     hint: str = "leave it empty to talk to Discord itself",
@@ -214,7 +371,10 @@ def _url_setting(
     text = values.get(name, "").strip()
     if not text:
         return None
-    parsed = urlparse(text)
+    try:
+        parsed = urlparse(text)
+    except ValueError:  # a broken [IPv6] address
+        parsed = urlparse("")
     if parsed.scheme not in schemes or not parsed.netloc:
         raise ConfigError(
             f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL, got {text!r}; {hint}"

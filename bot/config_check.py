@@ -1,5 +1,6 @@
 """``gamenight check-config``: the settings and the database checked as the bot would check them at
-start, without connecting to Discord and without changing anything.
+start, without changing anything; and the bot token, by its shape, or by Discord itself
+(``--online``, which ``gamenight run`` also asks before it starts).
 
 The database is refused with the same one line as at start (``UnusableDatabaseError``); where it
 is fine, the check opens it read-only, so a database that is not there yet is not created and
@@ -8,25 +9,107 @@ pending migrations are reported, not applied (the bot applies them when it start
 
 from __future__ import annotations
 
+import asyncio
 import errno
-import fcntl
 import os
+import re
 import sqlite3
+from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.config import Settings
+import aiohttp
+import discord
+
+from bot.config import WHERE_TOKENS_ARE_MADE, Settings
 from bot.database_file import (
     UnusableDatabaseError,
     check_database_path,
+    check_file_writable,
     damaged,
+    file_locks,
     newer_schema,
     unusable_because_of,
 )
 from bot.invite import NoClientIdError, client_id_from_token
 from bot.storage import MIGRATIONS
+
+# A bot token: three parts of base64url (letters, digits, - and _) separated by dots.
+TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
+# How long the question to Discord may take before the answer counts as none.
+ASK_DISCORD_TIMEOUT = 30.0
+
+
+class TokenRefusedError(Exception):
+    """Discord refused the bot token (401); the message is the one line to show."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "DISCORD_TOKEN was refused by Discord (401 Unauthorized): it is not the bot's "
+            f"current token (was it reset?). Get a new one at {WHERE_TOKENS_ARE_MADE} and put "
+            "it in DISCORD_TOKEN"
+        )
+
+
+class DiscordUnreachableError(Exception):
+    """Discord could not be asked about the token (the network, an outage, a wrong
+    DISCORD_API_BASE_URL); the message says what happened."""
+
+
+@dataclass(frozen=True)
+class BotIdentity:
+    """Who Discord says the token belongs to (``GET /users/@me``)."""
+
+    id: int
+    name: str
+
+
+def token_problem(token: str) -> str | None:
+    """Why ``token`` cannot be a bot token, judged by its shape alone, or None. Never quotes
+    the token."""
+    how = f"copy it again from {WHERE_TOKENS_ARE_MADE}"
+    if any(character.isspace() for character in token):
+        return (
+            "DISCORD_TOKEN does not look like a bot token: it holds a space (a comment or a "
+            f"second word after the token?); {how}"
+        )
+    parts = token.split(".")
+    if len(parts) != 3 or not all(TOKEN_PART.fullmatch(part) for part in parts):
+        return (
+            "DISCORD_TOKEN does not look like a bot token (three parts of letters, digits, - and _"
+            f" separated by dots; this is {len(token)} characters in {len(parts)} parts); {how}"
+        )
+    try:
+        client_id_from_token(token)
+    except NoClientIdError:
+        return (
+            "DISCORD_TOKEN does not look like a bot token (its first part should be the bot's id "
+            f"in base64); {how}"
+        )
+    return None
+
+
+async def ask_discord(token: str) -> BotIdentity:
+    """Who the token is, asked of Discord (or of ``DISCORD_API_BASE_URL``, as set with
+    ``bot.endpoints.apply_endpoints``) the way discord.py logs in: ``GET /users/@me``. Raises
+    ``TokenRefusedError`` on a 401, ``DiscordUnreachableError`` when there is no answer."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        async with asyncio.timeout(ASK_DISCORD_TIMEOUT):
+            data = await http.static_login(token)
+    except discord.LoginFailure:
+        raise TokenRefusedError from None
+    except TimeoutError:
+        raise DiscordUnreachableError(
+            f"Discord did not answer within {ASK_DISCORD_TIMEOUT:g} s"
+        ) from None
+    except (OSError, aiohttp.ClientError, discord.HTTPException) as error:
+        raise DiscordUnreachableError(str(error).splitlines()[0] or type(error).__name__) from None
+    finally:
+        await http.close()
+    return BotIdentity(int(data["id"]), str(data["username"]))
 
 
 @dataclass(frozen=True)
@@ -49,8 +132,10 @@ def inspect_database(path: Path) -> DatabaseState:
     _require_writable(path, lock_path if lock_path.exists() else path.parent)
     if not path.exists():
         return DatabaseState(shown, None, None)
-    # SQLite writes the file and, in WAL mode, creates files beside it.
-    _require_writable(path, path)
+    # SQLite writes the file and, in WAL mode, creates files beside it. The file is checked as
+    # the bot checks it (a real open for writing: os.access says yes to root on a read-only
+    # file); the folder is checked without creating anything in it.
+    check_file_writable(path)
     _require_writable(path, path.parent)
     in_use_by = _lock_holder(lock_path)
     # Read-only: nothing is written to the database, and pending migrations wait for the bot.
@@ -125,6 +210,7 @@ def _require_writable(database: Path, target: Path) -> None:
 
 def _lock_holder(lock_path: Path) -> int | None:
     """The pid in ``<database>.lock`` if a process holds it (``lock_database``), else None."""
+    fcntl = file_locks()
     try:
         descriptor = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -141,14 +227,24 @@ def _lock_holder(lock_path: Path) -> int | None:
         os.close(descriptor)  # releases the shared lock
 
 
-def summary(settings: Settings, database: DatabaseState, env_file: Path | None) -> list[str]:
-    """What the bot would run with, one setting a line; secrets are described, never shown."""
+def summary(
+    settings: Settings,
+    database: DatabaseState,
+    env_files: Sequence[Path] | Path | None,
+    identity: BotIdentity | None = None,
+    invite: str | None = None,
+) -> list[str]:
+    """What the bot would run with, one setting a line; secrets are described, never shown.
+    ``env_files``: the settings files read; ``identity`` and ``invite``: what Discord said of the
+    token (``--online``), and the link that adds that bot."""
     try:
         credential_state = f"set (bot user id {client_id_from_token(settings.token)})"
     except NoClientIdError:
         credential_state = (
             "set, but it does not look like a bot token: was it copied from the Bot tab?"
         )
+    if identity is not None:
+        credential_state = f"set: Discord knows it as the bot {identity.name} (id {identity.id})"
     if database.schema_version is None:
         stored = "not created yet: the bot creates it when it starts"
     elif database.schema_version < len(MIGRATIONS):
@@ -164,9 +260,15 @@ def summary(settings: Settings, database: DatabaseState, env_file: Path | None) 
         if isinstance(holder, str) and holder:
             pid = f" ({holder})"
         stored += f"; in use by a running Game Night{pid}"
-    source = f"the environment and {env_file}" if env_file is not None else "the environment"
-    return [
-        f"Settings are valid (read from {source}); Discord was not contacted.",
+    files = [env_files] if isinstance(env_files, Path) else list(env_files or ())
+    source = " and ".join(["the environment", *(str(path) for path in files)])
+    asked = (
+        "Discord accepted the token."
+        if identity is not None
+        else "Discord was not contacted (--online asks it who the token is)."
+    )
+    lines = [
+        f"Settings are valid (read from {source}); {asked}",
         f"  DISCORD_TOKEN           {credential_state}",
         f"  GAMENIGHT_SIGNING_KEY   set ({len(settings.signing_key)} bytes)",
         f"  GAMENIGHT_DATABASE      {database.shown}: {stored}",
@@ -189,6 +291,9 @@ def summary(settings: Settings, database: DatabaseState, env_file: Path | None) 
             else "not set (finished games are kept)"
         ),
     ]
+    if invite is not None:
+        lines.append(f"  invite link             {invite}")
+    return lines
 
 
 def _shown_url(url: str | None) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,12 +78,18 @@ def friendly_message(
     if isinstance(error, app_commands.NoPrivateMessage):
         return message("server_only", locale)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return message("slow_down", locale, seconds=f"{error.retry_after:.0f}")
+        return message("slow_down", locale, at=retry_time(error.retry_after))
     if isinstance(error, app_commands.TransformerError):
         return message("not_a_valid_value", locale, value=quoted(error.value))
     if isinstance(error, app_commands.CheckFailure):
         return message("not_here", locale)
     return None
+
+
+def retry_time(retry_after: float) -> int:
+    """When a member on cooldown may try again, ``retry_after`` seconds from now: a Unix time
+    rounded up, for a Discord timestamp (``<t:...:R>`` shows "in 12 seconds" in their language)."""
+    return math.ceil(time.time() + retry_after)
 
 
 def fit_message(text: str) -> str:
@@ -178,7 +186,11 @@ class GameNightTree(app_commands.CommandTree[Any]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Answer a failed command (:func:`report_error`), then deliver waiting notices."""
-        await report_error(interaction, error, context=await self._game_context(interaction))
+        # The game's context is for the log of a bug only: a refusal (a flood's included) is
+        # answered without asking the database.
+        expected = friendly_message(error, interaction.locale) is not None
+        context = "" if expected else await self._game_context(interaction)
+        await report_error(interaction, error, context=context)
         await after_answer(interaction)
 
     async def _game_context(self, interaction: discord.Interaction[Any]) -> str:

@@ -46,7 +46,13 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.app import INTERACTION_GRACE, STOP_SIGNALS, GameNightBot, freeze_when_warm
+from bot.app import (
+    INTERACTION_GRACE,
+    STOP_SIGNALS,
+    GameNightBot,
+    freeze_when_warm,
+    start_endpoint,
+)
 from bot.config import Settings
 from bot.games import GameKind
 from bot.http_server import HttpEndpoint
@@ -440,7 +446,7 @@ async def run_fleet(settings: Settings, **bot_options: Any) -> None:
         endpoint: HttpEndpoint | None = None
         if settings.metrics_port is not None:
             endpoint = HttpEndpoint(process, settings.metrics_host, settings.metrics_port)
-            await endpoint.start()
+            await start_endpoint(endpoint)
 
         def stop_on_signal() -> None:
             if process.stopping:

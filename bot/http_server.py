@@ -6,6 +6,10 @@ already brings:
 - ``/metrics``: Prometheus' text format (``bot.metrics``);
 - ``/verify/``: the verification page (``bot/web/``), a static page that recomputes a finished
   game in the player's browser from its link's fragment, which never reaches this server.
+
+Its connections are limited (``bot.connection_guard``): at most a quarter of the process's
+descriptor limit (256 under systemd's default of 1,024; 1,024 at most), so that idle or slow
+connections never leave the bot without descriptors for its own connections to Discord.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from typing import Any, Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.registry import Collector
 
+from bot.connection_guard import ConnectionGuard, ConnectionLimits, track_requests
 from bot.games import GameKind
 from bot.metrics import Metrics
 from bot.storage import Storage
@@ -25,6 +31,19 @@ from bot.verify_link import PAGE_NAME, WEB_DIR
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0  # seconds /healthz waits for the database before calling it down
+# The endpoint's share of the process's file descriptors (the rest are the bot's own: Discord's
+# gateway and REST connections, the database, pictures), and at most this many connections.
+DESCRIPTOR_SHARE = 0.25
+MOST_CONNECTIONS = 1024
+HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers, from its first byte
+IDLE_TIMEOUT = 30.0  # seconds a connection is kept without a request
+
+
+def default_limits() -> ConnectionLimits:
+    """The endpoint's limits, its cap read from the descriptor limit now."""
+    return ConnectionLimits.within_descriptors(
+        DESCRIPTOR_SHARE, MOST_CONNECTIONS, header_timeout=HEADER_TIMEOUT, idle_timeout=IDLE_TIMEOUT
+    )
 
 
 class Observed(Protocol):
@@ -52,13 +71,20 @@ class Observed(Protocol):
 
 
 class HttpEndpoint:
-    """``/healthz``, ``/metrics`` and ``/verify/`` for one bot; ``start()`` returns the port."""
+    """``/healthz``, ``/metrics`` and ``/verify/`` for one bot; ``start()`` returns the port.
 
-    def __init__(self, bot: Observed, host: str, port: int) -> None:
+    ``limits`` (default: :func:`default_limits`, read at ``start()``) bound its connections."""
+
+    def __init__(
+        self, bot: Observed, host: str, port: int, limits: ConnectionLimits | None = None
+    ) -> None:
         self.bot = bot
         self.host = host
         self.port = port
-        app = web.Application()
+        self._limits = limits
+        self.guard: ConnectionGuard | None = None
+        self._collector: Collector | None = None
+        app = web.Application(middlewares=[track_requests])
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics)
         app.router.add_get("/verify", self.to_page)
@@ -68,17 +94,30 @@ class HttpEndpoint:
 
     async def start(self) -> int:
         """Start serving; returns the port (the one the system chose when ``port`` was 0)."""
+        limits = self._limits or default_limits()
+        self.guard = ConnectionGuard("HTTP endpoint", limits)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        sockets = getattr(site._server, "sockets", None) or []  # the port, when 0 was asked
-        if sockets:
-            self.port = int(sockets[0].getsockname()[1])
-        log.info("HTTP endpoint on http://%s:%d (/healthz, /metrics, /verify/)", self.host, self.port)
+        self.port = await self.guard.serve(self._runner, self.host, self.port)
+        self._collector = self.guard.collector("gamenight_http")
+        self.bot.metrics.registry.register(self._collector)
+        log.info(
+            "HTTP endpoint on http://%s:%d (/healthz, /metrics, /verify/); at most %d "
+            "connections, closed after %g s idle or %g s for a request's headers",
+            self.host,
+            self.port,
+            limits.max_connections,
+            limits.idle_timeout,
+            limits.header_timeout,
+        )
         return self.port
 
     async def stop(self) -> None:
         """Stop serving and close the open connections."""
+        if self.guard is not None:
+            await self.guard.close()
+        if self._collector is not None:
+            self.bot.metrics.registry.unregister(self._collector)
+            self._collector = None
         await self._runner.cleanup()
 
     async def healthz(self, request: web.Request) -> web.Response:

@@ -8,21 +8,24 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.plurals import plural
+
 LocaleLike = discord.Locale | str | None
 
 
 @dataclass(frozen=True, slots=True)
 class Plural:
-    """A message whose words depend on a count (``count=`` when formatting): the one place
-    where "1 peg" and "2 pegs" are told apart. English and Spanish both use "one" for 1 and
-    "other" for every other count, 0 included."""
+    """A message whose words depend on a count: the value of its placeholder ``by``
+    (``count`` unless it says otherwise) picks the form, by the one rule of
+    :func:`bot.plurals.plural`."""
 
     one: str
     other: str
+    by: str = "count"
 
     def pick(self, count: int) -> str:
         """The form for ``count``: ``one`` for 1, ``other`` for any other count."""
-        return self.one if count == 1 else self.other
+        return plural(count, self.one, self.other)
 
 
 Text = str | Plural
@@ -186,6 +189,9 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
     "Seconds between numbers (5-120)": "Segundos entre números (5-120)",
     "Classic deck or family deck": "Baraja clásica o familiar",
+    "The Lotería deck when the host does not choose one": (
+        "La baraja de la lotería si el anfitrión no elige una"
+    ),
     "Most players who can join": "Máximo de jugadores",
     "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
     "schedule": "programar",
@@ -260,24 +266,56 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         " · ya se ganaron todos los premios: la partida termina",
     ),
     "loteria_options": (
-        "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} players",
-        "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugadores",
+        Plural(
+            "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} player",
+            "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} players",
+            by="most",
+        ),
+        Plural(
+            "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugador",
+            "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} "
+            "jugadores",
+            by="most",
+        ),
     ),
     "housie_call": (
         "🔢 **{value}** · number {seq} of {total}",
         "🔢 **{value}** · número {seq} de {total}",
     ),
     "night_planned": (
-        "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
-        "{lobby} minutes before; the game starts on time if anyone has joined.",
-        "📅 Noche de {titulo} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se abre "
-        "{lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+        Plural(
+            "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
+            "{lobby} minute before; the game starts on time if anyone has joined.",
+            "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
+            "{lobby} minutes before; the game starts on time if anyone has joined.",
+            by="lobby",
+        ),
+        Plural(
+            "📅 Noche de {titulo} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se "
+            "abre {lobby} minuto antes; la partida empieza a su hora si alguien se unió.",
+            "📅 Noche de {titulo} #{night}: <t:{at}:F> (<t:{at}:R>) en <#{channel}>. La sala se "
+            "abre {lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+            by="lobby",
+        ),
     ),
     "night_planned_weekly": (
-        "📅 {title} night #{night}, every week from <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The "
-        "lobby opens {lobby} minutes before; the game starts on time if anyone has joined.",
-        "📅 Noche de {titulo} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en <#{channel}>. "
-        "La sala se abre {lobby} minutos antes; la partida empieza a su hora si alguien se unió.",
+        Plural(
+            "📅 {title} night #{night}, every week from <t:{at}:F> (<t:{at}:R>) in <#{channel}>. "
+            "The lobby opens {lobby} minute before; the game starts on time if anyone has joined.",
+            "📅 {title} night #{night}, every week from <t:{at}:F> (<t:{at}:R>) in <#{channel}>. "
+            "The lobby opens {lobby} minutes before; the game starts on time if anyone has "
+            "joined.",
+            by="lobby",
+        ),
+        Plural(
+            "📅 Noche de {titulo} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en "
+            "<#{channel}>. La sala se abre {lobby} minuto antes; la partida empieza a su hora si "
+            "alguien se unió.",
+            "📅 Noche de {titulo} #{night}, cada semana desde <t:{at}:F> (<t:{at}:R>) en "
+            "<#{channel}>. La sala se abre {lobby} minutos antes; la partida empieza a su hora si "
+            "alguien se unió.",
+            by="lobby",
+        ),
     ),
     "night_event": (
         "It is in the server's events, so members can say they are interested.",
@@ -311,6 +349,28 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "night_missed_channel": (
         "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
         "Tu noche de {titulo} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
+    ),
+    "night_channel_gone": (
+        "Your {title} night #{night} is called off: its channel was deleted.",
+        "Tu noche de {titulo} #{night} se canceló: se borró su canal.",
+    ),
+    "night_weekly_channel_gone": (
+        "Your weekly {title} night #{night} is called off, this week and the weeks after: its "
+        "channel was deleted. Plan it again in another channel with `/{kind} schedule`.",
+        "Tu noche semanal de {titulo} #{night} se canceló, esta semana y las siguientes: se "
+        "borró su canal. Prográmala otra vez en otro canal con `/{kind} schedule`.",
+    ),
+    "nights_limit_server": (
+        "This server already has {limit} game nights planned, the most it may have: call one "
+        "off with `/{kind} unschedule` before planning another.",
+        "Este servidor ya tiene {limit} noches de juego programadas, el máximo que puede tener: "
+        "cancela una con `/{kind} unschedule` antes de programar otra.",
+    ),
+    "nights_limit_member": (
+        "You already have {limit} game nights planned in this server, the most one member may "
+        "have: call one off with `/{kind} unschedule` before planning another.",
+        "Ya tienes {limit} noches de juego programadas en este servidor, el máximo por miembro: "
+        "cancela una con `/{kind} unschedule` antes de programar otra.",
     ),
     "nights_none": (
         "No {title} night is planned in this server. Plan one with `/{kind} schedule`.",
@@ -361,7 +421,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Choose classic or plain calls.",
         "Elige cantos clásicos o sencillos.",
     ),
-    "housie_board_after": ("The board after {seq} numbers:", "El tablero tras {seq} números:"),
+    "housie_board_after": (
+        Plural("The board after {seq} number:", "The board after {seq} numbers:", by="seq"),
+        Plural("El tablero tras {seq} número:", "El tablero tras {seq} números:", by="seq"),
+    ),
     "housie_bogey": (
         "❌ Bogey! {user} claimed {prize} but {reason}. Ticket {ticket} is out for the rest of "
         "the game.",
@@ -369,12 +432,23 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "fuera el resto de la partida.",
     ),
     "housie_options": (
-        "Prizes: **{prizes}** · one number every {interval} s · up to {most} tickets each",
-        "Premios: **{prizes}** · un número cada {interval} s · hasta {most} cartones cada uno",
+        Plural(
+            "Prizes: **{prizes}** · one number every {interval} s · up to {most} ticket each",
+            "Prizes: **{prizes}** · one number every {interval} s · up to {most} tickets each",
+            by="most",
+        ),
+        Plural(
+            "Premios: **{prizes}** · un número cada {interval} s · hasta {most} cartón cada uno",
+            "Premios: **{prizes}** · un número cada {interval} s · hasta {most} cartones cada uno",
+            by="most",
+        ),
     ),
     "housie_how_many": ("How many tickets would you like?", "¿Cuántos cartones quieres?"),
     "housie_which_prize": ("Which prize are you claiming?", "¿Qué premio reclamas?"),
-    "housie_ticket_count": ("Choose 1 to {most} tickets.", "Elige de 1 a {most} cartones."),
+    "housie_ticket_count": (
+        Plural("Choose {most} ticket.", "Choose 1 to {most} tickets.", by="most"),
+        Plural("Elige {most} cartón.", "Elige de 1 a {most} cartones.", by="most"),
+    ),
     "housie_not_a_prize": (
         "{prize} is not a prize; pick one from the list.",
         "{prize} no es un premio; elige uno de la lista.",
@@ -384,8 +458,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "❌ Ese no es un código de cartón de una partida de este servidor.",
     ),
     "housie_board_now": (
-        "Housie #{game}: {count} numbers called.",
-        "Housie #{game}: {count} números cantados.",
+        Plural("Housie #{game}: {count} number called.", "Housie #{game}: {count} numbers called."),
+        Plural(
+            "Housie #{game}: {count} número cantado.", "Housie #{game}: {count} números cantados."
+        ),
     ),
     "loteria_no_prizes": (
         "Name at least one prize, for example `line, corners, full`.",
@@ -437,8 +513,14 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Necesitas el permiso Gestionar servidor para eso.",
     ),
     "slow_down": (
-        "Slow down: try again in {seconds} s.",
-        "Más despacio: inténtalo de nuevo en {seconds} s.",
+        "Slow down: you have asked for that a lot just now. Try again <t:{at}:R>.",
+        "Más despacio: lo has pedido muchas veces seguidas. Vuelve a intentarlo <t:{at}:R>.",
+    ),
+    "server_busy": (
+        "This server is asking for a lot at once right now, so I can't take this one."
+        " Please try again in a few seconds.",
+        "Este servidor está pidiendo muchas cosas a la vez ahora mismo y no puedo atender esta."
+        " Vuelve a intentarlo en unos segundos.",
     ),
     "not_a_valid_value": (
         "{value} is not a valid value here.",
@@ -539,6 +621,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
         "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
     ),
+    "settings_deck": (
+        "**Lotería deck** when the host does not choose one: {deck}{deck_mark}",
+        "**Baraja de la lotería** si el anfitrión no elige una: {deck}{deck_mark}",
+    ),
     "settings_builtin": (" (default)", " (por defecto)"),
     "settings_retention": (
         Plural(
@@ -559,9 +645,9 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     ),
     "settings_how": (
         "Change them with `/gamenight settings` and `language`, `host_role` (@everyone: anyone"
-        " hosts), `time_zone`, or `game` with `interval` and `prizes`.",
+        " hosts), `time_zone`, `deck`, or `game` with `interval` and `prizes`.",
         "Cámbialos con `/gamenight ajustes` e `idioma`, `rol_anfitrion` (@everyone: cualquiera),"
-        " `zona_horaria`, o `partida` con `intervalo` y `premios`.",
+        " `zona_horaria`, `baraja`, o `partida` con `intervalo` y `premios`.",
     ),
     "settings_saved": ("Saved.", "Guardado."),
     "settings_which_game": (
@@ -718,8 +804,11 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Ya estás en esta partida: tu {board} está en tus mensajes directos (o usa `/{kind} {show}`).",
     ),
     "game_full": (
-        "This game is full ({count} players).",
-        "Esta partida está llena ({count} jugadores).",
+        Plural("This game is full ({count} player).", "This game is full ({count} players)."),
+        Plural(
+            "Esta partida está llena ({count} jugador).",
+            "Esta partida está llena ({count} jugadores).",
+        ),
     ),
     "dm_boards": (
         Plural(
@@ -751,10 +840,18 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Tu {board} va en camino: llegará a tus mensajes directos, o aquí, en un momento.",
     ),
     "deal_exhausted": (
-        "This game has dealt all {count} boards it can, so nobody else can join. Start a new "
-        "game for more players.",
-        "Esta partida ya repartió los {count} tableros que puede, así que nadie más puede "
-        "unirse. Empieza una partida nueva para más jugadores.",
+        Plural(
+            "This game has dealt the {count} board it can, so nobody else can join. Start a new "
+            "game for more players.",
+            "This game has dealt all {count} boards it can, so nobody else can join. Start a new "
+            "game for more players.",
+        ),
+        Plural(
+            "Esta partida ya repartió el {count} tablero que puede, así que nadie más puede "
+            "unirse. Empieza una partida nueva para más jugadores.",
+            "Esta partida ya repartió los {count} tableros que puede, así que nadie más puede "
+            "unirse. Empieza una partida nueva para más jugadores.",
+        ),
     ),
     "undelivered_progress": (
         "; {count} not delivered yet: `/{kind} {show}` shows yours",
@@ -844,8 +941,16 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "No estás jugando en {titulo} #{game}.",
     ),
     "your_boards": (
-        "{title} #{game}, {calls} calls so far: {boards}.",
-        "{titulo} #{game}, van {calls} cantadas: {boards}.",
+        Plural(
+            "{title} #{game}, {calls} call so far: {boards}.",
+            "{title} #{game}, {calls} calls so far: {boards}.",
+            by="calls",
+        ),
+        Plural(
+            "{titulo} #{game}, va {calls} cantada: {boards}.",
+            "{titulo} #{game}, van {calls} cantadas: {boards}.",
+            by="calls",
+        ),
     ),
     "not_in_lobby": (
         "{title} #{game} is not in its lobby any more.",
@@ -870,8 +975,16 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "not_paused": ("{title} #{game} is not paused.", "{titulo} #{game} no está en pausa."),
     "resumed": ("▶️ {title} #{game} resumed.", "▶️ {titulo} #{game} continúa."),
     "bad_interval": (
-        "The interval must be {low} to {high} seconds.",
-        "El intervalo debe ser de {low} a {high} segundos.",
+        Plural(
+            "The interval must be {low} to {high} second.",
+            "The interval must be {low} to {high} seconds.",
+            by="high",
+        ),
+        Plural(
+            "El intervalo debe ser de {low} a {high} segundo.",
+            "El intervalo debe ser de {low} a {high} segundos.",
+            by="high",
+        ),
     ),
     "speed": (
         "⏱️ One call every {seconds} s from now on.",
@@ -1002,10 +1115,18 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{titulo} #{game} sigue en juego; su semilla se revela al terminar.",
     ),
     "verify_failed": ("⚠️ Verification FAILED:", "⚠️ La verificación FALLÓ:"),
+    # {calls} and {boards}: the count phrases n_calls and n_boards.
     "verified": (
-        "✅ {title} #{game} verified: all {calls} calls and {boards} boards match the seed.",
-        "✅ {titulo} #{game} verificada: las {calls} cantadas y los {boards} tableros coinciden con "
-        "la semilla.",
+        "✅ {title} #{game} verified: all {calls} and {boards} match the seed.",
+        "✅ {titulo} #{game} verificada: {calls} y {boards} coinciden con la semilla.",
+    ),
+    "n_calls": (
+        Plural("{count} call", "{count} calls"),
+        Plural("{count} cantada", "{count} cantadas"),
+    ),
+    "n_boards": (
+        Plural("{count} board", "{count} boards"),
+        Plural("{count} tablero", "{count} tableros"),
     ),
     "seed_commitment": (
         "Seed `{seed}`, commitment `{commitment}`.",
@@ -1346,6 +1467,28 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "5. La partida termina cuando se gana el último premio o se acaba la baraja. Entonces se "
         "revela su semilla, y `/loteria verificar` recalcula con ella toda la partida: nadie, ni "
         "siquiera el bot, pudo cambiar el orden de las cartas.",
+    ),
+    "help_loteria_decks": (
+        "**Classic or family deck**\n"
+        "The **classic** deck is the traditional one, Don Clemente Gallo's, and the default. "
+        "Three of its cards caricature people: *El Borracho* (25, a drunkard), *El Negrito* (26, "
+        "a Black man drawn as a racist caricature) and *El Apache* (38, a caricature of a Native "
+        "American). The **family** deck puts *La Piñata*, *El Elote* (the corn cob) and *La "
+        "Mariposa* (the butterfly) in their place, under the same numbers, for tables where those "
+        "cards would hurt or need explaining. Nothing else changes: the same 54 calls in the same "
+        "order, the same tablas, prizes and verification. Choose it with `deck` when you start a "
+        "game; a server's managers can make it the default with `/gamenight settings` and "
+        "`deck`.",
+        "**Baraja clásica o familiar**\n"
+        "La baraja **clásica** es la tradicional, la de Don Clemente Gallo, y la de por defecto. "
+        "Tres de sus cartas caricaturizan a personas: *El Borracho* (25), *El Negrito* (26, un "
+        "hombre negro dibujado como caricatura racista) y *El Apache* (38, una caricatura de un "
+        "indígena norteamericano). La baraja **familiar** pone en su lugar *La Piñata*, *El Elote* "
+        "y *La Mariposa*, con los mismos números, para las mesas donde esas cartas dolerían o "
+        "habría que explicarlas. Nada más cambia: las mismas 54 cantadas en el mismo orden, las "
+        "mismas tablas, premios y verificación. Elígela con `baraja` al empezar una partida; "
+        "quienes administran el servidor pueden hacerla la de por defecto con `/gamenight ajustes` "
+        "y `baraja`.",
     ),
     "help_loteria_prizes": (
         "**Prizes** (see the picture)\n"
@@ -1839,7 +1982,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "el hoyo {hole} no está en el tablero (los hoyos van de 0 a {last})",
     ),
     "tri_game_over": (
-        "the game is over: no jump is left with {pegs} pegs",
+        "the game is over: no jump is left (pegs left: {pegs})",
         "la partida terminó: no queda ningún salto (clavijas: {pegs})",
     ),
     "tri_no_peg": (
@@ -1872,11 +2015,12 @@ def is_spanish(locale: LocaleLike) -> bool:
 
 def message(key: str, locale: LocaleLike = None, /, **values: Any) -> str:
     """The message ``key`` in the player's language (Spanish for Spanish locales); a
-    :class:`Plural` message picks its form by ``values["count"]``."""
+    :class:`Plural` message picks its form by the count it names (``values["count"]``
+    unless its ``by`` names another placeholder)."""
     english, spanish = MESSAGES[key]
     text = spanish if is_spanish(locale) else english
     if isinstance(text, Plural):
-        text = text.pick(int(values["count"]))
+        text = text.pick(int(values[text.by]))
     return text.format(**values)
 
 

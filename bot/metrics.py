@@ -68,6 +68,13 @@ class Metrics:
             ["kind"],
             registry=self.registry,
         )
+        self.flood_refusals = Counter(
+            "gamenight_flood_refusals",
+            "Requests refused for a flood (bot.throttle): a member's cooldown, or their server's"
+            " line of heavy work full (server_busy)",
+            ["reason"],
+            registry=self.registry,
+        )
 
 
 def _acknowledged(interaction: discord.Interaction[Any]) -> None:

@@ -8,6 +8,10 @@ compare-and-set, so a step is taken once, and the loop reads the rows again afte
 A night is announced as a Discord scheduled event (external, "#channel") when the bot may create
 events; the event is started with the game, completed at its end, deleted when called off.
 
+Planning needs what starting a game needs (the server's host role, when it has one), and is
+limited: ``NIGHTS_PER_SERVER`` nights to come in a server, ``NIGHTS_PER_MEMBER`` of them planned
+by one member. A night whose channel was deleted is called off for good, weekly or not.
+
 Times are typed as in ``bot.when`` and read in the server's time zone (UTC unless the server's
 settings say otherwise). ``GameNightBot.now()`` is the clock the loop reads.
 """
@@ -35,6 +39,7 @@ from bot.storage import (
     GameRow,
     GameStatus,
     LeaseLostError,
+    NightLimitError,
     ScheduleRow,
     ScheduleStatus,
     ServerSettings,
@@ -54,6 +59,11 @@ EVENT_HOURS = 2  # how long the Discord event says a night lasts
 WEEK = 7 * 24 * 3600.0
 IDLE_CHECK = 60.0  # seconds between looks when nothing is due sooner (clock changes, restarts)
 EVENT_ACTIVE, EVENT_COMPLETED = 2, 3
+# Nights still to come (waiting or with their lobby open), of every game: Discord allows a
+# server 100 scheduled events, and each night posts in public and may DM its host, every week
+# if weekly. A weekly night's next week replaces it, so it never counts twice.
+NIGHTS_PER_SERVER = 25
+NIGHTS_PER_MEMBER = 5  # planned by one member in one server
 
 
 class GameNights(commands.Cog):
@@ -204,7 +214,12 @@ class GameNights(commands.Cog):
         note = self.say("night_lobby_note", locale, night=schedule.id, at=int(schedule.starts_at))
         try:
             message_id = await self.post_lobby(game, note)
-        except (discord.Forbidden, discord.NotFound):
+        except discord.NotFound:  # the channel was deleted: no week after this one either
+            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
+            await self.miss(schedule, gone, goes_on=False)
+            return
+        except discord.Forbidden:  # shut to the bot, which a moderator may undo: weeks go on
             await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
             await self.miss(schedule, "night_missed_channel")
             return
@@ -213,16 +228,22 @@ class GameNights(commands.Cog):
             schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
         )
 
-    async def miss(self, schedule: ScheduleRow, key: str, **values: Any) -> None:
-        """The night's lobby could not open: say so to the host; a weekly night goes on."""
+    async def miss(
+        self, schedule: ScheduleRow, key: str, *, goes_on: bool = True, **values: Any
+    ) -> None:
+        """The night's lobby could not open: say so to the host. A weekly night goes on unless
+        ``goes_on`` is false (its channel is gone): then it is called off for good."""
         await self.storage.update_schedule(
-            schedule.id, expect=ScheduleStatus.LOBBY, status=ScheduleStatus.MISSED
+            schedule.id,
+            expect=ScheduleStatus.LOBBY,
+            status=ScheduleStatus.MISSED if goes_on else ScheduleStatus.CANCELLED,
         )
         locale = await self.public_locale(schedule.guild_id)
         text = self.say(key, locale, night=schedule.id, channel=schedule.channel_id, **values)
         await self.bot.tell(schedule.host_id, text)
         await self.delete_event(schedule)
-        await self.plan_next(schedule)
+        if goes_on:
+            await self.plan_next(schedule)
 
     async def begin_night(self, schedule: ScheduleRow) -> None:
         """Start the night's game if anyone joined; otherwise call it off."""
@@ -356,16 +377,21 @@ class GameNights(commands.Cog):
         except WhenError as error:
             raise UserError(error.key, when=quoted(when), zone=str(zone)) from None
         await defer_public(interaction)
-        schedule = await self.storage.add_schedule(
-            kind=self.kind,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            starts_at=moment.timestamp(),
-            lobby_minutes=lobby,
-            weekly=weekly,
-            options={},
-        )
+        try:  # counted and added at once: a burst of plans cannot pass the limits
+            schedule = await self.storage.add_schedule(
+                kind=self.kind,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                starts_at=moment.timestamp(),
+                lobby_minutes=lobby,
+                weekly=weekly,
+                options={},
+                server_limit=NIGHTS_PER_SERVER,
+                member_limit=NIGHTS_PER_MEMBER,
+            )
+        except NightLimitError as full:
+            raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
         announced = await self.create_event(schedule)
         self.nights_wake.set()
         locale = settings.public_locale(interaction.guild_locale)

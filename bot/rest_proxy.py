@@ -8,12 +8,18 @@ streamed through as they are) and hands back Discord's answer, headers included,
 discord.py keeps its per-route buckets from the ``X-RateLimit-*`` headers and retries a 429
 (the proxy passes Discord's ``Via`` back, which discord.py looks for) by itself.
 
-What the proxy adds is the global limit: one :class:`GlobalBudget` per bot token (the
-``Authorization`` header; requests without one share a budget, as Discord counts those per
-address), served first come first served across processes. Interaction endpoints are not
-bound to the global limit on Discord, and so not here: interaction callbacks and the
-interaction webhooks (follow-ups, the original response), which carry the interaction's token
-instead of the bot's, pass at once, so an acknowledgement never queues behind DMs.
+What the proxy adds is the global limit: one :class:`GlobalBudget` for the bot, served first
+come first served across processes. Interaction endpoints are not bound to the global limit on
+Discord, and so not here: interaction callbacks and the interaction webhooks (follow-ups, the
+original response), which carry the interaction's token instead of the bot's, pass at once, so
+an acknowledgement never queues behind DMs.
+
+It forwards the bot's requests only: those whose ``Authorization`` is the bot's own token (its
+``DISCORD_TOKEN``), and the interaction routes, which carry none. Any other ``Authorization``,
+or none on another route, is answered 401 by the proxy itself: Discord never sees it, so
+strangers' invalid requests cannot get the fleet's address banned (Discord bans an address
+after 10,000 invalid requests in 10 minutes), and the proxy remembers nothing per token.
+Its own connections are limited as the bot's HTTP endpoint's are (``bot.connection_guard``).
 
 A request takes a token from its bot's budget before it goes; the token comes back one window
 (1 s) after Discord's answer arrives. Discord counts a request between its sending and its
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import re
@@ -50,13 +57,25 @@ from prometheus_client import (
     generate_latest,
 )
 
+from bot.connection_guard import ConnectionGuard, ConnectionLimits, track_requests
+
 log = logging.getLogger(__name__)
 
 DEFAULT_UPSTREAM = "https://discord.com/api/v10"
 DEFAULT_LIMIT = 50  # Discord's global limit: requests per window, per bot
 DEFAULT_WINDOW = 1.0  # seconds
 API_PREFIX = "/api/v10"  # what the clients' DISCORD_API_BASE_URL ends with
-ANONYMOUS = ""  # the budget of requests without an Authorization header
+# The proxy's share of its file descriptors: each connection from a bot process may need
+# another to Discord, so a third of them (341 under systemd's default of 1,024).
+DESCRIPTOR_SHARE = 1 / 3
+MOST_CONNECTIONS = 8192
+HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers, from its first byte
+# Seconds a connection is kept without a request: longer than the clients' own keep-alive
+# (aiohttp's 15 s), so that a client never reuses a connection the proxy is closing.
+IDLE_TIMEOUT = 60.0
+REFUSED_REPORT_INTERVAL = 60.0  # seconds between two log lines about refused tokens, at most
+# What Discord answers a request without a valid token (and what the proxy answers for it).
+UNAUTHORIZED = {"message": "401: Unauthorized", "code": 0}
 # Hop-by-hop headers (RFC 9110 7.6.1) belong to one connection, never forwarded; Host and the
 # body's length are set anew for the next hop.
 HOP_BY_HOP = frozenset(
@@ -162,15 +181,26 @@ class GlobalBudget:
         self._changed.set()
 
 
+def default_limits() -> ConnectionLimits:
+    """The proxy's connection limits, its cap read from the descriptor limit now."""
+    return ConnectionLimits.within_descriptors(
+        DESCRIPTOR_SHARE, MOST_CONNECTIONS, header_timeout=HEADER_TIMEOUT, idle_timeout=IDLE_TIMEOUT
+    )
+
+
 @dataclass(frozen=True)
 class ProxyOptions:
-    """Where the proxy listens, where it forwards to, and the budget per bot token."""
+    """The bot's token (the one ``Authorization`` forwarded), where the proxy listens, where
+    it forwards to, the bot's budget, and the limits on its connections (default:
+    :func:`default_limits`, read at start)."""
 
+    token: str = field(repr=False, kw_only=True)
     upstream: str = DEFAULT_UPSTREAM
     limit: int = DEFAULT_LIMIT
     window: float = DEFAULT_WINDOW
     host: str = "127.0.0.1"
     port: int = 8080
+    connections: ConnectionLimits | None = None
 
 
 @dataclass
@@ -179,6 +209,7 @@ class ProxyStats:
 
     forwarded: int = 0  # requests that counted against a global budget
     exempt: int = 0  # interaction requests, passed at once
+    unauthorized: int = 0  # not the bot's token: answered 401 without asking Discord
     delayed: int = 0  # requests that waited for a token
     waited_seconds: float = 0.0
     longest_wait: float = 0.0
@@ -191,10 +222,16 @@ class RestProxy:
     ``proxy.api_base_url`` (port 0 picks a free port) until the block ends."""
 
     def __init__(self, options: ProxyOptions) -> None:
+        if not options.token:
+            raise ValueError("the REST proxy needs the bot's token")
         self.options = options
         self.upstream = options.upstream.rstrip("/")
-        self.budgets: dict[str, GlobalBudget] = {}
+        # What discord.py sends as Authorization; compared in constant time.
+        self._authorization = f"Bot {options.token}".encode()
+        self.budget = GlobalBudget(options.limit, options.window)
         self.stats = ProxyStats()
+        self._unauthorized_reported = 0  # stats.unauthorized at the last log line
+        self._next_unauthorized_report = 0.0
         self._registry = CollectorRegistry(auto_describe=True)
         self._requests = Counter(
             "gamenight_proxy_requests",
@@ -213,7 +250,12 @@ class RestProxy:
             "Requests waiting for their bot's budget now",
             registry=self._registry,
         )
-        self._waiting.set_function(lambda: sum(b.waiting for b in self.budgets.values()))
+        self._waiting.set_function(lambda: self.budget.waiting)
+        self._unauthorized = Counter(
+            "gamenight_proxy_unauthorized",
+            "Requests without the bot's token, answered 401 without asking Discord",
+            registry=self._registry,
+        )
         self._upstream_429 = Counter(
             "gamenight_proxy_upstream_429",
             "429 answers from Discord passed back, by X-RateLimit-Scope",
@@ -225,12 +267,13 @@ class RestProxy:
             "Requests Discord could not be reached for (answered 502)",
             registry=self._registry,
         )
-        app = web.Application()
+        app = web.Application(middlewares=[track_requests])
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.forward)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         self._session: aiohttp.ClientSession | None = None
+        self.guard: ConnectionGuard | None = None
         self.port = options.port
 
     @property
@@ -245,8 +288,8 @@ class RestProxy:
 
     @property
     def waiting(self) -> int:
-        """Requests waiting for a token now, every bot's."""
-        return sum(budget.waiting for budget in self.budgets.values())
+        """Requests waiting for a token now."""
+        return self.budget.waiting
 
     async def start(self) -> None:
         """Start serving (``port`` is then the one listened on)."""
@@ -257,21 +300,28 @@ class RestProxy:
             timeout=UPSTREAM_TIMEOUT,
             connector=aiohttp.TCPConnector(limit=0),  # the budget limits, not the pool
         )
+        limits = self.options.connections or default_limits()
+        self.guard = ConnectionGuard("REST proxy", limits)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.options.host, self.options.port)
-        await site.start()
-        self.port = int(self._runner.addresses[0][1])  # the port chosen when 0 was asked
+        self.port = await self.guard.serve(self._runner, self.options.host, self.options.port)
+        self._registry.register(self.guard.collector("gamenight_proxy"))
         log.info(
-            "REST proxy on %s, forwarding to %s; at most %d requests per %g s per bot token "
-            "(interaction callbacks and follow-ups pass at once)",
+            "REST proxy on %s, forwarding the bot's requests to %s; at most %d requests per "
+            "%g s (interaction callbacks and follow-ups pass at once); at most %d connections, "
+            "closed after %g s idle or %g s for a request's headers",
             self.api_base_url,
             self.upstream,
             self.options.limit,
             self.options.window,
+            limits.max_connections,
+            limits.idle_timeout,
+            limits.header_timeout,
         )
 
     async def stop(self) -> None:
         """Stop serving and close the connections to Discord."""
+        if self.guard is not None:
+            await self.guard.close()
         await self._runner.cleanup()
         if self._session is not None:
             await self._session.close()
@@ -289,25 +339,30 @@ class RestProxy:
     ) -> None:
         await self.stop()
 
-    def budget(self, authorization: str) -> GlobalBudget:
-        """The global budget of the bot token in ``authorization`` (made on first use)."""
-        budget = self.budgets.get(authorization)
-        if budget is None:
-            budget = GlobalBudget(self.options.limit, self.options.window)
-            self.budgets[authorization] = budget
-        return budget
+    def is_the_bots(self, authorization: str) -> bool:
+        """Whether ``authorization`` (an ``Authorization`` header) is the bot's own token."""
+        given = authorization.encode("utf-8", "surrogateescape")
+        return hmac.compare_digest(given, self._authorization)
 
     # -- the handlers ------------------------------------------------------------------------
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
         """Any request under ``/api/v10``: to Discord once the bot's budget allows it (at once
-        for interaction routes), Discord's answer handed back as it came."""
+        for interaction routes), Discord's answer handed back as it came; 401 without asking
+        Discord unless it is the bot's."""
         tail = request.rel_url.raw_path[len(API_PREFIX) :]
-        if is_exempt(tail):
+        authorization = request.headers.get("Authorization")
+        exempt = is_exempt(tail)
+        if not (
+            (authorization is None and exempt)
+            or (authorization is not None and self.is_the_bots(authorization))
+        ):
+            return self._refuse(request.method, tail)
+        if exempt:
             self.stats.exempt += 1
             self._requests.labels("exempt").inc()
             return await self._send(request, tail, None)
-        budget = self.budget(request.headers.get("Authorization", ANONYMOUS))
+        budget = self.budget
         waited = await budget.take()
         self.stats.forwarded += 1
         self._requests.labels("global").inc()
@@ -320,6 +375,23 @@ class RestProxy:
             return await self._send(request, tail, budget)
         finally:
             budget.give_back()
+
+    def _refuse(self, method: str, tail: str) -> web.Response:
+        """Answer 401 as Discord would, without asking it; a log line at most once a minute."""
+        self.stats.unauthorized += 1
+        self._unauthorized.inc()
+        now = time.monotonic()
+        if now >= self._next_unauthorized_report:
+            log.warning(
+                "refused %d requests without the bot's token (answered 401, not forwarded), "
+                "the last %s %s; is a process using another token?",
+                self.stats.unauthorized - self._unauthorized_reported,
+                method,
+                redacted(tail),
+            )
+            self._unauthorized_reported = self.stats.unauthorized
+            self._next_unauthorized_report = now + REFUSED_REPORT_INTERVAL
+        return web.json_response(UNAUTHORIZED, status=401)
 
     async def _send(
         self, request: web.Request, tail: str, budget: GlobalBudget | None
@@ -394,10 +466,11 @@ class RestProxy:
                 "upstream": self.upstream,
                 "limit": self.options.limit,
                 "window": self.options.window,
-                "bots": len(self.budgets),
                 "waiting": self.waiting,
                 "forwarded": stats.forwarded,
                 "exempt": stats.exempt,
+                "unauthorized": stats.unauthorized,
+                "connections": self.guard.open if self.guard is not None else 0,
                 "delayed": stats.delayed,
                 "longest_wait": round(stats.longest_wait, 3),
                 "upstream_429": stats.upstream_429,

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.plurals import counted
+
 # Discord has no documented maximum; this keeps a typo (3200 for 32) from planning 3,200 leases.
 MAX_SHARDS = 4096
 FORMS = "auto, a list of shards out of a count such as 0-7/32 or 3,5/8, or standby/32"
@@ -46,7 +48,7 @@ class ShardPlan:
         if self.count is None:
             return "every shard Discord recommends, in this process"
         if not self.own:
-            return f"standby for {self.count} shards"
+            return f"standby for {counted(self.count, 'shard', 'shards')}"
         return f"shards {format_shards(self.own)} of {self.count}"
 
 
@@ -60,7 +62,7 @@ def parse_shards(text: str) -> ShardPlan:
     if value in {"", "auto"}:
         return AUTO
     which, slash, count_text = value.rpartition("/")
-    if not slash or not count_text.strip().isdigit():
+    if not slash or not _is_number(count_text.strip()):
         raise ShardSettingError(f"{text.strip()!r} is not {FORMS}")
     count = int(count_text)
     if not 1 <= count <= MAX_SHARDS:
@@ -71,7 +73,7 @@ def parse_shards(text: str) -> ShardPlan:
     own: set[int] = set()
     for part in which.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+        if not _is_number(first.strip()) or (dash and not _is_number(last.strip())):
             raise ShardSettingError(f"{part.strip()!r} in {text.strip()!r} is not {FORMS}")
         low, high = int(first), int(last) if dash else int(first)
         if low > high:
@@ -85,6 +87,11 @@ def parse_shards(text: str) -> ShardPlan:
             raise ShardSettingError(f"shard {min(overlap)} is named twice in {text.strip()!r}")
         own |= set(range(low, high + 1))
     return ShardPlan(count, tuple(sorted(own)))
+
+
+def _is_number(text: str) -> bool:
+    # ASCII digits only: str.isdigit also takes "²", which int() refuses.
+    return text.isascii() and text.isdigit()
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

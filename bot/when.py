@@ -13,7 +13,9 @@ Accepted (English or Spanish words, any case):
   ``en 30 minutos``.
 
 ``parse_when`` returns an aware UTC datetime, or raises ``WhenError`` (a ``ValueError``) whose
-message key says what was wrong.
+message key says what was wrong; so does ``zone_named`` for a time zone. Nothing a member can
+type makes either raise anything else (numbers past the calendar, names that are folders of the
+time zone database, control characters: ``tests/bot/test_when.py`` feeds them any text).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DAYS_AHEAD_LIMIT = 366  # a game night at most a year away
+_AHEAD_SECONDS = DAYS_AHEAD_LIMIT * 86400
 
 
 class WhenError(ValueError):
@@ -60,15 +63,21 @@ _UNITS = {
 _DISCORD_STAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?")
 _DELAY_PART = re.compile(r"(\d+)\s*([a-z]+)")
+# What an IANA time zone name is made of ("America/Argentina/Buenos_Aires", "Etc/GMT+6"): the
+# rest (a path, "..", NUL, 300 characters) is refused before the time zone database is asked.
+_ZONE_NAME = re.compile(r"[A-Za-z0-9_+\-]{1,30}(?:/[A-Za-z0-9_+\-]{1,30}){0,3}")
 
 
 def zone_named(name: str) -> tzinfo:
     """The IANA time zone ``name`` (``America/Mexico_City``); ``WhenError`` if unknown."""
     if name.upper() == "UTC":
         return UTC
+    if not _ZONE_NAME.fullmatch(name):
+        raise WhenError("when_bad_zone", name)
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    # A folder of the database ("America") is an OSError, a file that is not a zone a ValueError.
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         raise WhenError("when_bad_zone", name) from None
 
 
@@ -104,7 +113,10 @@ def parse_when(text: str, now: datetime, zone: tzinfo = UTC) -> datetime:
     moment = _read(raw, local_now, zone)
     if moment is None:
         raise WhenError("when_unreadable", raw)
-    moment = moment.astimezone(UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:  # a written date at an end of the calendar, moved past it by its zone
+        raise WhenError("when_too_far" if moment.year > now.year else "when_past", raw) from None
     if moment <= now:
         raise WhenError("when_past", raw)
     if moment - now > timedelta(days=DAYS_AHEAD_LIMIT):
@@ -114,8 +126,10 @@ def parse_when(text: str, now: datetime, zone: tzinfo = UTC) -> datetime:
 
 def _read(raw: str, local_now: datetime, zone: tzinfo) -> datetime | None:
     stamp = _DISCORD_STAMP.fullmatch(raw)
-    if stamp or (raw.isdigit() and len(raw) >= 9):
+    if stamp or (raw.isdecimal() and len(raw) >= 9):
         seconds = int(stamp[1] if stamp else raw)
+        # Checked before it becomes a date: most numbers are outside the calendar.
+        _check_ahead(seconds - local_now.timestamp(), raw)
         return datetime.fromtimestamp(seconds, UTC)
     iso = _iso(raw, zone)
     if iso is not None:
@@ -123,7 +137,8 @@ def _read(raw: str, local_now: datetime, zone: tzinfo) -> datetime | None:
     folded = _fold(raw)
     delay = _delay(folded)
     if delay is not None:
-        return local_now + delay
+        _check_ahead(delay, raw)
+        return local_now + timedelta(seconds=delay)
     words = folded.replace(" at ", " ").replace(" a las ", " ").split(" ", 1)
     day_word, rest = (words[0], words[1]) if len(words) == 2 else ("", folded)
     if day_word in _TODAY or folded.startswith("esta noche"):
@@ -142,6 +157,14 @@ def _read(raw: str, local_now: datetime, zone: tzinfo) -> datetime | None:
     return alone
 
 
+def _check_ahead(seconds: float, raw: str) -> None:
+    """Refuse a moment ``seconds`` from now that is not in the coming year."""
+    if seconds <= 0:
+        raise WhenError("when_past", raw)
+    if seconds > _AHEAD_SECONDS:
+        raise WhenError("when_too_far", raw)
+
+
 def _on(day: date, clock_text: str, zone: tzinfo) -> datetime | None:
     clock = _clock(clock_text.strip())
     if clock is None:
@@ -157,7 +180,8 @@ def _iso(raw: str, zone: tzinfo) -> datetime | None:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=zone)
 
 
-def _delay(folded: str) -> timedelta | None:
+def _delay(folded: str) -> int | None:
+    """The seconds a delay ("in 2 hours", "+45m") says, or None if ``folded`` is not one."""
     for prefix in ("in ", "en ", "+"):
         if folded.startswith(prefix):
             body = folded.removeprefix(prefix).replace(" y ", " ").replace(" and ", " ")
@@ -172,4 +196,4 @@ def _delay(folded: str) -> timedelta | None:
         if unit not in _UNITS:
             return None
         seconds += int(amount) * _UNITS[unit]
-    return timedelta(seconds=seconds) if seconds else None
+    return seconds or None

@@ -27,9 +27,11 @@ from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGam
 from bot.errors import UserError, after_answer, check_range, report_error
 from bot.games import is_server_manager
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import GameDefaults, ServerLanguage, ServerSettings
+from bot.plurals import counted
+from bot.storage import ServerLanguage, ServerSettings
 from bot.when import WhenError, zone_named
 from engine.errors import quoted
+from engine.loteria import DECKS
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -46,6 +48,13 @@ LANGUAGE_CHOICES = [
     ),
     app_commands.Choice(name=_("English"), value=ServerLanguage.ENGLISH.value),
     app_commands.Choice(name=_("Spanish"), value=ServerLanguage.SPANISH.value),
+]
+# The one game with decks (engine.loteria.DECKS): its start command's deck when the host does
+# not choose one is a server setting of its own.
+DECK_GAME = "loteria"
+DECK_CHOICES = [
+    app_commands.Choice(name=_("Classic"), value="classic"),
+    app_commands.Choice(name=_("Family"), value="family"),
 ]
 
 
@@ -128,7 +137,11 @@ class GameNight(
             return 0
         purged = await self.bot.storage.purge_over_games(time.time() - days * DAY)
         if purged:
-            log.info("deleted %d games that ended more than %d days ago", purged, days)
+            log.info(
+                "deleted %s that ended more than %s ago",
+                counted(purged, "game", "games"),
+                counted(days, "day", "days"),
+            )
         return purged
 
     # -- settings ------------------------------------------------------------------------------
@@ -161,8 +174,9 @@ class GameNight(
         interval=_("Default seconds between calls (5-120)"),
         prizes=_("Default prizes: a Lotería plan, or the Housie prizes to play"),
         time_zone=_("The time zone planned game nights are read in, e.g. America/Mexico_City"),
+        deck=_("The Lotería deck when the host does not choose one"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, deck=DECK_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -172,13 +186,16 @@ class GameNight(
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         prizes: str | None = None,
         time_zone: str | None = None,
+        deck: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UserError("server_only")
         if not is_server_manager(interaction):
             raise UserError("need_manage_server")
-        change = self.settings_change(language, host_role, game, interval, prizes, time_zone)
+        change = self.settings_change(
+            language, host_role, game, interval, prizes, time_zone, deck=deck
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = interaction.locale
         if change is None:
@@ -199,11 +216,15 @@ class GameNight(
         interval: int | None,
         prizes: str | None,
         time_zone: str | None = None,
+        *,
+        deck: str | None = None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
         """The change the options ask for (None: they ask for none), every value checked first
         (a bad one is refused and nothing changes)."""
         if language is not None and language not in {choice.value for choice in ServerLanguage}:
             raise UserError("settings_bad_language")
+        if deck is not None and deck not in DECKS:
+            raise UserError("loteria_bad_deck")
         if host_role is not None and host_role.managed:
             raise UserError("settings_role_managed", role=host_role.id)
         zone_name: str | None = None
@@ -226,7 +247,8 @@ class GameNight(
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
             if prizes is not None:
                 stored_prizes = cog.default_prizes(prizes)  # the start command's refusals
-        if language is None and host_role is None and kind is None and zone_name is None:
+        asked = (language, host_role, kind, zone_name, deck)
+        if all(value is None for value in asked):
             return None
 
         def change(current: ServerSettings) -> ServerSettings:
@@ -244,11 +266,15 @@ class GameNight(
                 before = updated.defaults(kind)
                 updated = updated.with_defaults(
                     kind,
-                    GameDefaults(
+                    dataclasses.replace(
+                        before,
                         interval=before.interval if interval is None else interval,
                         prizes=before.prizes if stored_prizes is None else stored_prizes,
                     ),
                 )
+            if deck is not None:
+                before = updated.defaults(DECK_GAME)
+                updated = updated.with_defaults(DECK_GAME, dataclasses.replace(before, deck=deck))
             return updated
 
         return change
@@ -288,6 +314,10 @@ class GameNight(
                     prizes_mark=builtin if defaults.prizes is None else "",
                 )
             )
+            if cog.kind == DECK_GAME:
+                deck_name = message(f"deck_{defaults.deck or 'classic'}", locale)
+                mark = builtin if defaults.deck is None else ""
+                lines.append(message("settings_deck", locale, deck=deck_name, deck_mark=mark))
         days = self.bot.settings.retention_days
         if days is None:
             lines.append(message("settings_no_retention", locale))

@@ -25,6 +25,7 @@ from bot.errors import UserError
 from bot.games import GameCog
 from bot.i18n import LocaleLike, message
 from bot.render.common import Palette, Rendered
+from bot.throttle import HELP_PICTURES_RATE, Lane
 from engine.errors import quoted
 
 if TYPE_CHECKING:
@@ -220,8 +221,15 @@ class Help(commands.Cog):
             await self.send(interaction, await self.overview(locale))
             return
         cog = self.find_game(game, locale)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        pictures = await asyncio.to_thread(cog.help_pictures, locale)
+        # A game's help draws its pictures: a cooldown per member, and the server's line of heavy
+        # work (bot.throttle); the overview above is words only.
+        self.bot.cooldowns.hit("help game", HELP_PICTURES_RATE, interaction)
+        async with self.bot.heavy.turn(
+            interaction.guild_id,
+            Lane.OTHER,
+            acknowledge=lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        ):
+            pictures = await asyncio.to_thread(cog.help_pictures, locale)
         await self.send(interaction, await self.game_help(cog, locale, pictures))
 
     @help.autocomplete("game")

@@ -33,6 +33,7 @@ from bot.render import help as render_help
 from bot.render import housie as render
 from bot.render import results as render_results
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
+from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS
@@ -509,22 +510,26 @@ class Housie(
     @app_commands.command(
         name="ticket", description=_("Show your tickets with the called numbers marked")
     )
+    @member_cooldown(BOARD_VIEW_RATE)
     async def ticket_command(self, interaction: discord.Interaction[Any]) -> None:
         await self.show_boards(interaction)
 
     @app_commands.command(name="board", description=_("Show the caller's board of called numbers"))
+    @member_cooldown(BOARD_VIEW_RATE)
     async def board_command(self, interaction: discord.Interaction[Any]) -> None:
-        await defer_public(interaction)
-        async with self.view_slots:  # a burst of views must not hold up the caller
+        # A burst of views must not hold up the caller, nor other servers: the server's line.
+        async with self.bot.heavy.turn(
+            interaction.guild_id, Lane.VIEW, acknowledge=lambda: defer_public(interaction)
+        ):
             game = await self.game_here(interaction)
             called = await self.seen_calls(game)
             locale = self.channel_locale(game)  # a public answer, as the calls
             image = await asyncio.to_thread(render.render_caller_board, called, locale=locale)
-            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-            await interaction.followup.send(
-                self.say("housie_board_now", locale, game=game.id, count=len(called)),
-                file=attachment(image),
-            )
+        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+        await interaction.followup.send(
+            self.say("housie_board_now", locale, game=game.id, count=len(called)),
+            file=attachment(image),
+        )
 
     @app_commands.command(name="claim", description=_("Claim a prize"))
     @app_commands.describe(prize=_("The prize you completed"), ticket=_("Which of your tickets"))

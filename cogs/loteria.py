@@ -29,6 +29,7 @@ from bot.render import help as render_help
 from bot.render import loteria as render
 from bot.render import results as render_results
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
+from bot.throttle import BOARD_VIEW_RATE, member_cooldown
 from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
@@ -49,6 +50,7 @@ PATTERN_CHOICES = [
     app_commands.Choice(name=_(pattern.english), value=pattern.value) for pattern in Pattern
 ]
 DEFAULT_PLAN = "line, full"
+DEFAULT_DECK = "classic"  # when neither the host nor the server (/gamenight settings) chooses
 PRIZE_PLANS = (
     "line",
     "full",
@@ -318,7 +320,8 @@ class Loteria(
         self, seed: bytes, defaults: GameDefaults
     ) -> tuple[str, dict[str, Any]]:
         """A planned night plays what the start command would with no options given."""
-        state = LoteriaGame.new(seed, parse_prizes(defaults.prizes or DEFAULT_PLAN), "classic")
+        plan = parse_prizes(defaults.prizes or DEFAULT_PLAN)
+        state = LoteriaGame.new(seed, plan, defaults.deck or DEFAULT_DECK)
         options = {
             "interval": defaults.interval or DEFAULT_INTERVAL,
             "max_players": DEFAULT_MAX_PLAYERS,
@@ -386,7 +389,7 @@ class Loteria(
         interaction: discord.Interaction[Any],
         prizes: str | None = None,
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
-        deck: str = "classic",
+        deck: str | None = None,
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
         verses: str = VERSES_ON,
@@ -396,6 +399,7 @@ class Loteria(
         defaults = settings.defaults(self.kind)
         prizes = prizes if prizes is not None else defaults.prizes or DEFAULT_PLAN
         interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
+        deck = deck if deck is not None else defaults.deck or DEFAULT_DECK
         if deck not in DECKS:
             raise UserError("loteria_bad_deck")
         if verses not in VERSE_MODES:
@@ -431,6 +435,7 @@ class Loteria(
     @app_commands.command(
         name="tabla", description=_("Show your tabla with the called cards marked")
     )
+    @member_cooldown(BOARD_VIEW_RATE)
     async def tabla(self, interaction: discord.Interaction[Any]) -> None:
         await self.show_boards(interaction)
 
@@ -447,6 +452,7 @@ class Loteria(
     help_keys = (
         "help_loteria_summary",
         "help_loteria_round",
+        "help_loteria_decks",
         "help_loteria_prizes",
         "help_loteria_claims",
     )

@@ -25,6 +25,7 @@ from bot.i18n import LocaleLike, message
 from bot.render import Rendered
 from bot.render.leaderboard import GameStandings, Standing, render_leaderboard
 from bot.storage import LeaderboardRow
+from bot.throttle import STATS_RATE, Lane, member_cooldown
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -61,34 +62,40 @@ class Stats(commands.Cog):
         ]
     )
     @app_commands.guild_only()
+    @member_cooldown(STATS_RATE)
     async def stats(self, interaction: discord.Interaction[Any], period: str = "all") -> None:
-        if interaction.guild_id is None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
             raise UserError("server_only")
         if period not in PERIODS:  # Discord's copy of the command may be stale
             raise UserError("not_a_valid_value", value=period)
-        # The picture takes a moment to draw: acknowledge first.
-        await defer_public(interaction)
-        settings = await self.bot.storage.server_settings(interaction.guild_id)
+        # The picture takes a moment to draw: acknowledge first, then the leaderboard is read and
+        # drawn in the server's line of heavy work (bot.throttle).
+        async with self.bot.heavy.turn(
+            guild_id, Lane.OTHER, acknowledge=lambda: defer_public(interaction)
+        ):
+            text, picture = await self.leaderboard(interaction, guild_id, period)
+        await self.send(interaction, text, picture)
+
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], guild_id: int, period: str
+    ) -> tuple[str, Rendered | None]:
+        """The leaderboard of ``period`` in words, and drawn (None when nobody is on it)."""
+        settings = await self.bot.storage.server_settings(guild_id)
         locale = settings.public_locale(interaction.guild_locale)  # a public answer
         games = self.bot.games()
         since = period_start(period, time.time())
-        rows = await self.bot.storage.leaderboard(
-            interaction.guild_id, per_kind=LEADERS_PER_GAME, since=since
-        )
+        rows = await self.bot.storage.leaderboard(guild_id, per_kind=LEADERS_PER_GAME, since=since)
         period_words = message(f"stats_period_{period}", locale)
         if not rows:
             commands_list = message("or", locale).join(f"`{game.start}`" for game in games)
             key = "stats_none" if since is None else "stats_none_period"
-            await self.send(
-                interaction,
-                message(key, locale, commands=commands_list, period=period_words),
-            )
-            return
+            return message(key, locale, commands=commands_list, period=period_words), None
         text = stats_text(games, rows, period_words, locale)
-        names = await self.bot.storage.member_names(interaction.guild_id, (r.user_id for r in rows))
+        names = await self.bot.storage.member_names(guild_id, (r.user_id for r in rows))
         server = interaction.guild.name if interaction.guild else ""
         picture = await self.picture(games, rows, names, period_words, server, locale)
-        await self.send(interaction, text, picture)
+        return text, picture
 
     async def picture(
         self,

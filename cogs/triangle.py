@@ -24,6 +24,7 @@ from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
 from bot.storage import GameRow, GameStatus
 from bot.table import Shown, TableButton, TableGameCog
+from bot.throttle import HINT_RATE, SOLVE_RATE, Lane, member_cooldown
 from engine.triangle import (
     COORDINATES,
     HOLES,
@@ -268,15 +269,21 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
 
     @group.command(name="solve", description=_("Show a solution as an animation"))
     @app_commands.describe(start=_("The hole left empty at the start (0-14)"))
+    @member_cooldown(SOLVE_RATE)
     async def solve(
         self, interaction: discord.Interaction[Any], start: app_commands.Range[int, 0, HOLES - 1]
     ) -> None:
         check_range("start", start, 0, HOLES - 1)
-        await interaction.response.defer(thinking=True)
-        jumps = await asyncio.to_thread(best_line, start_board(start))
-        settings = await self.server_settings(interaction.guild_id)
-        locale = settings.public_locale(interaction.guild_locale)  # a public answer
-        animation = await asyncio.to_thread(render_solution, start, jumps, locale)
+        # The solver and the animation are heavy work: in the server's line (bot.throttle).
+        async with self.bot.heavy.turn(
+            interaction.guild_id,
+            Lane.OTHER,
+            acknowledge=lambda: interaction.response.defer(thinking=True),
+        ):
+            jumps = await asyncio.to_thread(best_line, start_board(start))
+            settings = await self.server_settings(interaction.guild_id)
+            locale = settings.public_locale(interaction.guild_locale)  # a public answer
+            animation = await asyncio.to_thread(render_solution, start, jumps, locale)
         text = solution_text(start, jumps, locale)
         await interaction.followup.send(text, file=attachment(animation))
 
@@ -307,6 +314,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         if not game.status.is_live:
             raise self.refusal("table_over", game=game.id)
         if action == "hint":
+            self.bot.cooldowns.hit("triangle hint", HINT_RATE, interaction)
             await self.hint(interaction, game)
             return
         if action not in {"hole", "quit"}:
@@ -375,11 +383,16 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             )
             await interaction.response.send_message(text, ephemeral=True)
             return
-        best = await asyncio.to_thread(puzzle.hint)
-        if best is None:
-            raise UserError("tri_no_jump_left")
-        reachable = fewest_pegs(best.apply(puzzle.board))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # The solver is heavy work (if cached once warm): in the server's line (bot.throttle).
+        async with self.bot.heavy.turn(
+            interaction.guild_id,
+            Lane.OTHER,
+            acknowledge=lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        ):
+            best = await asyncio.to_thread(puzzle.hint)
+            if best is None:
+                raise UserError("tri_no_jump_left")
+            reachable = await asyncio.to_thread(fewest_pegs, best.apply(puzzle.board))
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None

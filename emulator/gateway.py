@@ -25,7 +25,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from emulator.latency import LatencySource
-from emulator.model import Intent, World, shard_of
+from emulator.model import Intent, World, bot_token, shard_of
 
 _log = logging.getLogger(__name__)
 
@@ -570,7 +570,7 @@ class Gateway:
             f"IDENTIFY after the session start limit ({starts.total} per 24 h): Discord "
             "terminates every session of the bot and resets its token",
         )
-        self._world.token = "reset." + secrets.token_urlsafe(32)
+        self._world.token = bot_token(self._world.bot_user.id)  # the same id, a new secret
         for session in self.sessions.values():
             session.invalidated = True
             session.connection = None

@@ -27,6 +27,8 @@ from emulator.model import (
 
 __all__ = [
     "ALLOWED_CALLBACKS",
+    "INTEGER_OPTION_LIMIT",
+    "NUMBER_OPTION_LIMIT",
     "CallbackType",
     "DriverError",
     "InteractionFailedError",
@@ -37,6 +39,11 @@ __all__ = [
     "build_command_data",
     "find_command",
 ]
+
+# The values Discord delivers for INTEGER and NUMBER options, whatever a command declares
+# (Application Commands: Application Command Option Type).
+INTEGER_OPTION_LIMIT = 2**53 - 1
+NUMBER_OPTION_LIMIT = 2**53
 
 
 class InteractionFailedError(AssertionError):
@@ -339,6 +346,11 @@ def _option_value(
         low, high = option.get("min_value"), option.get("max_value")
         if (low is not None and value < low) or (high is not None and value > high):
             raise DriverError(f"{where}: {value} is outside [{low}, {high}]")
+        # Discord's own range, whatever the command declares: "any integer between -2^53+1 and
+        # 2^53-1" for INTEGER, "any double between -2^53 and 2^53" for NUMBER.
+        widest = INTEGER_OPTION_LIMIT if kind is OptionType.INTEGER else NUMBER_OPTION_LIMIT
+        if not -widest <= value <= widest:
+            raise DriverError(f"{where}: {value} is outside what Discord sends (±{widest})")
         converted = value
     elif kind is OptionType.BOOLEAN:
         if not isinstance(value, bool):
@@ -379,7 +391,7 @@ class InteractionWorld(World):
     acknowledgement clock (``ack_timeout`` seconds, 3 on Discord) and keeps every
     :class:`InteractionResult` by id and by token for the REST API's callbacks."""
 
-    def __init__(self, *, token: str, bot_name: str, ack_timeout: float = 3.0) -> None:
+    def __init__(self, *, token: str | None, bot_name: str, ack_timeout: float = 3.0) -> None:
         super().__init__(token=token, bot_name=bot_name)
         self.ack_timeout = ack_timeout
         self.interactions: list[InteractionResult] = []

@@ -10,11 +10,13 @@ bot through an :class:`EventSink` (the gateway).
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
 import enum
 import json
 import logging
 import mimetypes
+import secrets
 import struct
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -598,15 +600,22 @@ class Guild:
         return f"<Guild {self.name!r} id={self.id}>"
 
     def add_channel(
-        self, name: str, *, bot_can_send: bool = True, bot_denied: int = 0
+        self, name: str, *, bot_can_send: bool | None = None, bot_denied: int = 0
     ) -> Channel:
         """A text channel; the first one added is where members' slash commands go by default.
-        ``bot_can_send=False`` denies the bot Send Messages there (posts fail with 403 / 50013);
-        ``bot_denied`` denies it any other permission bits (a channel overwrite)."""
+        ``bot_denied`` is the bot's channel overwrite (the permission bits it denies);
+        ``bot_can_send=False`` is a shorthand that adds Send Messages to it (posts fail with
+        403 / 50013). Left out, ``bot_can_send`` follows ``bot_denied``; ``True`` with Send
+        Messages denied contradicts itself and is refused."""
+        denies_sending = bool(bot_denied & Permission.SEND_MESSAGES)
+        if bot_can_send and denies_sending:
+            msg = "bot_can_send=True contradicts bot_denied, which denies Send Messages"
+            raise ValueError(msg)
         world = self._world
         channel = Channel(world, world.new_id(), name, self, position=len(self.channels))
         channel.bot_denied = bot_denied
-        channel.bot_can_send = bot_can_send
+        if bot_can_send is False:
+            channel.bot_can_send = False
         self.channels.append(channel)
         world.register_channel(channel)
         world.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
@@ -989,6 +998,15 @@ class _Offline:
         return False
 
 
+def bot_token(bot_id: int) -> str:
+    """A new token for bot ``bot_id``, shaped as Discord's are (its documentation shows them
+    only as examples): three dot-separated base64url parts, the first the bot's id in decimal
+    (which tools read the client id from), then a timestamp and the secret part (random here)."""
+    head = base64.urlsafe_b64encode(str(bot_id).encode("ascii")).decode("ascii").rstrip("=")
+    stamp = base64.urlsafe_b64encode(int(time.time()).to_bytes(4, "big")).decode("ascii")
+    return f"{head}.{stamp.rstrip('=')}.{secrets.token_urlsafe(28)}"
+
+
 class World:
     """The emulated Discord's state: the bot's identity and token, users, guilds, channels,
     messages, attachments, synced commands and the failures recorded so far.
@@ -996,10 +1014,11 @@ class World:
     Every change wakes :meth:`wait_until`; events the bot should hear go to :attr:`events`.
     """
 
-    def __init__(self, *, token: str, bot_name: str) -> None:
-        self.token = token
+    def __init__(self, *, token: str | None, bot_name: str) -> None:
         self._ids = SnowflakeSource()
         self.bot_user = User(self.new_id(), bot_name, bot=True)
+        # None: a new token of Discord's shape, for this bot's id.
+        self.token = bot_token(self.bot_user.id) if token is None else token
         self.owner_user = User(self.new_id(), "app-owner")
         self.application_id = self.bot_user.id
         self.guilds: list[Guild] = []

@@ -27,12 +27,9 @@ from emulator.ratelimit import InvalidRequestLimit, InvalidRequests, RateLimiter
 from emulator.rest import API_PREFIX, COMMAND_CREATES_PER_DAY, RequestRecord, RestApi
 from emulator.spec import OpenApiSpec, load_spec
 
-__all__ = ["DEFAULT_TOKEN", "Emulator", "EmulatorFailureError", "Failure"]
+__all__ = ["Emulator", "EmulatorFailureError", "Failure"]
 
 _log = logging.getLogger(__name__)
-
-DEFAULT_TOKEN = "emulator.bot.token"  # noqa: S105 - a fixed fake token for a local fake Discord
-
 
 class EmulatorFailureError(AssertionError):
     """Raised by :meth:`Emulator.assert_clean` when the bot broke Discord's rules."""
@@ -42,6 +39,7 @@ class Emulator(InteractionWorld):
     """A local Discord. Use as ``async with Emulator() as emu:``; add guilds, point a bot at
     ``emu.api_base_url`` / ``emu.gateway_url`` with ``emu.token``, then act as members.
 
+    ``token``: the bot's token (None: a new one of Discord's shape, the bot's id first).
     ``rate_limits``: False (default, fast tests), True (Discord's limits) or a
     :class:`RateLimits`. ``faults``: :class:`~emulator.faults.Fault` rules answering chosen
     requests with a 429 or a 5xx (more with :meth:`inject_fault`; ``fault_seed`` seeds which
@@ -71,7 +69,7 @@ class Emulator(InteractionWorld):
     def __init__(
         self,
         *,
-        token: str = DEFAULT_TOKEN,
+        token: str | None = None,
         bot_name: str = "Game Night",
         rate_limits: bool | RateLimits = False,
         faults: Sequence[Fault] = (),

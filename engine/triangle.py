@@ -326,7 +326,7 @@ class TriangleGame:
         _check_hole(target)
         if self.is_over:
             raise TriangleError(
-                f"the game is over: no jump is left with {self.pegs_left} pegs",
+                f"the game is over: no jump is left (pegs left: {self.pegs_left})",
                 TriangleReason.GAME_OVER,
                 pegs=self.pegs_left,
             )

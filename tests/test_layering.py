@@ -20,9 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "bot",  # the package itself (empty)
+        "bot.plurals",
         "bot.i18n",
         "bot.reasons",
         "bot.config",
+        "bot.logs",
         "bot.shards",
         "bot.endpoints",
         "bot.database_file",
@@ -35,11 +37,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.metrics",
         "bot.when",
         "bot.render",
+        "bot.connection_guard",
         "bot.rest_proxy",
     ),
     (
         "bot.storage",
         "bot.errors",
+        "bot.throttle",
         "bot.permissions",
         "bot.attachments",
         "bot.backup",
@@ -52,7 +56,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.app",),
     ("bot.fleet",),
     ("cogs",),
-    ("bot.sandbox", "bot.cli", "bot.__main__"),
+    ("bot.sandbox", "bot.cli", "bot.__main__", "bot.healthcheck"),
 )
 TYPE_HINT_ONLY = {"bot.app"}
 PROJECT = ("bot", "cogs", "engine", "emulator")

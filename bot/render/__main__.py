@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.cantor import verse
 from bot.housie_calls import nickname
+from bot.plurals import counted
 from bot.render import leaderboard, results
 from bot.render.common import Rendered
 from bot.render.dots import render_dots
@@ -198,7 +199,7 @@ def table_game_samples() -> list[tuple[str, Rendered]]:
             render_triangle(
                 puzzle.board,
                 game_id=SAMPLE_GAME,
-                caption=f"{puzzle.pegs_left} pegs left",
+                caption=f"{counted(puzzle.pegs_left, 'peg', 'pegs')} left",
                 selected=best_line(puzzle.board)[0].origin,
                 last_jump=puzzle.history[-1],
             ),

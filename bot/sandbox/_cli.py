@@ -1,6 +1,7 @@
 """The command line of ``python -m bot sandbox``: its options (argparse, which exits with status
 2 on bad ones) and :func:`main`, which runs the sandbox and turns how it ended into an exit code:
-0 once the game is over, 1 if something went wrong, 2 for bad options, 130 after Ctrl-C.
+0 once the game is over, 1 if something went wrong, 2 for bad options (an ``--images`` folder it
+cannot make included), 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from bot.sandbox._orchestration import (
     GAMES,
     SandboxError,
     SandboxOptions,
+    SandboxSetupError,
     run_sandbox,
 )
 from bot.sandbox._players import MAX_PLAYERS
 from bot.sandbox._transcript import Style, wants_colour
 
+EXIT_USAGE = 2  # bad options, or an images folder or temporary folder it cannot use
 EXIT_INTERRUPTED = 130
 
 
@@ -38,7 +41,7 @@ def _positive_float(text: str) -> float:
 
 
 def _player_count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYERS:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(f"{text!r}: choose 1 to {MAX_PLAYERS} players")
     return int(text)
 
@@ -112,12 +115,12 @@ def parse_options(argv: Sequence[str]) -> SandboxOptions:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot sandbox [options]``: 0 once the game is over, 1 if something went wrong,
-    2 for bad options, 130 after Ctrl-C."""
+    2 for bad options or a folder it cannot use (one line on stderr), 130 after Ctrl-C."""
     try:
         options = parse_options(sys.argv[1:] if argv is None else argv)
     except SystemExit as exit_request:  # --help, or bad options (argparse printed why)
         code = exit_request.code
-        return code if isinstance(code, int) else 0 if code is None else 2
+        return code if isinstance(code, int) else 0 if code is None else EXIT_USAGE
     out = sys.stdout
     style = Style(wants_colour(out))
     try:
@@ -125,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nStopped (Ctrl-C). The emulator and the bot are closed.", file=out)
         return EXIT_INTERRUPTED
+    except SandboxSetupError as error:  # nothing ran: where it was asked to run is unusable
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except SandboxError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from bot.app import GameNightBot
 from bot.calling import FALSE_CLAIM_LIMIT, MIN_INTERVAL
 from bot.config import Settings
+from bot.plurals import counted
 from bot.sandbox._players import NAMES, REACTION_SECONDS, Intent, SimulatedPlayer
 from bot.sandbox._transcript import Style, Transcript
 from bot.storage import GameRow, Storage
@@ -78,6 +79,11 @@ class SandboxError(Exception):
     """Something went wrong that the person running the sandbox should hear about."""
 
 
+class SandboxSetupError(SandboxError):
+    """The sandbox cannot start where it was asked to (its images' folder, a temporary folder):
+    nothing ran; the message says what to change."""
+
+
 @contextlib.contextmanager
 def sandbox_logging(verbose: bool) -> Iterator[None]:
     """Warnings from the bot to stderr; discord.py and the emulator only when ``verbose`` (the
@@ -112,8 +118,15 @@ def new_run_folder(parent: Path, game: str) -> Path:
             folder.mkdir(parents=True)
         except FileExistsError:
             continue
+        except OSError as error:  # a file on the way, a folder this user may not write...
+            raise SandboxSetupError(
+                f"cannot make a folder for the images under {parent} "
+                f"({error.strerror or error}); choose another with --images DIR"
+            ) from None
         return folder
-    raise SandboxError(f"could not make a new folder under {parent}")
+    raise SandboxSetupError(
+        f"cannot make a new folder for the images under {parent}; choose another with --images DIR"
+    )
 
 
 class Sandbox:
@@ -136,9 +149,16 @@ class Sandbox:
     async def run(self) -> int:
         options = self.options
         images = new_run_folder(options.images, options.game)
-        with tempfile.TemporaryDirectory(
-            prefix="gamenight-sandbox-", ignore_cleanup_errors=True
-        ) as temp:
+        try:
+            scratch = tempfile.TemporaryDirectory(
+                prefix="gamenight-sandbox-", ignore_cleanup_errors=True
+            )
+        except OSError as error:  # no temporary folder this user may write (TMPDIR, /tmp...)
+            raise SandboxSetupError(
+                f"cannot make a temporary folder for the throw-away database ({error}); set "
+                "TMPDIR to a folder this user may write"
+            ) from None
+        with scratch as temp:
             async with Emulator(strict=False, bot_name="Game Night") as emu:
                 self.emu = emu
                 self.transcript = Transcript(emu, self.out, self.style, images)
@@ -441,8 +461,8 @@ class Sandbox:
         won = ", ".join(sorted({names.get(w.user_id, str(w.user_id)) for w in winners})) or "nobody"
         note = self.transcript.note
         note(
-            f"Game over after {len(draws)} calls: {valid} valid and {len(claims) - valid} false "
-            f"claims; won by {won}.",
+            f"Game over after {counted(len(draws), 'call', 'calls')}: {valid} valid and "
+            f"{counted(len(claims) - valid, 'false claim', 'false claims')}; won by {won}.",
             "bold",
         )
         by_dm = [p.name for p in self.players if p.member.dms_open]
@@ -456,7 +476,8 @@ class Sandbox:
                     "dim",
                 )
         folder = self.transcript.images
-        note(f"{len(self.transcript.saved)} images saved in {folder}/", "bold")
+        saved = counted(len(self.transcript.saved), "image", "images")
+        note(f"{saved} saved in {folder}/", "bold")
 
     def _report_failures(self) -> None:
         # A member with closed DMs makes the bot's DM fail on purpose; the bot falls back.

@@ -38,6 +38,11 @@ class Transaction(Protocol):
         checked and created one at a time."""
         ...
 
+    async def lock_server(self, guild_id: int) -> None:
+        """Hold the server until the transaction ends, so that nights planned in it are
+        counted and added one at a time."""
+        ...
+
 
 class Backend(Protocol):
     """One open database."""

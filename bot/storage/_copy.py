@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.database_file import UnusableDatabaseError
+from bot.database_file import UnusableDatabaseError, is_sqlite_file
+from bot.plurals import counted, plural
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
 from bot.storage._rows import ConflictError, Row, StorageError
@@ -35,6 +36,17 @@ TABLES = (
     "schedules",
     "server_settings",
 )
+# What one row of a table is called in the summary (the others read the same for one).
+_ONE_ROW = {
+    "games": "game",
+    "players": "player",
+    "boards": "board",
+    "draws": "draw",
+    "claims": "claim",
+    "winners": "winner",
+    "dm_channels": "dm_channel",
+    "schedules": "schedule",
+}
 # A fleet's running state (bot.fleet), which means nothing to another database: not copied.
 NOT_COPIED = frozenset({"shard_leases", "gateway_identify"})
 # Columns whose values PostgreSQL makes (identity columns), and that SQLite holds as rowid.
@@ -57,10 +69,15 @@ class CopyReport:
     already_there: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
-        copied = ", ".join(f"{self.copied[t]} {t}" for t in TABLES if self.copied.get(t))
+        copied = ", ".join(
+            counted(self.copied[t], _ONE_ROW.get(t, t), t) for t in TABLES if self.copied.get(t)
+        )
         there = sum(self.already_there.values())
         return f"copied {copied or 'nothing'}" + (
-            f"; {there} rows were already there and were left as they are" if there else ""
+            f"; {counted(there, 'row was', 'rows were')} already there and left as"
+            f" {plural(there, 'it is', 'they are')}"
+            if there
+            else ""
         )
 
 
@@ -111,6 +128,11 @@ async def copy_database(source: Path, target: str) -> CopyReport:
     if not await asyncio.to_thread(source.is_file):
         raise UnusableDatabaseError(
             source, "there is no such file", "name the SQLite database to copy"
+        )
+    # Before its lock is taken: a file named by mistake gets no <file>.lock beside it.
+    if not await asyncio.to_thread(is_sqlite_file, source):
+        raise UnusableDatabaseError(
+            source, "it is not a SQLite database", "name the SQLite database to copy"
         )
     async with (
         hold_database(source),

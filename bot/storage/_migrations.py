@@ -325,6 +325,14 @@ ALTER TABLE shard_leases ADD COLUMN seq BIGINT;
 ALTER TABLE shard_leases ADD COLUMN session_saved_at DOUBLE PRECISION;
 """
 
+# 8: the claims and winners of a board found by its id. Deleting a board makes the database
+# look for rows still pointing at it (their foreign keys); without these indexes that is a scan
+# of every claim and winner for each board, which made the retention purge's batches slow.
+_BOARD_REFERENCES = """
+CREATE INDEX claims_by_board ON claims (board_id);
+CREATE INDEX winners_by_board ON winners (board_id);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
@@ -333,4 +341,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_SERVER_SETTINGS_SQLITE, postgres=_SERVER_SETTINGS_POSTGRES),
     Migration(sqlite=_SHARD_LEASES_SQLITE, postgres=_SHARD_LEASES_POSTGRES),
     Migration(sqlite=_GATEWAY_SESSIONS_SQLITE, postgres=_GATEWAY_SESSIONS_POSTGRES),
+    Migration(sqlite=_BOARD_REFERENCES, postgres=_BOARD_REFERENCES),
 )

@@ -21,7 +21,8 @@ by the channel: every such start in the channel waits for the one before it to c
 check then sees that game. (A partial unique index cannot say "alone among the kinds this
 caller names", and the kinds belong to the games' code, not the schema; SERIALIZABLE would be
 correct too, but its predicate locks fail unrelated writes to the games table, which would all
-need retrying.) Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
+need retrying.) Nights planned in a server are counted and added under such a lock keyed by the
+server, so its limits hold against a burst. Compare-and-set updates (``UPDATE ... WHERE state = ?``) re-check their
 condition on the newest row version after waiting for a concurrent update, so exactly one of two
 racing updates wins. Deadlocks and serialization failures are retried like lost connections.
 
@@ -80,8 +81,14 @@ def is_postgres_url(target: object) -> bool:
 
 def redact(url: str) -> str:
     """The URL without its password (for messages and logs)."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
+    try:
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:  # not a URL urlsplit reads (a broken [IPv6] address): hide what may be
+        scheme, _, rest = url.partition("://")
+        user, at, host = rest.rpartition("@")
+        shown = f"{scheme}://{user.partition(':')[0]}:***@{host}" if at else url
+        return re.sub(r"(?i)(password=)[^&]*", r"\1***", shown)
     if parts.password is None and not any(key == "password" for key, _ in query):
         return url
     netloc = parts.netloc
@@ -205,6 +212,12 @@ class PostgresTransaction:
         await self._connection.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended('gamenight channel ' || $1::bigint, 0))",
             channel_id,
+        )
+
+    async def lock_server(self, guild_id: int) -> None:
+        await self._connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('gamenight server ' || $1::bigint, 0))",
+            guild_id,
         )
 
 
@@ -377,7 +390,8 @@ def _unusable(url: str, error: BaseException) -> UnusableDatabaseError:
 async def _connect(url: str) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(url, server_settings=_server_settings())
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+    # ValueError: asyncpg's reading of the URL (a port that is not a number...).
+    except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise _unusable(url, error) from error
 
 

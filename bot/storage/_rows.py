@@ -54,9 +54,10 @@ class GameRow:
     channel_id: int
     host_id: int
     status: GameStatus
-    seed: bytes | None
+    # A running game's seed, in it and in its state, tells every call to come: not in a repr.
+    seed: bytes | None = field(repr=False)
     options: dict[str, Any]
-    state: str
+    state: str = field(repr=False)
     lobby_message_id: int | None
     created_at: float
     started_at: float | None
@@ -124,7 +125,7 @@ class ScheduleStatus(StrEnum):
     WAITING = "waiting"  # planned; the lobby is not open yet
     LOBBY = "lobby"  # its lobby is open (``game_id``)
     DONE = "done"  # the game started (or nobody came); a weekly night made the next one
-    CANCELLED = "cancelled"
+    CANCELLED = "cancelled"  # called off (by its host or a manager, or its channel was deleted)
     MISSED = "missed"  # the lobby could not open (the channel was busy, or shut to the bot)
 
     @property
@@ -177,11 +178,16 @@ class GameDefaults:
 
     interval: int | None = None
     prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
+    deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
 
     def to_json(self) -> dict[str, Any]:
         return {
             name: value
-            for name, value in (("interval", self.interval), ("prizes", self.prizes))
+            for name, value in (
+                ("interval", self.interval),
+                ("prizes", self.prizes),
+                ("deck", self.deck),
+            )
             if value is not None
         }
 
@@ -250,6 +256,16 @@ class ChannelBusyError(StorageError):
     def __init__(self, existing: GameRow) -> None:
         super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
         self.existing = existing
+
+
+class NightLimitError(StorageError):
+    """A night may not be planned: the server (``scope`` "server") or the member planning it
+    (``scope`` "member") already has ``limit`` nights to come."""
+
+    def __init__(self, scope: str, limit: int) -> None:
+        super().__init__(f"the {scope} already has {limit} planned nights")
+        self.scope = scope
+        self.limit = limit
 
 
 def schedule_row(row: Row) -> ScheduleRow:
@@ -335,6 +351,7 @@ def server_settings_row(row: Row) -> ServerSettings:
             str(kind): GameDefaults(
                 interval=None if values.get("interval") is None else int(values["interval"]),
                 prizes=None if values.get("prizes") is None else str(values["prizes"]),
+                deck=None if values.get("deck") is None else str(values["deck"]),
             )
             for kind, values in defaults.items()
         },

@@ -12,7 +12,13 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from bot.database_file import check_database_path, damaged, newer_schema, unusable_because_of
+from bot.database_file import (
+    check_database_path,
+    create_private,
+    damaged,
+    newer_schema,
+    unusable_because_of,
+)
 from bot.storage._migrations import Migration
 from bot.storage._rows import ConflictError, Row
 
@@ -28,7 +34,8 @@ BUSY_RETRY_LOG_EVERY = 3
 
 class SQLiteTransaction:
     """The statements of a write on the writing connection, which holds SQLite's write lock (the
-    whole database's) from ``BEGIN IMMEDIATE`` on: row and channel locks have nothing to add."""
+    whole database's) from ``BEGIN IMMEDIATE`` on: row, channel and server locks have nothing
+    to add."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
@@ -61,6 +68,9 @@ class SQLiteTransaction:
         return None
 
     async def lock_channel(self, channel_id: int) -> None:
+        return None
+
+    async def lock_server(self, guild_id: int) -> None:
         return None
 
 
@@ -136,11 +146,13 @@ async def open_sqlite(path: Path, known_version: int) -> AsyncIterator[SQLiteBac
 
     Raises ``UnusableDatabaseError`` with one line saying why and what to do when the path is a
     folder or in a missing one, the file is not SQLite or is damaged, cannot be written, or has
-    a schema newer than ``known_version``."""
+    a schema newer than ``known_version``. A new database is created 0600 (its ``-wal`` and
+    ``-shm`` take its mode), whatever the umask: running games' seeds are in it."""
     check_database_path(path)
     try:
+        create_private(path)
         connection = await aiosqlite.connect(str(path), isolation_level=None)
-    except sqlite3.Error as error:
+    except (OSError, sqlite3.Error) as error:
         raise unusable_because_of(path, error) from error
     reader: aiosqlite.Connection | None = None
     try:
@@ -150,6 +162,11 @@ async def open_sqlite(path: Path, known_version: int) -> AsyncIterator[SQLiteBac
             await connection.execute("PRAGMA synchronous = NORMAL")
             await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             backend = SQLiteBackend(path, connection)
+            # SQLite opens a file it may not write read-only, without a word: the first write
+            # would fail, after the bot has logged in. Take the write lock once (nothing is
+            # written) so that such a file is refused now.
+            await backend._begin()
+            await connection.execute("ROLLBACK")
             version = await backend.schema_version()
             if version > known_version:
                 raise newer_schema(path, version, known_version)

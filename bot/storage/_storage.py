@@ -8,6 +8,7 @@ write commits before the method returns, so a caller that announces after
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -46,6 +47,7 @@ from bot.storage._rows import (
     GameStatus,
     LeaderboardRow,
     MemberGames,
+    NightLimitError,
     PlayerRow,
     Row,
     ScheduleRow,
@@ -78,6 +80,11 @@ _MEMBER_GAMES_SQL = (
 NOTICE_PREFIX = "notice:"
 # Planned nights still to come: forget-me and the purge leave them alone.
 _PENDING_NIGHTS = "(" + ", ".join(f"'{s.value}'" for s in ScheduleStatus if s.is_pending) + ")"
+# The retention purge deletes at most this many games (or past nights) a transaction, and fewer
+# when a transaction takes longer than PURGE_TRANSACTION_SECONDS: each holds the database's
+# write lock for tens of milliseconds at most (bench/bench_storage.py --purge).
+PURGE_BATCH = 100
+PURGE_TRANSACTION_SECONDS = 0.03
 # Rows of a game that are its own, children before parents (the foreign keys).
 _GAME_TABLES = ("winners", "claims", "draws", "boards", "players")
 
@@ -675,11 +682,32 @@ class Storage:
         lobby_minutes: int,
         weekly: bool,
         options: Mapping[str, Any],
+        server_limit: int | None = None,
+        member_limit: int | None = None,
     ) -> ScheduleRow:
-        """Plan a game night (waiting for its lobby to open)."""
+        """Plan a game night (waiting for its lobby to open). With limits, the server may have
+        at most ``server_limit`` nights to come (of every game) and the host at most
+        ``member_limit`` of them; they are counted in the same transaction, under the server's
+        lock, so a burst of plans cannot pass them (``NightLimitError`` says which was reached).
+        """
         created_at = time.time()
 
+        async def within_limits(db: Transaction) -> None:
+            await db.lock_server(guild_id)
+            rows = await db.fetch(
+                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"  # noqa: S608
+                f" FROM schedules WHERE guild_id = ? AND status IN {_PENDING_NIGHTS}",
+                (host_id, guild_id),
+            )
+            in_server, by_member = int(rows[0][0]), int(rows[0][1])
+            if server_limit is not None and in_server >= server_limit:
+                raise NightLimitError("server", server_limit)
+            if member_limit is not None and by_member >= member_limit:
+                raise NightLimitError("member", member_limit)
+
         async def work(db: Transaction) -> int:
+            if server_limit is not None or member_limit is not None:
+                await within_limits(db)
             return await db.insert(
                 "INSERT INTO schedules (kind, guild_id, channel_id, host_id, starts_at,"
                 " lobby_minutes, weekly, options, status, created_at)"
@@ -953,31 +981,71 @@ class Storage:
             )
         return True
 
-    async def purge_over_games(self, finished_before: float) -> int:
+    async def purge_over_games(self, finished_before: float, *, batch: int = PURGE_BATCH) -> int:
         """Delete every game that ended (finished or was cancelled) before ``finished_before``
-        (a Unix time), with everything of theirs; returns how many games went."""
+        (a Unix time), with everything of theirs, and the nights planned before it that are
+        past; returns how many games went.
+
+        In transactions of at most ``batch`` games (or nights) each, fewer when a transaction
+        takes longer than ``PURGE_TRANSACTION_SECONDS`` (a game's rows vary from a few to
+        thousands), letting other writes in between: running games wait for one small
+        transaction at a time, never for the whole purge."""
+        if batch < 1:
+            raise ValueError(f"a purge batch is at least one game, not {batch}")
         over = f"{OVER_SQL} AND COALESCE(finished_at, created_at) < ?"
 
-        async def work(db: Transaction) -> int:
-            for table in _GAME_TABLES:
-                await db.execute(
-                    f"DELETE FROM {table} WHERE game_id IN"  # noqa: S608 (names from the code)
-                    f" (SELECT id FROM games WHERE {over})",
-                    (finished_before,),
-                )
-            purged = await db.execute(
-                f"DELETE FROM games WHERE {over}",  # noqa: S608
-                (finished_before,),
+        async def some_games(db: Transaction, size: int) -> int:
+            rows = await db.fetch(
+                f"SELECT id FROM games WHERE {over} LIMIT ?",  # noqa: S608 (names from the code)
+                (finished_before, size),
             )
-            # Past nights go with their games (a night still to come stays).
-            await db.execute(
-                f"DELETE FROM schedules WHERE status NOT IN {_PENDING_NIGHTS}"  # noqa: S608
-                " AND starts_at < ?",
-                (finished_before,),
-            )
-            return purged
+            ids = [int(row[0]) for row in rows]
+            if ids:
+                marks = ", ".join("?" * len(ids))
+                for table in _GAME_TABLES:
+                    await db.execute(
+                        f"DELETE FROM {table} WHERE game_id IN ({marks})",  # noqa: S608
+                        ids,
+                    )
+                await db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)  # noqa: S608
+            return len(ids)
 
-        return await self._backend.write(work)
+        async def some_nights(db: Transaction, size: int) -> int:
+            # Past nights go with their games (a night still to come stays).
+            return await db.execute(
+                "DELETE FROM schedules WHERE id IN (SELECT id FROM schedules"  # noqa: S608
+                f" WHERE status NOT IN {_PENDING_NIGHTS} AND starts_at < ? LIMIT ?)",
+                (finished_before, size),
+            )
+
+        async def _in_batches(delete: Callable[[Transaction, int], Awaitable[int]]) -> int:
+            # ``delete(db, size)`` deletes up to ``size`` rows and says how many; run it in one
+            # transaction after another until it deletes fewer. ``size`` starts small, doubles
+            # while transactions are quick, halves when one is slow, within 1..``batch``.
+            size, total = min(batch, 10), 0
+            while True:
+                took = 0.0
+
+                async def work(db: Transaction, size: int = size) -> int:
+                    nonlocal took
+                    start = time.perf_counter()
+                    deleted = await delete(db, size)
+                    took = time.perf_counter() - start
+                    return deleted
+
+                deleted = await self._backend.write(work)
+                total += deleted
+                if deleted < size:
+                    return total
+                if took > PURGE_TRANSACTION_SECONDS:
+                    size = max(1, size // 2)
+                elif took < PURGE_TRANSACTION_SECONDS / 2:
+                    size = min(batch, size * 2)
+                await asyncio.sleep(0)  # the writes that waited meanwhile go first
+
+        purged = await _in_batches(some_games)
+        await _in_batches(some_nights)
+        return purged
 
     # -- meta ----------------------------------------------------------------------------------
 

@@ -92,3 +92,46 @@ async def test_long_after_the_last_interaction_work_goes_ahead_at_once():
     started = loop.time()
     await asyncio.wait_for(pending.settled(), 1)
     assert loop.time() - started < acks.QUIET
+
+
+
+async def one_turn() -> None:
+    """Let the event loop take one turn (the arrivals' turn is a call_soon callback)."""
+    await asyncio.sleep(0)
+
+
+async def test_a_servers_burst_is_handled_a_few_at_a_time_and_another_server_in_the_first_turn():
+    arrivals = acks.ServerArrivals(per_turn=2)
+    handled: list[str] = []
+    for number in range(5):
+        arrivals.arrived(1, lambda n=number: handled.append(f"flood{n}"))
+    # Behind the whole burst, another server's interaction and a DM.
+    arrivals.arrived(2, lambda: handled.append("elsewhere"))
+    arrivals.arrived(None, lambda: handled.append("dm"))
+    assert handled == []  # handled in turns, none while they are being read
+    assert arrivals.waiting(1) == 5
+
+    await one_turn()
+    assert handled == ["flood0", "flood1", "elsewhere", "dm"]
+    assert (arrivals.waiting(1), arrivals.waiting(2), arrivals.waiting(None)) == (3, 0, 0)
+    arrivals.arrived(2, lambda: handled.append("elsewhere again"))
+    await one_turn()
+    assert handled[4:] == ["flood2", "flood3", "elsewhere again"]
+    await one_turn()
+    assert handled[7:] == ["flood4"]
+    assert arrivals.waiting(1) == 0
+
+
+async def test_a_handler_that_fails_does_not_stop_the_others(caplog: pytest.LogCaptureFixture):
+    arrivals = acks.ServerArrivals(per_turn=3)
+    handled: list[int] = []
+
+    def fails() -> None:
+        raise ValueError("a payload discord.py cannot read")
+
+    arrivals.arrived(1, lambda: handled.append(1))
+    arrivals.arrived(1, fails)
+    arrivals.arrived(1, lambda: handled.append(3))
+    await one_turn()
+    assert handled == [1, 3]
+    assert "could not handle an interaction of server 1" in caplog.text

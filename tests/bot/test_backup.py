@@ -222,7 +222,7 @@ def test_no_database_or_not_a_database_leaves_nothing_behind(tmp_path: Path):
     assert list(backups.iterdir()) == []  # no half-made copy under any name
 
 
-def test_the_command_reads_gamenight_database_and_exits_1_on_failure(
+def test_the_command_reads_gamenight_database_and_exits_2_when_refused(
     database: Path, tmp_path: Path
 ):
     env = {
@@ -239,6 +239,6 @@ def test_the_command_reads_gamenight_database_and_exits_1_on_failure(
     again = subprocess.run(
         command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False
     )
-    assert again.returncode == 1
+    assert again.returncode == 2  # refused before copying anything: a bad argument
     assert again.stderr.startswith("error: copy.sqlite3 already exists")
     assert again.stderr.count("\n") == 1

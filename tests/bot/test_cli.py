@@ -179,12 +179,29 @@ def test_check_config_reports_migrations_and_leaves_them_to_the_bot(tmp_path: Pa
     assert database.read_bytes() == before
 
 
-def test_check_config_warns_of_a_token_that_is_not_a_bot_token(tmp_path: Path):
-    secret = "an0th3r-s3cret-pasted-by-mistake"
-    result = run(["check-config"], tmp_path, environment(tmp_path / "db", DISCORD_TOKEN=secret))
-    assert result.returncode == 0
-    assert "does not look like a bot token" in result.stdout
-    assert secret not in result.stdout + result.stderr
+@pytest.mark.parametrize(
+    ("token", "says"),
+    [
+        ("abc", "(three parts of letters, digits, - and _ separated by dots; this is 3 char"),
+        ("an0th3r-s3cret-pasted-by-mistake", "this is 32 characters in 1 parts"),
+        (TOKEN + "  # my bot", "it holds a space (a comment or a second word after the token?)"),
+        ("bm90LWRpZ2l0cw.GkZ9aB.s3cr3t", "its first part should be the bot's id in base64"),
+        ("MTIz.a+b.c", "three parts of letters, digits, - and _ separated by dots"),
+        ("MTIz..c", "three parts of letters, digits, - and _ separated by dots"),
+    ],
+)
+def test_check_config_refuses_a_token_that_is_not_a_bot_token(
+    tmp_path: Path, token: str, says: str
+):
+    result = run(["check-config"], tmp_path, environment(tmp_path / "db", DISCORD_TOKEN=token))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: DISCORD_TOKEN does not look like a bot token")
+    assert says in result.stderr
+    assert "> your application > Bot > Reset Token" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert token not in result.stderr  # never the token itself
+    assert "s3cr3t" not in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, read_env_file
+from bot.config import (
+    SETTING_NAMES,
+    TOOL_NAMES,
+    ConfigError,
+    Settings,
+    postgres_url_problem,
+    read_env_file,
+)
 
 KEY = "ab" * 32
 
@@ -85,6 +92,8 @@ def test_secrets_are_not_in_the_repr():
         ("GAMENIGHT_DEV_GUILD_ID", "abc"),
         ("DISCORD_API_BASE_URL", "ftp://x"),
         ("DISCORD_GATEWAY_URL", "http://x"),
+        ("DISCORD_API_BASE_URL", "http://[::1/api/v10"),
+        ("GAMENIGHT_PUBLIC_URL", "https://[gamenight.example"),
         ("GAMENIGHT_LOG_LEVEL", "LOUD"),
         ("GAMENIGHT_TIME_SCALE", "fast"),
         ("GAMENIGHT_TIME_SCALE", "0"),
@@ -127,7 +136,9 @@ def test_env_example_lists_every_setting_with_a_comment():
         found = re.match(r"#?\s*((?:GAMENIGHT|DISCORD)_[A-Z_]+)=", line)
         if found:
             listed[found[1]] = index
-    assert read - set(listed) == set()
+    assert read - set(listed) - set(TOOL_NAMES) == set()
+    # The names that are not warned about as misspelt are exactly the ones explained.
+    assert set(listed) == set(SETTING_NAMES)
     for name, index in listed.items():
         assert example[index - 1].startswith("#"), f"{name} has no comment above it"
 
@@ -155,3 +166,90 @@ def test_check_config_names_the_retention():
     assert "  GAMENIGHT_RETENTION_DAYS not set (finished games are kept)" in kept
     purged = summary(Settings.load({**base, "GAMENIGHT_RETENTION_DAYS": "90"}, None), state, None)
     assert "  GAMENIGHT_RETENTION_DAYS 90 (games over for longer are deleted, daily)" in purged
+
+
+# -- one reading of the settings files, and what it warns of --------------------------------------
+
+
+def test_later_settings_files_win_and_the_environment_wins_over_all(tmp_path: Path):
+    fleet = tmp_path / "gamenight.env"
+    fleet.write_text(f"DISCORD_TOKEN=t\nGAMENIGHT_SIGNING_KEY={KEY}\nGAMENIGHT_SHARDS=auto\n")
+    own = tmp_path / "gamenight-standby.env"
+    own.write_text("GAMENIGHT_LOG_LEVEL=DEBUG  # while we watch it\nGAMENIGHT_TIME_SCALE=2\n")
+    settings = Settings.load({"GAMENIGHT_TIME_SCALE": "3"}, env_file=[fleet, own])
+    assert (settings.token, settings.log_level, settings.time_scale) == ("t", "DEBUG", 3.0)
+    assert settings.warnings == ()
+
+
+def test_unknown_gamenight_names_are_warnings_naming_the_nearest_setting(tmp_path: Path):
+    env = tmp_path / "gamenight.env"
+    env.write_text(f"DISCORD_TOKEN=t\nGAMENIGHT_SIGNING_KEY={KEY}\nGAMENIGHT_RETENTON_DAYS=30\n")
+    environ = {"GAMENIGHT_METRICS_PROT": "9100", "GAMENIGHT_CHROMIUM": "/usr/bin/chromium"}
+    settings = Settings.load(environ, env_file=env)
+    assert settings.retention_days is None  # the misspelt setting is not guessed at
+    assert settings.warnings == (
+        f"GAMENIGHT_RETENTON_DAYS (in {env}) is not a Game Night setting and is ignored; did you "
+        "mean GAMENIGHT_RETENTION_DAYS?",
+        "GAMENIGHT_METRICS_PROT (in the environment) is not a Game Night setting and is ignored; "
+        "did you mean GAMENIGHT_METRICS_PORT?",
+    )
+    # Names of other programs are none of the bot's business; the tests' own are known.
+    assert Settings.load({"DISCORD_WEBHOOK": "x", "PATH": "/bin"}, env).warnings[1:] == ()
+
+
+def test_a_line_that_is_not_name_value_is_a_warning(tmp_path: Path):
+    env = tmp_path / ".env"
+    env.write_text(
+        f'DISCORD_TOKEN=t\nGAMENIGHT_SIGNING_KEY={KEY}\nGAMENIGHT_PUBLIC_URL="https://x.example\n'
+        "GAMENIGHT_LOG_LEVEL=DEBUG\n"
+    )
+    settings = Settings.load({}, env_file=env)
+    assert settings.log_level == "DEBUG"
+    assert settings.public_url is None
+    assert settings.warnings == (f"line 3 of {env} is not NAME=value and is ignored",)
+
+
+@pytest.mark.parametrize("token", ["Bot MTIz.abc.def", "bot MTIz.abc.def", "BOT MTIz.abc.def"])
+def test_a_token_with_bot_before_it_is_refused(token: str):
+    with pytest.raises(ConfigError, match=r"^DISCORD_TOKEN starts with 'Bot ': set it to the to"):
+        Settings.load({"DISCORD_TOKEN": token, "GAMENIGHT_SIGNING_KEY": KEY}, env_file=None)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://gamenight:pw@db.example:5432/gamenight",
+        "postgresql://gamenight@db.example/gamenight",
+        "postgres:///gamenight?host=/run/postgresql",
+        "postgresql://gamenight@[::1]:5432/gamenight",
+        "postgresql://gamenight@[fe80::1%25eth0]/gamenight",
+        "postgresql://gamenight@db1:5432,db2:5433/gamenight?target_session_attrs=read-write",
+        "postgresql:///gamenight?host=db1,db2&port=5432,5433",
+    ],
+)
+def test_a_usable_postgresql_url_is_taken(url: str):
+    assert postgres_url_problem(url) is None
+    environ = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY, "GAMENIGHT_DATABASE": url}
+    assert Settings.load(environ, env_file=None).database_url == url
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("postgresql://u:pw@db:0/x", "the port '0' is not a number from 1 to 65535"),
+        ("postgresql://u:pw@db:65536/x", "the port '65536' is not a number from 1 to 65535"),
+        ("postgresql://u:pw@db:５４３２/x", "the port '５４３２' is not a number from 1 to 65535"),
+        ("postgresql://u:pw@db1:5432,db2:x/x", "the port 'x' is not a number from 1 to 65535"),
+        ("postgresql://u:pw@db/x?port=5432,", "the port '' is not a number from 1 to 65535"),
+        ("postgresql://u:pw@[::1/x", "it is not a valid URL (Invalid IPv6 URL)"),
+        ("postgresql://u:pw@[db.example]:5432/x", "db.example"),
+    ],
+)
+def test_an_unusable_postgresql_url_is_named_without_its_password(url: str, problem: str):
+    found = postgres_url_problem(url)
+    assert found is not None
+    assert problem in found
+    environ = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY, "GAMENIGHT_DATABASE": url}
+    with pytest.raises(ConfigError, match=r"^GAMENIGHT_DATABASE is not a usable postg") as error:
+        Settings.load(environ, env_file=None)
+    assert "pw" not in str(error.value)

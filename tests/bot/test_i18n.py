@@ -12,6 +12,7 @@ import pytest
 
 from bot.errors import UserError
 from bot.i18n import MESSAGES, Plural, Text, message
+from bot.plurals import counted, plural
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").glob("*.py")])
@@ -88,11 +89,104 @@ def test_both_languages_have_the_same_placeholders():
 def test_every_message_formats(locale):
     for key, pair in MESSAGES.items():
         values = {name: "x" for text in pair for name in fields(text)}
-        values |= {"titulo": "x", "title": "x", "count": 2}
+        values |= {"titulo": "x", "title": "x"}
         for count in (0, 1, 2):
-            text = message(key, locale, **{**values, "count": count})
+            text = message(key, locale, **{**values, **dict.fromkeys(counts_of(pair), count)})
             assert text.strip(), key
             assert "{" not in text.replace("{{", ""), key
+
+
+# -- plurals -----------------------------------------------------------------------------------
+
+# Words that are counted, singular and plural, in both languages: after a count they must agree
+# with it ("1 player", "2 players"; "1 jugador", "0 jugadores").
+COUNTED_WORDS = {
+    "en": [
+        ("player", "players"), ("ticket", "tickets"), ("minute", "minutes"),
+        ("number", "numbers"), ("board", "boards"), ("call", "calls"), ("peg", "pegs"),
+        ("game", "games"), ("win", "wins"), ("day", "days"), ("hint", "hints"),
+        ("jump", "jumps"), ("move", "moves"), ("box", "boxes"), ("card", "cards"),
+        ("tabla", "tablas"), ("claim", "claims"), ("prize", "prizes"), ("winner", "winners"),
+        ("second", "seconds"), ("server", "servers"), ("line", "lines"), ("hole", "holes"),
+    ],
+    "es": [
+        ("jugador", "jugadores"), ("cartón", "cartones"), ("minuto", "minutos"),
+        ("número", "números"), ("tablero", "tableros"), ("cantada", "cantadas"),
+        ("clavija", "clavijas"), ("partida", "partidas"), ("victoria", "victorias"),
+        ("día", "días"), ("pista", "pistas"), ("salto", "saltos"), ("jugada", "jugadas"),
+        ("caja", "cajas"), ("carta", "cartas"), ("tabla", "tablas"), ("reclamo", "reclamos"),
+        ("premio", "premios"), ("ganador", "ganadores"), ("segundo", "segundos"),
+        ("servidor", "servidores"), ("línea", "líneas"), ("hoyo", "hoyos"),
+    ],
+}  # fmt: skip
+
+
+def counts_of(pair: tuple[Text, Text]) -> set[str]:
+    """The placeholders of a message that are counts: ``count``, and what its plural forms are
+    picked by."""
+    found = {text.by for text in pair if isinstance(text, Plural)}
+    return found | ({"count"} & {name for text in pair for name in fields(text)})
+
+
+def disagreeing(text: str, count: int, language: str) -> list[str]:
+    """Where ``text`` puts ``count`` before a counted word in the wrong form (an adjective may
+    come between, as in "1 false claims"; ``**`` too)."""
+    wrong = 1 if count == 1 else 0  # the plural after 1, the singular after anything else
+    words = "|".join(re.escape(pair[wrong]) for pair in COUNTED_WORDS[language])
+    pattern = rf"(?<![\w#.,]){count}(?:\*\*)? (?:\w+ )?(?:{words})\b"
+    return re.findall(pattern, text)
+
+
+def test_a_placeholder_before_a_counted_word_is_the_count_of_a_plural():
+    """In every template, a placeholder written before a counted word in the plural ("{most}
+    players", "{count} false claims") must be the count its message's forms are picked by, so
+    that nothing ever says "1 players". (Not after an ``x``: "{rows}x{columns} boxes" is a
+    size; "wins" and "moves" are verbs too: "{winner} wins".)"""
+    wrong = []
+    for key, pair in MESSAGES.items():
+        for language, text in zip(("en", "es"), pair, strict=True):
+            plurals = [other for _, other in COUNTED_WORDS[language]]
+            words = "|".join(re.escape(w) for w in plurals if w not in {"wins", "moves"})
+            before_a_word = rf"(?<![x\w])\{{(\w+)\}}(?:\*\*)? (?:\w+ )?(?:{words})\b"
+            forms = [text.one, text.other] if isinstance(text, Plural) else [text]
+            picked_by = text.by if isinstance(text, Plural) else None
+            wrong += [
+                f"{key} ({language}): {{{name}}}"
+                for form in forms
+                for name in re.findall(before_a_word, form)
+                if name != picked_by
+            ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_every_message_taking_a_count_agrees_with_0_1_and_2(locale):
+    language = locale[:2]
+    walked = 0
+    for key, pair in MESSAGES.items():
+        counts = counts_of(pair)
+        if not counts:
+            continue
+        walked += 1
+        others = {name: "X" for text in pair for name in fields(text)} | {"titulo": "X"}
+        for count in (0, 1, 2):
+            text = message(key, locale, **{**others, **dict.fromkeys(counts, count)})
+            assert disagreeing(text, count, language) == [], (key, count, text)
+    assert walked > 30  # the walk found the messages with counts
+
+
+def test_the_plural_rule_is_one_for_1_and_other_for_the_rest():
+    assert [plural(n, "peg", "pegs") for n in (0, 1, 2, 21)] == ["pegs", "peg", "pegs", "pegs"]
+    assert counted(1, "server", "servers") == "1 server"
+    assert counted(0, "false claim", "false claims") == "0 false claims"
+    assert Plural("a", "b", by="most").pick(1) == "a"
+    # A message picks its form by the placeholder it names.
+    assert message("housie_ticket_count", "en-US", most=1) == "Choose 1 ticket."
+    assert message("housie_ticket_count", "es-ES", most=3) == "Elige de 1 a 3 cartones."
+    assert "up to 1 player" in message(
+        "loteria_options", "en-US", prizes="x", interval=5, deck="x", most=1
+    )
+    assert message("n_calls", "es-ES", count=1) == "1 cantada"
 
 
 def test_plural_forms_are_picked_by_count():

@@ -5,12 +5,14 @@ talk to it through the proxy."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import json
 import os
 import signal
 import sys
 import time
+import tracemalloc
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -19,13 +21,26 @@ import discord
 import pytest
 from discord.http import HTTPClient, handle_message_parameters
 
+from bot import rest_proxy
 from bot.cli import main
 from bot.rest_proxy import GlobalBudget, ProxyOptions, RestProxy, is_exempt, redacted
 from emulator import Emulator, RateLimits
 from emulator.driver import Member
 from emulator.endpoints import endpoints
 from emulator.rest import RequestRecord
+from tests.bot.flood import (
+    Connection,
+    as_systemd_would,
+    close_all,
+    many_descriptors,
+    open_idle,
+    play_tictactoe,
+    raw_request,
+    wait_all_closed,
+)
 from tests.cogs.helpers import button_id
+
+__all__ = ["many_descriptors"]  # a fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 CROWD = 30  # members joining in each of two servers
@@ -33,7 +48,8 @@ CROWD = 30  # members joining in each of two servers
 
 @pytest.fixture
 async def proxy(emulator: Emulator) -> AsyncIterator[RestProxy]:
-    async with RestProxy(ProxyOptions(upstream=emulator.api_base_url, port=0)) as running:
+    options = ProxyOptions(token=emulator.token, upstream=emulator.api_base_url, port=0)
+    async with RestProxy(options) as running:
         yield running
 
 
@@ -241,7 +257,7 @@ async def test_a_burst_of_acknowledgements_passes_at_once(emulator: Emulator, st
     guild.add_channel("general")
     players = [guild.add_member(f"p{i}") for i in range(60)]
     await start_bot(time_scale=1, extensions=("cogs.triangle",))
-    options = ProxyOptions(upstream=emulator.api_base_url, port=0, limit=10)
+    options = ProxyOptions(token=emulator.token, upstream=emulator.api_base_url, port=0, limit=10)
     async with RestProxy(options) as slow_proxy:
         await route_bots_through(slow_proxy)
         commands = await asyncio.gather(*(p.slash("triangle play") for p in players))
@@ -298,8 +314,7 @@ async def test_a_global_429_from_discord_is_passed_back_and_stops_the_budget(
     assert headers["X-RateLimit-Global"] == "true"
     assert "Via" in headers  # discord.py retries only a 429 that carries it
     assert proxy.stats.upstream_429 == {"global": len(refused)}
-    (budget,) = proxy.budgets.values()
-    assert budget.stopped_until > time.monotonic()
+    assert proxy.budget.stopped_until > time.monotonic()
 
 
 async def test_healthz_and_metrics(emulator: Emulator, proxy: RestProxy):
@@ -315,16 +330,17 @@ async def test_healthz_and_metrics(emulator: Emulator, proxy: RestProxy):
             metrics = await answer.text()
     assert health["ok"] is True
     assert health["upstream"] == emulator.api_base_url
-    assert (health["limit"], health["forwarded"], health["bots"]) == (50, 1, 1)
+    assert (health["limit"], health["forwarded"], health["unauthorized"]) == (50, 1, 0)
     assert emulator.token not in json.dumps(health)
     assert 'gamenight_proxy_requests_total{limit="global"} 1.0' in metrics
 
 
 async def test_an_unreachable_discord_is_a_502(unused_tcp_port: int):
-    options = ProxyOptions(upstream=f"http://127.0.0.1:{unused_tcp_port}/api/v10", port=0)
+    upstream = f"http://127.0.0.1:{unused_tcp_port}/api/v10"
+    options = ProxyOptions(token="the-token", upstream=upstream, port=0)
     async with (
         RestProxy(options) as proxy,
-        aiohttp.ClientSession() as session,
+        aiohttp.ClientSession(headers={"Authorization": "Bot the-token"}) as session,
         session.get(f"{proxy.api_base_url}/gateway") as answer,
     ):
         assert answer.status == 502
@@ -340,7 +356,7 @@ async def test_the_rest_proxy_command_serves_until_sigterm(emulator: Emulator):
         *(sys.executable, "-m", "bot", "rest-proxy", "--port", "0"),
         *("--upstream", emulator.api_base_url),
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": emulator.token},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -382,3 +398,173 @@ def test_bad_rest_proxy_options_exit_2(
 ):
     assert main(["rest-proxy", *arguments]) == 2
     assert complaint in capsys.readouterr().err
+
+
+# -- the bot's token only --------------------------------------------------------------------
+
+
+async def test_only_the_bots_token_is_forwarded_and_nothing_is_kept_per_token(
+    emulator: Emulator, proxy: RestProxy, caplog: pytest.LogCaptureFixture
+):
+    """2,000 distinct tokens that are not the bot's: each answered 401 by the proxy as Discord
+    would, none forwarded (Discord counts invalid requests against the fleet's address), no
+    memory kept for any, one log line; the bot's own token still goes through."""
+    first = len(emulator.requests)
+    tracemalloc.start(10)
+    try:
+        async with aiohttp.ClientSession() as session:
+
+            async def me(authorization: str | None) -> tuple[int, object]:
+                headers = {} if authorization is None else {"Authorization": authorization}
+                async with session.get(f"{proxy.api_base_url}/users/@me", headers=headers) as r:
+                    return r.status, await r.json()
+
+            await asyncio.gather(*(me(f"Bot warm-up.{n}") for n in range(200)))
+            gc.collect()
+            before = tracemalloc.take_snapshot()
+            for wave in range(10):
+                answers = await asyncio.gather(
+                    *(me(f"Bot stranger.{wave}.{n}") for n in range(200))
+                )
+                assert answers == [(401, {"message": "401: Unauthorized", "code": 0})] * 200
+            gc.collect()
+            after = tracemalloc.take_snapshot()
+            assert await me(None) == (401, {"message": "401: Unauthorized", "code": 0})
+            assert await me(emulator.token) == (401, {"message": "401: Unauthorized", "code": 0})
+            status, body = await me(f"Bot {emulator.token}")
+    finally:
+        tracemalloc.stop()
+
+    assert status == 200
+    assert body["username"] == emulator.bot_user.name  # type: ignore[index]
+    forwarded = emulator.requests[first:]
+    assert [r.route for r in forwarded] == ["/users/@me"]  # only the bot's
+    assert proxy.stats.unauthorized == 2202
+    # What the proxy's own code still holds after 2,000 more tokens (the budget per token it
+    # used to keep was about 3.4 KB each: 6.8 MB here).
+    mine = tracemalloc.Filter(True, rest_proxy.__file__, all_frames=True)
+    grown = sum(
+        stat.size_diff for stat in after.filter_traces([mine]).compare_to(
+            before.filter_traces([mine]), "filename"
+        )
+    )
+    assert grown < 64 * 1024, f"{grown} bytes kept for 2,000 tokens"
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.rest_proxy"]
+    refusals = [line for line in lines if "without the bot's token" in line]
+    assert len(refusals) == 1
+    assert "stranger" not in caplog.text
+    assert "warm-up" not in caplog.text
+
+
+async def test_interaction_routes_pass_without_a_token_but_not_with_another(
+    emulator: Emulator, proxy: RestProxy
+):
+    """discord.py answers interactions without an Authorization header (the route carries the
+    interaction's token): those pass; the same route with a stranger's token does not."""
+    path = "/interactions/123456789012345678/not-a-real-token/callback"
+    body = {"type": 1}
+    first = len(emulator.requests)
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{proxy.api_base_url}{path}", json=body) as answer:
+            passed = answer.status
+        async with session.post(
+            f"{proxy.api_base_url}{path}", json=body, headers={"Authorization": "Bot stranger"}
+        ) as answer:
+            refused = answer.status
+    emulator.take_failures("unknown_interaction")  # Discord's own verdict on the first
+    assert passed == 404
+    assert refused == 401
+    assert [r.route for r in emulator.requests[first:]] == [
+        "/interactions/{interaction_id}/{interaction_token}/callback"
+    ]
+    assert (proxy.stats.exempt, proxy.stats.unauthorized) == (1, 1)
+
+
+async def test_the_rest_proxy_needs_the_bots_token(tmp_path: Path):
+    """Without DISCORD_TOKEN (no .env in its folder either) it does not start: one line, 2."""
+    environment = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bot", "rest-proxy", "--port", "0"),
+        cwd=tmp_path,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), 30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert (process.returncode, out) == (2, b"")
+    assert err.count(b"\n") == 1
+    assert b"DISCORD_TOKEN is not set" in err
+
+
+# -- idle connections ----------------------------------------------------------------------------
+
+
+async def test_idle_connections_never_starve_the_proxy_under_systemds_file_limit(
+    emulator: Emulator, start_bot, many_descriptors: int, tmp_path: Path
+):
+    """``gamenight rest-proxy`` with systemd's default 1,024 open files and short timeouts:
+    2,000 idle or slow connections while a member plays through it; the game works,
+    /healthz answers, every idle one is closed, and the log gets a line or two."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    alice = guild.add_member("alice")
+    bot = await start_bot(time_scale=1, extensions=("cogs.tictactoe",))
+    log_path = tmp_path / "proxy.log"
+    with log_path.open("wb") as log_file:
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "bot", "rest-proxy", "--port", "0"),
+            *("--upstream", emulator.api_base_url, "--idle-timeout", "2", "--header-timeout", "1"),
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": emulator.token},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=log_file,
+            preexec_fn=as_systemd_would,  # systemd's soft limit on open files
+        )
+    flood: list[Connection] = []
+    try:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), 30)
+        api_base_url = line.decode().strip().partition("=")[2]
+        port = int(api_base_url.rsplit(":", 1)[1].split("/")[0])
+        await route_bots_through_url(api_base_url)
+        lines_before = len(log_path.read_bytes().splitlines())
+
+        flood = [
+            *await open_idle(port, 1900),
+            *await open_idle(port, 100, partial=b"POST /api/v10/channels HTTP/1.1\r\n"),
+        ]
+        assert len(flood) == 2000  # nobody turned away at the door
+        health = await raw_request(port, "/healthz")
+        assert health.startswith(b"HTTP/1.1 200"), health
+        result = await play_tictactoe(alice, channel)
+        assert f"{alice.mention} wins" not in result
+        await wait_all_closed(flood, timeout=60)
+        health = json.loads((await raw_request(port, "/healthz")).split(b"\r\n\r\n", 1)[1])
+        logged = log_path.read_bytes().splitlines()[lines_before:]
+    finally:
+        close_all(flood)
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), 30)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    assert process.returncode == 0
+    assert bot.is_ready()
+    assert health["forwarded"] > 0  # the bot's moves and the result went through it
+    assert health["exempt"] > 0  # and the acknowledgements
+    assert health["connections"] < 20  # the bot's own pool, and this request
+    assert len(logged) <= 3, b"\n".join(logged[:20]).decode(errors="replace")
+    assert any(b"341 connections open (at most 341)" in line for line in logged)
+
+
+async def route_bots_through_url(api_base_url: str) -> None:
+    """As :func:`route_bots_through`, for a proxy in another process."""
+    discord.http.Route.BASE = api_base_url
+    await asyncio.sleep(RateLimits().global_window)

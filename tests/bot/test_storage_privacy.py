@@ -103,6 +103,15 @@ async def test_settings_start_as_the_defaults_and_changes_keep_each_other(storag
     assert (await storage.server_settings(GUILD)).public_locale("en-GB") == "en-GB"
 
 
+async def test_a_servers_deck_is_kept_with_its_other_defaults(storage: Storage):
+    await storage.change_server_settings(
+        GUILD, lambda s: s.with_defaults("loteria", GameDefaults(interval=20, deck="family"))
+    )
+    stored = (await storage.server_settings(GUILD)).defaults("loteria")
+    assert (stored.interval, stored.prizes, stored.deck) == (20, None, "family")
+    assert (await storage.server_settings(GUILD)).defaults("housie").deck is None
+
+
 async def test_forgetting_anonymises_finished_games_and_leaves_live_ones(storage: Storage):
     done = await calling_game(storage, host=ALICE, players=[ALICE, BOB, CAROL])
     live = await calling_game(storage, host=BOB, players=[ALICE, BOB], over=False)
@@ -311,3 +320,58 @@ async def test_purging_deletes_past_nights_and_keeps_those_to_come(storage: Stor
     assert await storage.get_schedule(old_cancelled) is None
     assert await storage.get_schedule(overdue) is not None
     assert await storage.get_schedule(recent) is not None
+
+
+async def test_the_purge_goes_in_small_transactions_and_running_games_write_between_them(
+    storage: Storage, database: Path | str, monkeypatch: pytest.MonkeyPatch
+):
+    old_games = [await calling_game(storage, host=ALICE, players=[ALICE, BOB]) for _ in range(12)]
+    long_ago = time.time() - 40 * 86400
+    await raw_execute(
+        database, "UPDATE games SET created_at = ?, finished_at = ? WHERE status = ?",
+        long_ago, long_ago, GameStatus.FINISHED.value,
+    )  # fmt: skip
+    old_nights = [await night(storage, ALICE, long_ago, ScheduleStatus.DONE) for _ in range(5)]
+    live = await calling_game(storage, host=CAROL, players=[CAROL], over=False)
+
+    # Every transaction, in the order they commit: whose it was, and the old games left after it
+    # (the real backend does the work; this only watches it).
+    transactions: list[tuple[str, int]] = []
+    backend = storage._backend
+    real_write = backend.write
+
+    async def watched_write(work):
+        result = await real_write(work)
+        (left,) = await backend.fetch(
+            "SELECT COUNT(*) FROM games WHERE status = ?", (GameStatus.FINISHED.value,)
+        )
+        transactions.append((asyncio.current_task().get_name(), int(left[0])))
+        return result
+
+    monkeypatch.setattr(backend, "write", watched_write)
+    purge = asyncio.create_task(
+        storage.purge_over_games(time.time() - 30 * 86400, batch=3), name="purge"
+    )
+
+    async def draw_while_purging() -> int:
+        seq = 1  # calling_game made call 1
+        while not purge.done():
+            seq += 1
+            await storage.record_draw(live, seq, 100 + seq, state=f"after-{seq}")
+        return seq
+
+    last_seq = await asyncio.create_task(draw_while_purging(), name="running game")
+    assert await purge == len(old_games)
+
+    purges = [left for who, left in transactions if who == "purge"]
+    # At most 3 games a transaction (fewer if one is slow): 4 transactions or more for 12.
+    steps = [before - after for before, after in zip([12, *purges], purges, strict=False)]
+    assert all(step <= 3 for step in steps), purges
+    assert len([step for step in steps if step]) >= 4, purges
+    assert purges[-1] == 0
+    assert [await storage.get_schedule(gone) for gone in old_nights] == [None] * 5
+    order = [who for who, _ in transactions]
+    first, last = order.index("purge"), len(order) - 1 - order[::-1].index("purge")
+    assert "running game" in order[first:last], order  # its draws went in between the batches
+    assert [draw.seq for draw in await storage.draws(live)] == list(range(1, last_seq + 1))
+    assert [await storage.get_game(gone) for gone in old_games] == [None] * 12

@@ -5,7 +5,16 @@ private answer that changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import logging
+from typing import Any
 
+import pytest
+from discord import AppCommandOptionType, app_commands
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from bot.i18n import message
 from engine.housie import decode_ticket_code
 from tests.cogs.helpers import button_id, run_calls
 from tests.conftest import SIGNING_KEY
@@ -257,3 +266,208 @@ async def test_lobby_buttons_work_only_where_their_game_is(emulator, start_bot):
     assert await bot.storage.players(game.id) == []
     assert (await bot.storage.get_game(game.id)).status.value == "lobby"
     assert general.messages == [lobby]
+
+
+
+async def test_odd_time_zones_and_overflowing_times_are_refused_by_key(
+    emulator, start_bot, caplog: pytest.LogCaptureFixture
+):
+    """The inputs that reached "something went wrong" with a traceback: a zone that is a folder
+    of the time zone database, 300 characters of zone, and times past the calendar."""
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    manager = guild.add_member("manager", manage_guild=True)
+    bot = await start_bot(time_scale=100)
+    for zone in ("America", "a" * 300, "Europe/../../etc/passwd", "UTC\x00"):
+        refused = await (await manager.slash("gamenight settings", time_zone=zone)).reply()
+        assert refused.ephemeral
+        assert "is not a time zone I know" in refused.content, refused.content
+    assert (await bot.storage.server_settings(guild.id)).time_zone == "UTC"
+    for when, words in (
+        ("99999999999999999999", "more than a year away"),
+        ("<t:99999999999999999999:F>", "more than a year away"),
+        ("<t:-99999999999>", "already passed"),
+        ("in 99999999999999999 days", "more than a year away"),
+        ("9999-12-31 23:59-14:00", "more than a year away"),
+    ):
+        refused = await (await manager.slash("loteria schedule", when=when)).reply()
+        assert refused.ephemeral
+        assert words in refused.content, (when, refused.content)
+    assert await bot.storage.pending_schedules("loteria") == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+# -- every option of every command, hostile ----------------------------------------------------
+
+# What a member can type into a text option: nothing, control characters and NUL, marks that
+# turn text around, emoji, SQL, format strings, mass mentions, numbers too big for anything,
+# time zones that are folders or too long, times past the end of the calendar, and 4,000
+# characters of it all.
+HOSTILE_TEXTS = (
+    "",
+    " ",
+    "\x00",
+    "nul\x00inside",
+    "\x01\x02\x07\x08\x1b[2J\x7f\x9b",
+    "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029",
+    "\u202egnirts\u2067\u200f\u200e\u061c\u2066",
+    "\u200b\u200c\u200d\ufeff\u2060",
+    "💥🎲👨‍👩‍👧‍👦🏳️‍🌈🇲🇽",
+    "'; DROP TABLE games; --",
+    "\" OR 1=1 -- %' _",
+    "{title} {0} {} %s %d %(x)s {{}}",
+    "@everyone @here <@&1> <@1> <#1> <t:1>",
+    "99999999999999999999",
+    "-99999999999999999999",
+    "1e309",
+    "NaN",
+    "-0",
+    "²³",
+    "١٢٣٤٥٦٧٨٩٠",
+    "America",
+    "a" * 300,
+    "../../../../etc/passwd",
+    "UTC\x00",
+    "<t:99999999999999999999>",
+    "<t:-99999999999>",
+    "in 99999999999999999 days",
+    "+99999999999999999999m",
+    "9999-12-31T23:59:59",
+    "9999-12-31 23:59-14:00",
+    "0001-01-01 00:00+14:00",
+    "friday 99:99",
+    "x" * 4000,
+    ("💥 **bold** @everyone <@1> \u202e \x00\n" * 300)[:4000],
+)
+HOSTILE_PIECES = ("\x00", "\u202e", "💥", "'", "%", "{", "@everyone", "9" * 30, "-", ":", "/", " ")
+# Discord's INTEGER options carry "any integer between -2^53+1 and 2^53-1".
+DISCORD_INTEGER_LIMIT = 2**53 - 1
+HOSTILE_NUMBERS = (0, 1, -1, 2**31, -(2**31), 2**53 - 1, -(2**53 - 1), 10**15)
+APOLOGIES = tuple(message("apology", locale) for locale in ("en-US", "es-ES"))
+
+
+def fitted(text: str, low: int | None, high: int | None) -> str:
+    """``text`` cut or padded to the length Discord lets the option have."""
+    text = text[: high if high is not None else 6000]
+    return text + "1" * max(0, (low or 0) - len(text))
+
+
+def values_for(parameter: app_commands.Parameter, people: dict[str, Any]) -> st.SearchStrategy:
+    """Hostile values of ``parameter`` that Discord would still deliver: inside its declared
+    choices, range and length."""
+    if parameter.choices:
+        return st.sampled_from([choice.value for choice in parameter.choices])
+    kind = parameter.type
+    if kind is AppCommandOptionType.string:
+        low, high = parameter.min_value, parameter.max_value
+        texts = st.one_of(  # the list above most often, then pieces of it, then anything
+            st.sampled_from(HOSTILE_TEXTS),
+            st.sampled_from(HOSTILE_TEXTS),
+            st.lists(st.sampled_from(HOSTILE_PIECES), max_size=12).map("".join),
+            st.text(st.characters(exclude_categories=("Cs",)), max_size=40),
+        )
+        return texts.map(lambda text: fitted(text, low, high))
+    if kind in (AppCommandOptionType.integer, AppCommandOptionType.number):
+        low = -DISCORD_INTEGER_LIMIT if parameter.min_value is None else int(parameter.min_value)
+        high = DISCORD_INTEGER_LIMIT if parameter.max_value is None else int(parameter.max_value)
+        edges = [n for n in (*HOSTILE_NUMBERS, low, high) if low <= n <= high]
+        return st.one_of(st.sampled_from(edges), st.integers(low, high))
+    if kind is AppCommandOptionType.boolean:
+        return st.booleans()
+    if kind in (AppCommandOptionType.user, AppCommandOptionType.mentionable):
+        return st.sampled_from(people["members"])
+    if kind is AppCommandOptionType.channel:
+        return st.sampled_from(people["channels"])
+    if kind is AppCommandOptionType.role:
+        return st.sampled_from(people["roles"])
+    raise AssertionError(f"no values for {parameter.name} ({kind})")
+
+
+@dataclasses.dataclass
+class HostileServer:
+    emulator: Any
+    bot: Any
+    actors: list[Any]
+    people: dict[str, Any]
+    caplog: pytest.LogCaptureFixture
+
+    def commands(self) -> list[app_commands.Command[Any, ..., Any]]:
+        """Every slash command of the loaded bot, read from its tree (a new one is in)."""
+        found = [c for c in self.bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+        return sorted(found, key=lambda command: command.qualified_name)
+
+
+@pytest.fixture
+async def hostile_server(emulator, start_bot, caplog) -> HostileServer:
+    guild = emulator.add_guild("Game Night")
+    general = guild.add_channel("general")
+    other = guild.add_channel("other")
+    manager = guild.add_member("manager", manage_guild=True)
+    member = guild.add_member("member")
+    hosts = guild.add_role("hosts")
+    bot = await start_bot(time_scale=100)
+    people = {
+        "members": [manager, member],
+        "channels": [general, other],
+        "roles": [hosts, guild.everyone_role, guild.bot_role],
+    }
+    return HostileServer(emulator, bot, [manager, member], people, caplog)
+
+
+async def seen_by_member(result) -> list[str]:
+    """Everything the member was shown in answer (nothing for a modal or choices)."""
+    await result.acknowledgement(10)
+    if result.modal is not None or result.choices is not None:
+        return [str(choice.get("name", "")) for choice in result.choices or []]
+    shown = await result.reply(10)
+    return [shown.content, *(followup.content for followup in result.followups)]
+
+
+# An example is some forty interactions: shrinking one would take minutes, and the failure
+# already names the command and its options. On both databases: text reaches them both.
+@pytest.mark.backends("sqlite", "postgres")
+@settings(
+    max_examples=10,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+async def test_no_option_of_any_command_reaches_something_went_wrong(
+    hostile_server: HostileServer, data: st.DataObject
+):
+    """Each example walks every slash command once, as the manager or a member, each option
+    left out or given a hostile value Discord would deliver (autocomplete asked too): nobody is
+    shown the apology, and nothing is logged as an error."""
+    server = hostile_server
+    logged_before = len(server.caplog.records)
+    commands = server.commands()
+    assert len(commands) >= 30  # the tree was read
+    for command in commands:
+        name = command.qualified_name
+        manager, member = server.actors
+        # Mostly the manager, who may do everything, so that values get past the permissions
+        # (and always for a command Discord shows to managers only).
+        restricted = (command.root_parent or command).default_permissions is not None
+        who = [manager] if restricted else [manager, manager, manager, member]
+        actor = data.draw(st.sampled_from(who), label="who")
+        chosen: dict[str, Any] = {}
+        for parameter in command.parameters:
+            if parameter.required or data.draw(st.integers(0, 3), label="given") > 0:
+                chosen[parameter.name] = data.draw(
+                    values_for(parameter, server.people), label=f"/{name} {parameter.name}"
+                )
+        seen = await seen_by_member(await actor.slash(name, options=chosen))
+        for parameter in command.parameters:
+            typed = chosen.get(parameter.name)
+            if parameter.autocomplete and isinstance(typed, str):
+                others = {k: v for k, v in chosen.items() if k != parameter.name}
+                offered = await actor.autocomplete(name, parameter.name, typed, **others)
+                seen += [str(choice["name"]) for choice in offered]
+        for text in seen:
+            assert not any(apology in text for apology in APOLOGIES), (name, chosen)
+        errors = [
+            record.getMessage()
+            for record in server.caplog.records[logged_before:]
+            if record.levelno >= logging.ERROR
+        ]
+        assert errors == [], (name, chosen, errors)

@@ -41,7 +41,12 @@ async def test_a_winner_is_forgotten_and_the_game_still_verifies(
     lounge = guild.add_channel("lounge")
     host = guild.add_member("host")
     players = [guild.add_member(name) for name in ("alice", "bob", "carol")]
-    bot = await start_bot(time_scale=100, seed_source=lambda: SEED)
+    # A public address, so that the game's verification comes with a link players can open.
+    bot = await start_bot(
+        time_scale=100,
+        seed_source=lambda: SEED,
+        settings_changes={"public_url": "https://games.example"},
+    )
     cog = bot.get_cog("Lotería")
 
     lobby = await (await host.slash("loteria start", prizes="line")).reply()
@@ -109,7 +114,7 @@ async def test_a_winner_is_forgotten_and_the_game_still_verifies(
     # The game still verifies, link and all; /stats no longer counts the win.
     verified = await (await host.slash("loteria verify", game=game.id)).reply()
     assert f"verified: all {min(calls)} calls and 3 boards match the seed" in verified.content
-    assert "Check it yourself" in verified.content
+    assert "in your browser](https://games.example/verify/verify.html#v=1" in verified.content
     stats = await (await host.slash("stats")).reply()
     assert winner.mention not in stats.content
     assert loser.mention in stats.content

@@ -175,10 +175,15 @@ async def test_commands_and_options_named_in_the_rules_exist(emulator: Emulator,
     in the asker's language: a renamed command cannot leave the help behind."""
     bot, english, spanish = server
     member = spanish if locale else english
+    # Every synced command: a game's rules may send a player to another (/gamenight settings).
+    listed = {
+        typed: options
+        for root in emulator.synced_commands
+        for typed, options in commands_of(root, locale)
+    }
+    options = {option for names in listed.values() for option in names}
     for game in bot.games():
         reply = await ask(member, game=game.kind)
-        listed = dict(commands_of(synced_root(emulator, game), locale))
-        options = {option for names in listed.values() for option in names}
         rules = "\n".join(embed.get("description") or "" for embed in reply.embeds[:-1])
         quoted = re.findall(r"`([^`]+)`", rules)
         assert quoted, game.kind
@@ -216,6 +221,20 @@ async def test_the_calling_games_explain_their_prizes_with_pictures(
         if not game.calling:
             reply = await ask(member, game=game.kind)
             assert not reply.attachments
+
+
+async def test_the_loteria_help_says_what_the_family_deck_changes_and_why(server):
+    _, english, spanish = server
+    english_help = text_of(await ask(english, game="loteria"))
+    assert "**Classic or family deck**" in english_help
+    for card in ("El Borracho", "El Negrito", "El Apache", "La Piñata", "El Elote", "La Mariposa"):
+        assert card in english_help
+    assert "caricature" in english_help  # why
+    assert "Nothing else changes" in english_help  # what it does not change
+    assert "`/gamenight settings`" in english_help  # and how a server makes it its default
+    spanish_help = text_of(await ask(spanish, game="loteria"))
+    assert "**Baraja clásica o familiar**" in spanish_help
+    assert "`/gamenight ajustes` y `baraja`" in spanish_help
 
 
 async def test_a_game_is_found_by_either_name_and_offered_by_autocomplete(server):

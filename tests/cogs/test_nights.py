@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+from collections import Counter
 
 import pytest
 
+from bot.nights import NIGHTS_PER_MEMBER, NIGHTS_PER_SERVER
 from bot.storage import GameStatus, ScheduleStatus
 from emulator import Emulator
 from emulator.model import Permission
@@ -201,3 +203,101 @@ async def test_a_night_follows_the_servers_settings(emulator: Emulator, start_bo
     assert game.options["guild_locale"] == "es-ES"
     prizes = [prize.value for prize in HousieGame.from_state(game.state).prizes]
     assert prizes == ["TL", "ML", "BL", "FH"]
+
+
+async def test_planned_nights_are_limited_per_member_and_per_server(
+    emulator: Emulator, start_bot
+):
+    """A burst of plans from several members at once (as the 120 weekly nights planned in 1.3 s
+    that this limit answers) leaves each member at most NIGHTS_PER_MEMBER nights to come and
+    the server at most NIGHTS_PER_SERVER, every extra plan refused privately with the limit
+    named; a weekly night already planned still goes on to its next week."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    members = [guild.add_member(f"member{i}") for i in range(6)]
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    weekly = await (
+        await members[0].slash("loteria schedule", when="in 20 minutes", weekly=True)
+    ).reply()
+    assert "night #1" in weekly.content
+
+    plans = [
+        member.slash(f"{game} schedule", when=f"in {2 + hour} hours")
+        for hour, (member, game) in enumerate(
+            (member, game) for member in members for game in ("loteria", "housie")
+            for _ in range(3)
+        )
+    ]
+    replies = [await plan.reply() for plan in await asyncio.gather(*plans)]
+    refused = [reply for reply in replies if reply.ephemeral]
+    assert len(refused) == 1 + 6 * 6 - NIGHTS_PER_SERVER
+    for reply in refused:
+        assert (
+            f"already have {NIGHTS_PER_MEMBER} game nights planned in this server" in reply.content
+            or f"server already has {NIGHTS_PER_SERVER} game nights planned" in reply.content
+        ), reply.content
+        assert "unschedule" in reply.content
+    pending = [
+        night
+        for game in ("loteria", "housie")
+        for night in await bot.storage.pending_schedules(game, guild.id)
+    ]
+    assert len(pending) == NIGHTS_PER_SERVER
+    assert max(Counter(night.host_id for night in pending).values()) == NIGHTS_PER_MEMBER
+    assert len(guild.scheduled_events) == NIGHTS_PER_SERVER  # none for a refused plan
+
+    # Full: a member with none planned is refused too, by the server's limit.
+    latecomer = guild.add_member("latecomer")
+    late = await (await latecomer.slash("housie schedule", when="in 3 days")).reply()
+    assert late.ephemeral
+    assert f"already has {NIGHTS_PER_SERVER} game nights planned" in late.content
+
+    # The weekly night plays (nobody comes) and plans its next week although the server is full.
+    await move_clock(bot, cog, 15 * MINUTE)
+    lobby = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    await move_clock(bot, cog, 5 * MINUTE)
+    await wait_for(emulator, lambda: "called off" in lobby.content, "the lobby to say so")
+    (next_week,) = [n for n in await bot.storage.pending_schedules("loteria") if n.weekly]
+    assert next_week.id != 1
+    assert next_week.host_id == members[0].id
+
+    # Calling a night off makes room for one more.
+    await (await members[0].slash("loteria unschedule", night=next_week.id)).reply()
+    planned = await (await latecomer.slash("housie schedule", when="in 3 days")).reply()
+    assert not planned.ephemeral, planned.content
+
+
+async def test_a_weekly_night_whose_channel_was_deleted_is_called_off(
+    emulator: Emulator, start_bot
+):
+    """Once: one word to its host and no Discord event left, not a night planned (and a DM
+    sent) every week for a channel that is gone."""
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    doomed = guild.add_channel("doomed")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+    await (
+        await host.slash("housie schedule", in_channel=doomed, when="in 1 hour", weekly=True)
+    ).reply()
+    (night,) = await bot.storage.pending_schedules("housie")
+    assert len(guild.scheduled_events) == 1
+    guild.delete_channel(doomed)
+
+    await move_clock(bot, cog, 55 * MINUTE)
+    notice = await host.wait_for_dm(lambda m: f"#{night.id}" in m.content)
+    assert "called off" in notice.content
+    assert "deleted" in notice.content
+    assert (await bot.storage.get_schedule(night.id)).status is ScheduleStatus.CANCELLED
+    assert await bot.storage.pending_schedules("housie") == []
+    assert guild.scheduled_events == {}
+    assert await bot.storage.live_games() == []
+
+    # Weeks later: nothing more is planned, posted or sent.
+    for _ in range(3):
+        await move_clock(bot, cog, 7 * 24 * 60 * MINUTE)
+    assert await bot.storage.pending_schedules("housie") == []
+    assert guild.scheduled_events == {}
+    assert len(host.dms) == 1

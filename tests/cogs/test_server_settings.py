@@ -209,6 +209,47 @@ async def test_defaults_fill_what_the_host_leaves_out(emulator: Emulator, start_
     assert "one card every 5 s" in explicit.content
 
 
+async def test_a_server_can_make_the_family_deck_its_default(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    general = guild.add_channel("general")
+    second = guild.add_channel("second")
+    manager = guild.add_member("manager", manage_guild=True)
+    gestora = guild.add_member("gestora", manage_guild=True, locale="es-ES")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+
+    shown = await (await manager.slash("gamenight settings")).reply()
+    assert "**Lotería deck** when the host does not choose one: classic deck (default)" in (
+        shown.content
+    )
+    saved = await (await manager.slash("gamenight settings", deck="family")).reply()
+    assert saved.content.startswith("Saved.")
+    assert "**Lotería deck** when the host does not choose one: family deck\n" in saved.content
+    en_espanol = await (await gestora.slash("gamenight settings")).reply()
+    assert "**Baraja de la lotería** si el anfitrión no elige una: baraja familiar" in (
+        en_espanol.content
+    )
+    # Changing the other Lotería defaults keeps the deck (and the deck keeps them).
+    await (await manager.slash("gamenight settings", game="loteria", interval=25)).reply()
+    defaults = (await bot.storage.server_settings(guild.id)).defaults("loteria")
+    assert (defaults.deck, defaults.interval) == ("family", 25)
+
+    # A host who does not choose gets the server's deck; one who does, theirs.
+    lobby = await (await host.slash("loteria start")).reply()
+    assert "family deck" in lobby.content
+    chosen = await (await host.slash("loteria start", in_channel=second, deck="classic")).reply()
+    assert "classic deck" in chosen.content
+    games = {g.channel_id: g for g in await bot.storage.live_games("loteria")}
+    assert LoteriaGame.from_state(games[general.id].state).deck_name == "family"
+    assert LoteriaGame.from_state(games[second.id].state).deck_name == "classic"
+    # So does a planned night, which plays what the start command would with no options.
+    state, _ = bot.get_cog("Lotería").scheduled_game(bytes(32), defaults)
+    assert LoteriaGame.from_state(state).deck_name == "family"
+
+    await (await manager.slash("gamenight settings", deck="classic")).reply()
+    assert (await bot.storage.server_settings(guild.id)).defaults("loteria").deck == "classic"
+
+
 async def test_bad_values_get_the_start_commands_refusals_and_change_nothing(
     emulator: Emulator, start_bot
 ):

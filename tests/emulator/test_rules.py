@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from emulator import Emulator, EmulatorFailureError, InteractionFailedError, run_bot
+from emulator.model import Permission
 from tests.emulator.minimal_bot import MinimalBot
 
 
@@ -294,6 +295,22 @@ async def test_posting_where_the_bot_may_not_send_is_caught(emulator):
     assert (status, answer["code"]) == (403, 50013)
     assert [f.kind for f in emulator.take_failures()] == ["missing_permissions"]
     assert closed.payload()["permission_overwrites"][0]["deny"] == str(1 << 11)
+
+
+async def test_a_send_messages_deny_given_as_bot_denied_holds(emulator):
+    guild = emulator.add_guild("g")
+    closed = guild.add_channel("announcements", bot_denied=Permission.SEND_MESSAGES)
+    assert not closed.bot_can_send
+    status, _, answer = await raw(
+        emulator, "POST", f"/channels/{closed.id}/messages", body={"content": "hi"}
+    )
+    assert (status, answer["code"]) == (403, 50013)
+    assert [f.kind for f in emulator.take_failures()] == ["missing_permissions"]
+    # bot_can_send=False adds Send Messages to the other bits denied, and keeps them.
+    both = guild.add_channel("no-files", bot_can_send=False, bot_denied=Permission.ATTACH_FILES)
+    assert both.bot_denied == Permission.SEND_MESSAGES | Permission.ATTACH_FILES
+    with pytest.raises(ValueError, match="contradicts"):
+        guild.add_channel("both", bot_can_send=True, bot_denied=Permission.SEND_MESSAGES)
 
 
 async def interaction_for_a_raw_client(emu: Emulator, member):
