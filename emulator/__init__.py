@@ -12,7 +12,8 @@ as people using Discord would::
 """
 
 from emulator.driver import Guild, Member
-from emulator.faults import Fault
+from emulator.faults import AutoModBlock, Fault
+from emulator.gateway import GatewayLimits
 from emulator.interactions import (
     CallbackType,
     InteractionFailedError,
@@ -20,13 +21,14 @@ from emulator.interactions import (
     InteractionType,
 )
 from emulator.model import Attachment, Channel, DriverError, Failure, Message, User
-from emulator.ratelimit import RateLimits
+from emulator.ratelimit import InvalidRequestLimit, RateLimits, RouteLimit
 from emulator.rest import RequestRecord
 from emulator.server import Emulator, EmulatorFailureError
 from emulator.testing import run_bot
 
 __all__ = [
     "Attachment",
+    "AutoModBlock",
     "CallbackType",
     "Channel",
     "DriverError",
@@ -34,14 +36,17 @@ __all__ = [
     "EmulatorFailureError",
     "Failure",
     "Fault",
+    "GatewayLimits",
     "Guild",
     "InteractionFailedError",
     "InteractionResult",
     "InteractionType",
+    "InvalidRequestLimit",
     "Member",
     "Message",
     "RateLimits",
     "RequestRecord",
+    "RouteLimit",
     "User",
     "run_bot",
 ]

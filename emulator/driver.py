@@ -98,6 +98,9 @@ class Member(model.Member):
             raise DriverError(f"{self.name} is not in {channel.guild.name}")
         if channel.is_dm and channel.recipient is not self.user:
             raise DriverError(f"{channel!r} is not {self.name}'s DM with the bot")
+        if channel.is_thread and channel.archived:
+            # Topics: Threads: "Users cannot ... use application commands ... in archived threads".
+            raise DriverError(f"{channel!r} is an archived thread: no one can use commands there")
         return channel
 
     async def slash(

@@ -142,3 +142,29 @@ class FaultInjector:
             f"{i.status} after handling" if i.after_handling else str(i.status)
             for i in self.injected
         )
+
+
+AUTOMOD_BLOCKED = 200000  # JSON error code: "Message was blocked by automatic moderation"
+
+
+@dataclass(frozen=True, eq=False)
+class AutoModBlock:
+    """A server's AutoMod rule with the BLOCK_MESSAGE action (Auto Moderation: Keyword trigger):
+    the bot's messages whose content contains one of ``keywords`` (case-insensitive; None: every
+    message) are refused with 400 / 200000, in ``channel_id`` only if given. It applies to
+    message posts and edits; the message is not created or changed."""
+
+    keywords: tuple[str, ...] | None = None
+    channel_id: int | None = None
+
+    def blocks(self, channel_id: int, content: str) -> bool:
+        if self.channel_id is not None and self.channel_id != channel_id:
+            return False
+        if self.keywords is None:
+            return True
+        lowered = content.lower()
+        return any(keyword.lower() in lowered for keyword in self.keywords)
+
+    @staticmethod
+    def answer() -> dict[str, object]:
+        return {"message": "Message was blocked by automatic moderation", "code": AUTOMOD_BLOCKED}

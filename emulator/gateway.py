@@ -24,6 +24,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from emulator.latency import LatencySource
 from emulator.model import Intent, World, bot_token, shard_of
 
 _log = logging.getLogger(__name__)
@@ -41,10 +42,19 @@ INVALID_SESSION = 9
 HELLO = 10
 HEARTBEAT_ACK = 11
 
-# Close codes
+# Close codes (Opcodes and Status Codes: Gateway Close Event Codes)
 AUTHENTICATION_FAILED = 4004
+RATE_LIMITED = 4008
+SESSION_TIMED_OUT = 4009
 INVALID_SHARD = 4010
 SHARDING_REQUIRED = 4011
+INVALID_INTENTS = 4013
+DISALLOWED_INTENTS = 4014
+
+# The intents Discord defines (Gateway: List of Intents); any other bit is an invalid intent.
+DOCUMENTED_INTENTS = sum(1 << bit for bit in (*range(17), 20, 21, 24, 25))
+# Those an app must enable (and, past 100 servers, be approved for) before asking for them.
+PRIVILEGED_INTENTS = int(Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES | Intent.MESSAGE_CONTENT)
 
 _REPLAY_LIMIT = 5000
 
@@ -105,22 +115,51 @@ class SessionStartLimit:
         self.used += 1
 
 
-class _Connection:
-    """One websocket; frames go through a queue so they leave in dispatch order."""
+@dataclass(frozen=True)
+class GatewayLimits:
+    """Gateway rules the emulator enforces when they are on (Gateway: Gateway Intents,
+    Sending Heartbeats, Rate Limiting): ``intents``, an IDENTIFY with a bit Discord does not
+    define is closed with 4013; ``heartbeat_grace``, a connection with no heartbeat for
+    ``heartbeat_interval * (1 + heartbeat_grace)`` seconds is closed with 4009 (its session
+    stays resumable: "you will be forced to Resume"; Discord documents a tolerance, not its
+    size; None: not enforced); ``sends``, more than that many frames from the bot in
+    ``send_window`` seconds on one connection close it with 4008 (None: not enforced)."""
 
-    def __init__(self, socket: web.WebSocketResponse) -> None:
+    intents: bool = True
+    heartbeat_grace: float | None = 0.25
+    sends: int | None = 120
+    send_window: float = 60.0
+
+
+class _Connection:
+    """One websocket; frames go through a queue so they leave in dispatch order, each after
+    the network's latency (never before an earlier frame)."""
+
+    def __init__(self, socket: web.WebSocketResponse, latency: LatencySource) -> None:
         self.socket = socket
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[float, str] | None] = asyncio.Queue()
         self.session: GatewaySession | None = None
+        self._latency = latency
+        self._last_due = 0.0
+        self.last_heartbeat = asyncio.get_running_loop().time()
+        self.received: deque[float] = deque()  # when the bot's recent frames came
 
     def send(self, frame: str) -> None:
-        self.queue.put_nowait(frame)
+        due = 0.0
+        if self._latency.enabled:
+            now = asyncio.get_running_loop().time()
+            due = self._last_due = max(now + self._latency.draw(), self._last_due)
+        self.queue.put_nowait((due, frame))
 
     async def writer(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            frame = await self.queue.get()
-            if frame is None or self.socket.closed:
+            item = await self.queue.get()
+            if item is None or self.socket.closed:
                 return
+            due, frame = item
+            if due and (wait := due - loop.time()) > 0:
+                await asyncio.sleep(wait)  # a socket closed meanwhile refuses the send below
             try:
                 await self.socket.send_str(frame)
             except (ConnectionError, RuntimeError):
@@ -175,6 +214,9 @@ class Gateway:
         session_start_limit: int = SESSION_START_LIMIT,
         max_guilds_per_shard: int = MAX_GUILDS_PER_SHARD,
         clock: Callable[[], float] = time.monotonic,
+        latency: LatencySource | None = None,
+        limits: GatewayLimits | None = None,
+        privileged_intents: int = PRIVILEGED_INTENTS,
     ) -> None:
         if shards is not None and shards < 1:
             raise ValueError(f"shards must be at least 1, not {shards}")
@@ -189,11 +231,16 @@ class Gateway:
         self.session_starts = SessionStartLimit(session_start_limit)
         self.max_guilds_per_shard = max_guilds_per_shard
         self._clock = clock
+        self.latency = LatencySource(None) if latency is None else latency
+        self.limits = limits
+        # The privileged intents enabled for the app in the Developer Portal.
+        self.privileged_intents = privileged_intents
         self._identified_at: dict[int, float] = {}  # rate-limit key -> last IDENTIFY
         self.sessions: dict[str, GatewaySession] = {}
         self.identify_count = 0
         self.resume_count = 0
         self.identify_refused = 0  # IDENTIFYs answered op 9 for exceeding max_concurrency
+        self.heartbeats = 0  # heartbeats received, over every connection
         self._connections: set[_Connection] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -313,15 +360,29 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=0)
         await socket.prepare(request)
-        connection = _Connection(socket)
+        connection = _Connection(socket, self.latency)
         self._connections.add(connection)
         writer = asyncio.create_task(connection.writer())
         self._tasks.add(writer)
         writer.add_done_callback(self._tasks.discard)
+        limits = self.limits
+        if limits is not None and limits.heartbeat_grace is not None:
+            watchdog = asyncio.create_task(
+                self._watch_heartbeats(connection, limits.heartbeat_grace)
+            )
+            self._tasks.add(watchdog)
+            watchdog.add_done_callback(self._tasks.discard)
         interval_ms = int(self.heartbeat_interval * 1000)
         connection.send(json.dumps({"op": HELLO, "d": {"heartbeat_interval": interval_ms}}))
         try:
             async for message in socket:
+                if (
+                    limits is not None
+                    and limits.sends is not None
+                    and self._over_send_limit(connection, limits.sends, limits.send_window)
+                ):
+                    await socket.close(code=RATE_LIMITED, message=b"rate limited")
+                    break
                 if message.type is not WSMsgType.TEXT:
                     if message.type is WSMsgType.BINARY:
                         await socket.close(code=4002, message=b"decode error: send text frames")
@@ -351,6 +412,8 @@ class Gateway:
             await connection.socket.close(code=4002, message=b"decode error: d must be an object")
             return
         if op == HEARTBEAT:
+            self.heartbeats += 1
+            connection.last_heartbeat = asyncio.get_running_loop().time()
             connection.send(json.dumps({"op": HEARTBEAT_ACK}))
         elif op == IDENTIFY:
             await self._identify(connection, data)
@@ -371,7 +434,9 @@ class Gateway:
             await connection.socket.close(code=4004, message=b"authentication failed")
             return
         if "intents" not in data:
-            await connection.socket.close(code=4013, message=b"intents are required")
+            await connection.socket.close(code=INVALID_INTENTS, message=b"intents are required")
+            return
+        if not await self._intents_allowed(connection, data["intents"]):
             return
         try:
             shard = parse_shard(data.get("shard"))
@@ -427,6 +492,74 @@ class Gateway:
         for guild in guilds:
             self.dispatch_one(session, "GUILD_CREATE", guild.payload())
         self._world.notify()
+
+    async def _intents_allowed(self, connection: _Connection, intents: Any) -> bool:
+        """IDENTIFY's intents as Discord checks them: bits it does not define close the socket
+        with 4013 (with the gateway limits on), privileged intents the app has not enabled
+        with 4014 (Gateway: Gateway Intents, Privileged Intents)."""
+        if not isinstance(intents, int) or isinstance(intents, bool):
+            await connection.socket.close(code=4002, message=b"decode error: intents")
+            return False
+        limits = self.limits
+        if limits is not None and limits.intents and intents & ~DOCUMENTED_INTENTS:
+            self._world.record_failure(
+                "invalid_intents",
+                f"IDENTIFY closed with 4013: intents {intents:#x} include bits Discord does not "
+                f"define ({intents & ~DOCUMENTED_INTENTS:#x})",
+            )
+            await connection.socket.close(code=INVALID_INTENTS, message=b"invalid intent(s)")
+            return False
+        disallowed = intents & PRIVILEGED_INTENTS & ~self.privileged_intents
+        if disallowed:
+            self._world.record_failure(
+                "disallowed_intents",
+                f"IDENTIFY closed with 4014: privileged intents {Intent(disallowed)!r} are not "
+                "enabled for the app",
+            )
+            await connection.socket.close(code=DISALLOWED_INTENTS, message=b"disallowed intent(s)")
+            return False
+        return True
+
+    async def _watch_heartbeats(self, connection: _Connection, grace: float) -> None:
+        """Close ``connection`` with 4009 once no heartbeat came for the interval and its grace
+        ("If your app fails to send a heartbeat event in time, your connection will be closed
+        and you will be forced to Resume")."""
+        loop = asyncio.get_running_loop()
+        allowed = self.heartbeat_interval * (1 + grace)
+        while not connection.socket.closed:
+            late = loop.time() - connection.last_heartbeat - allowed
+            if late < 0:
+                await asyncio.sleep(-late)
+                continue
+            self._world.record_failure(
+                "heartbeat_timeout",
+                f"no heartbeat for {allowed:g} s (interval {self.heartbeat_interval:g} s): the "
+                "connection is closed with 4009; the bot must resume",
+            )
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+            connection.queue.put_nowait(None)
+            await connection.socket.close(code=SESSION_TIMED_OUT, message=b"session timed out")
+            self._world.notify()
+            return
+
+    def _over_send_limit(self, connection: _Connection, sends: int, window: float) -> bool:
+        """Count a frame from the bot; past ``sends`` in ``window`` seconds, record it and
+        return True (the caller closes with 4008; the session stays resumable)."""
+        now = asyncio.get_running_loop().time()
+        received = connection.received
+        received.append(now)
+        while received and now - received[0] >= window:
+            received.popleft()
+        if len(received) <= sends:
+            return False
+        self._world.record_failure(
+            "gateway_rate_limited",
+            f"more than {sends} gateway frames in {window:g} s on one connection: closed with 4008",
+        )
+        connection.queue.put_nowait(None)
+        return True
 
     async def _reset_token(self) -> None:
         """The IDENTIFY after the session start limit: as Discord documents, every session of

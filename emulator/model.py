@@ -49,6 +49,8 @@ class Permission(enum.IntFlag):
     USE_EXTERNAL_EMOJIS = 1 << 18
     USE_APPLICATION_COMMANDS = 1 << 31
     MANAGE_EVENTS = 1 << 33
+    MANAGE_THREADS = 1 << 34
+    SEND_MESSAGES_IN_THREADS = 1 << 38
     CREATE_EVENTS = 1 << 44
 
 
@@ -61,6 +63,7 @@ EVERYONE_PERMISSIONS = (
     | Permission.ATTACH_FILES
     | Permission.USE_EXTERNAL_EMOJIS
     | Permission.USE_APPLICATION_COMMANDS
+    | Permission.SEND_MESSAGES_IN_THREADS
 )
 
 # What a bot may do in a DM.
@@ -82,12 +85,14 @@ class MessageFlag(enum.IntFlag):
 class ChannelType(enum.IntEnum):
     GUILD_TEXT = 0
     DM = 1
+    PUBLIC_THREAD = 11
 
 
 class Intent(enum.IntFlag):
     """The gateway intents whose events the emulator filters (Discord's values)."""
 
     GUILD_MEMBERS = 1 << 1
+    GUILD_PRESENCES = 1 << 8
     GUILD_MESSAGES = 1 << 9
     DIRECT_MESSAGES = 1 << 12
     MESSAGE_CONTENT = 1 << 15
@@ -392,7 +397,8 @@ class Role:
 
 
 class Channel:
-    """A guild text channel or a DM channel between the bot and one person."""
+    """A guild text channel, a DM channel between the bot and one person, or a public thread of
+    a text channel (``parent``; ``archived`` and ``locked`` as Discord's thread metadata)."""
 
     def __init__(
         self,
@@ -403,6 +409,7 @@ class Channel:
         kind: ChannelType = ChannelType.GUILD_TEXT,
         recipient: User | None = None,
         position: int = 0,
+        parent: Channel | None = None,
     ) -> None:
         self._world = world
         self.id = channel_id
@@ -411,10 +418,16 @@ class Channel:
         self.kind = kind
         self.recipient = recipient
         self.position = position
+        self.parent = parent
         self.all_messages: list[Message] = []
         # Permission bits a channel overwrite denies the bot here (Discord's member overwrite).
         self.bot_denied = 0
         self.deleted = False
+        # Thread metadata (threads only): Topics: Threads, "Active & Archived Threads".
+        self.archived = False
+        self.locked = False
+        self.archive_timestamp = now_iso()
+        self.owner_id: int | None = None
 
     @property
     def bot_can_send(self) -> bool:
@@ -430,7 +443,10 @@ class Channel:
 
     def bot_permissions(self) -> int:
         """The bot's permissions in this channel, as Discord computes them: the server's, minus
-        what the channel's overwrite denies (Administrator overrides every overwrite)."""
+        what the channel's overwrite denies (Administrator overrides every overwrite); a thread
+        has its parent channel's ("Threads generally inherit permissions from the parent")."""
+        if self.parent is not None:
+            return self.parent.bot_permissions()
         if self.guild is None:
             return int(DM_PERMISSIONS)
         base = int(self.guild.bot_permissions())
@@ -444,6 +460,10 @@ class Channel:
     @property
     def is_dm(self) -> bool:
         return self.kind is ChannelType.DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.kind is ChannelType.PUBLIC_THREAD
 
     @property
     def messages(self) -> list[Message]:
@@ -496,6 +516,8 @@ class Channel:
                 "recipients": [self.recipient.payload()],
             }
         assert self.guild is not None
+        if self.parent is not None:
+            return self._thread_payload(self.guild, self.parent, last)
         return {
             "id": str(self.id),
             "type": int(self.kind),
@@ -522,6 +544,29 @@ class Channel:
             "flags": 0,
         }
 
+    def _thread_payload(self, guild: Guild, parent: Channel, last: int | None) -> dict[str, Any]:
+        count = len([m for m in self.all_messages if not m.deleted])
+        return {
+            "id": str(self.id),
+            "type": int(self.kind),
+            "guild_id": str(guild.id),
+            "parent_id": str(parent.id),
+            "owner_id": str(self.owner_id or self._world.bot_user.id),
+            "name": self.name,
+            "last_message_id": None if last is None else str(last),
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "message_count": count,
+            "total_message_sent": len(self.all_messages),
+            "member_count": 1,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": self.archive_timestamp,
+                "locked": self.locked,
+            },
+        }
+
 
 # What an invited bot's own role holds: what its invite asks for (our bot asks for Create Events).
 BOT_PERMISSIONS = int(EVERYONE_PERMISSIONS | Permission.CREATE_EVENTS)
@@ -537,6 +582,7 @@ class Guild:
         self.name = name
         self.locale = locale
         self.channels: list[Channel] = []
+        self.threads: list[Channel] = []
         self.members: list[Member] = []
         self.everyone_role = Role(guild_id, "@everyone", int(EVERYONE_PERMISSIONS))
         self.bot_role = Role(
@@ -574,6 +620,46 @@ class Guild:
         world.register_channel(channel)
         world.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
         return channel
+
+    def add_thread(
+        self,
+        parent: Channel,
+        name: str,
+        *,
+        owner: User | None = None,
+        archived: bool = False,
+        locked: bool = False,
+    ) -> Channel:
+        """A public thread of ``parent`` (THREAD_CREATE), started by ``owner`` (default: the
+        bot). ``archived`` and ``locked`` as :meth:`set_thread_state`."""
+        if parent.guild is not self or parent.is_thread or parent.is_dm:
+            raise DriverError(f"a thread needs a text channel of {self.name}, not {parent!r}")
+        world = self._world
+        thread = Channel(
+            world, world.new_id(), name, self, ChannelType.PUBLIC_THREAD, parent=parent
+        )
+        thread.owner_id = (owner or world.bot_user).id
+        thread.archived, thread.locked = archived, locked
+        self.threads.append(thread)
+        world.register_channel(thread)
+        world.dispatch_to_bot("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
+
+    def set_thread_state(
+        self, thread: Channel, *, archived: bool | None = None, locked: bool | None = None
+    ) -> None:
+        """Archive or unarchive, lock or unlock ``thread`` as a moderator would (THREAD_UPDATE).
+        In an archived thread the bot cannot edit messages or react; posting unarchives it,
+        unless it is locked too (then 400 / 50083 without Manage Threads); in a locked thread
+        it cannot post or edit without Manage Threads (403 / 50013)."""
+        if thread not in self.threads:
+            raise DriverError(f"{thread!r} is not a thread of {self.name}")
+        if archived is not None and archived != thread.archived:
+            thread.archived = archived
+            thread.archive_timestamp = now_iso()
+        if locked is not None:
+            thread.locked = locked
+        self._world.dispatch_to_bot("THREAD_UPDATE", thread.payload())
 
     def set_bot_denied(self, channel: Channel, denied: int) -> None:
         """Change the bot's overwrite in ``channel`` (as a moderator would), telling the bot."""
@@ -713,7 +799,7 @@ class Guild:
             "emojis": [],
             "stickers": [],
             "channels": [channel.payload() for channel in self.channels],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads if not t.archived and not t.deleted],
             "members": members,
             "member_count": len(members),
             "large": False,
@@ -848,9 +934,11 @@ class Failure:
     ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007),
     ``missing_permissions`` (403 / 50013), ``unanswered`` (an interaction still not acknowledged
     when the emulator stopped), ``unsupported`` (a real route the emulator does not
-    implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011)
-    and ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
-    reset).
+    implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011),
+    ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
+    reset), ``thread_archived`` (400 / 50083), ``invalid_intents`` (4013),
+    ``disallowed_intents`` (4014), ``heartbeat_timeout`` (4009) and ``gateway_rate_limited``
+    (4008).
     """
 
     kind: str

@@ -3,17 +3,20 @@ spec) before a handler emulates it; rule violations are recorded as failures on 
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
 import re
 import time
+import urllib.parse
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from emulator.faults import FaultInjector
+from emulator.faults import AUTOMOD_BLOCKED, AutoModBlock, FaultInjector
 from emulator.gateway import Gateway
 from emulator.interactions import (
     ALLOWED_CALLBACKS,
@@ -22,6 +25,7 @@ from emulator.interactions import (
     InteractionType,
     InteractionWorld,
 )
+from emulator.latency import LatencySource
 from emulator.model import (
     MAX_ATTACHMENT_BYTES,
     Attachment,
@@ -33,8 +37,14 @@ from emulator.model import (
     now_iso,
     number_components,
 )
-from emulator.ratelimit import RateLimiter
-from emulator.rules import message_rule_errors
+from emulator.ratelimit import InvalidRequests, RateLimiter, bucket_of
+from emulator.rules import (
+    MAX_ATTACHMENTS,
+    MAX_COMMANDS_PER_TYPE,
+    command_rule_errors,
+    message_rule_errors,
+    trim_embeds,
+)
 from emulator.spec import OpenApiSpec, RouteTable
 
 API_PREFIX = "/api/v10"
@@ -43,9 +53,15 @@ EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
 # The status changes Discord allows: scheduled -> active or canceled; active -> completed.
 _EVENT_MOVES = {EVENT_SCHEDULED: (EVENT_ACTIVE, EVENT_CANCELED), EVENT_ACTIVE: (EVENT_COMPLETED,)}
 NONCE_WINDOW = 300.0  # seconds Discord remembers an enforced nonce
+COMMAND_CREATES_PER_DAY = 200  # "application command creates per day, per guild"
+_DAY = 24 * 60 * 60.0
+# A Cloudflare ban: Discord's proxy answers 429 with its own page (no Via, not JSON).
+CLOUDFLARE_BAN_BODY = "error code: 1015"
 _JSON = "application/json"
 _OCTETS = "application/octet-stream"  # what a body without a Content-Type is
+_FORM = "application/x-www-form-urlencoded"
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
+_THREAD_ARCHIVED = 50083  # "Tried to perform an operation on an archived thread"
 # Flags a bot may set on a message it sends; the rest are Discord's to set.
 _SETTABLE_FLAGS = (1 << 2) | (1 << 12) | int(MessageFlag.IS_COMPONENTS_V2)
 _NO_AUTH_PREFIXES = ("/interactions/", "/webhooks/{webhook_id}/{webhook_token}")
@@ -102,6 +118,7 @@ class ApiError(Exception):
         *,
         failure: str | None = None,
         details: list[str] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -109,6 +126,7 @@ class ApiError(Exception):
         self.message = message
         self.failure = failure
         self.details = details or []
+        self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message": self.message, "code": self.code}
@@ -140,6 +158,15 @@ def _decoded(response: web.StreamResponse) -> Any:
 Handler = Callable[[ApiRequest], Awaitable[tuple[int, Any]]]
 
 
+def _trim_message_embeds(body: Any) -> Any:
+    """The body with its embeds' text trimmed as Discord trims it before its length checks: a
+    message body's own embeds, or those of an interaction response's ``data``."""
+    if isinstance(body, dict) and isinstance(body.get("data"), dict):
+        data = trim_embeds(body["data"])
+        return body if data is body["data"] else {**body, "data": data}
+    return trim_embeds(body)
+
+
 class RestApi:
     """Discord's HTTP API over the world: checks each request, then emulates it; keeps the
     record of every request (:attr:`requests`) and counts the 429s it answered."""
@@ -152,12 +179,24 @@ class RestApi:
         spec: OpenApiSpec | None = None,
         rate_limiter: RateLimiter | None = None,
         faults: FaultInjector | None = None,
+        latency: LatencySource | None = None,
+        invalid_requests: InvalidRequests | None = None,
+        command_rules: bool = False,
+        command_creates_per_day: int = COMMAND_CREATES_PER_DAY,
     ) -> None:
         self._world = world
         self._gateway = gateway
         self.spec = spec
         self.rate_limiter = rate_limiter
         self.faults = FaultInjector() if faults is None else faults
+        self.latency = LatencySource(None) if latency is None else latency
+        self.invalid_requests = InvalidRequests() if invalid_requests is None else invalid_requests
+        self.command_rules = command_rules
+        self.command_creates_per_day = command_creates_per_day
+        # Command creates per scope (a guild id, or None for global ones) in the last 24 h.
+        self._command_creates: dict[int | None, deque[float]] = {}
+        self.automod_blocks: list[AutoModBlock] = []
+        self.automod_blocked = 0  # messages refused by an AutoMod block
         self.cdn_base_url = ""  # where attachments are served (set by the server)
         self.requests: list[RequestRecord] = []
         self.rate_limited = 0  # requests answered 429 by the rate limits
@@ -277,19 +316,30 @@ class RestApi:
             query.setdefault(key, []).append(value)
         record_body: Any = None
         files: list[UploadedFile] = []
+        latency = self.latency
+        if latency.enabled:  # the request's way to Discord: it takes effect when it arrives
+            await asyncio.sleep(latency.draw())
         try:
             body, media_type, files = await self._read_body(request)
             record_body = body
-            response, injected = await self._process(
-                request, method, path, query, body, media_type, files
-            )
+            if self.invalid_requests.banned:
+                response: web.StreamResponse = web.Response(
+                    text=CLOUDFLARE_BAN_BODY, status=429, content_type="text/html"
+                )
+                injected = False
+            else:
+                response, injected = await self._process(
+                    request, method, path, query, body, media_type, files
+                )
+                self.invalid_requests.record(response.status, response.headers)
         except ApiError as error:
             if error.failure is not None:
                 self._world.record_failure(
                     error.failure, f"{method} {path}: {error.message}", error.details
                 )
-            response = json_response(error.body(), error.status)
+            response = json_response(error.body(), error.status, error.headers)
             injected = False
+            self.invalid_requests.record(response.status, response.headers)
         peer = request.transport.get_extra_info("peername") if request.transport else None
         self.requests.append(
             RequestRecord(
@@ -304,6 +354,8 @@ class RestApi:
                 client_port=peer[1] if isinstance(peer, tuple) else None,
             )
         )
+        if latency.enabled:  # the answer's way back
+            await asyncio.sleep(latency.draw())
         return response
 
     def route_of(self, path: str) -> str | None:
@@ -322,11 +374,19 @@ class RestApi:
         raw = await request.read()
         if not raw:
             return None, None, []
+        if media_type == _FORM:
+            # Form params, as Discord's spec accepts for some routes ("JSON/Form Params").
+            try:
+                pairs = urllib.parse.parse_qsl(raw.decode("utf-8"), keep_blank_values=True)
+            except UnicodeDecodeError as error:
+                raise ApiError(400, 50035, "the form is not UTF-8", failure="spec") from error
+            return {name: self._form_value(request, name, text) for name, text in pairs}, _FORM, []
         if media_type != _JSON:
             raise ApiError(
                 415,
                 0,
-                f"unsupported Content-Type {media_type!r}: send application/json or multipart/form-data",
+                f"unsupported Content-Type {media_type!r}: send application/json, "
+                "multipart/form-data or (where the spec allows it) a form",
                 failure="spec",
             )
         try:
@@ -339,9 +399,15 @@ class RestApi:
     async def _read_multipart(
         self, request: web.Request
     ) -> tuple[Any, str | None, list[UploadedFile]]:
+        """A multipart body as Discord reads it (Reference: Uploading Files): ``payload_json``
+        (optional), files in parts named ``files[n]`` (any n, each name once, at most 10 files)
+        and any other part as a form field of the same name (``content``, ``tts``...), its text
+        read as the value the spec gives that field (payload_json wins where both set one)."""
         reader = await request.multipart()
         payload: Any = None
+        fields: dict[str, str] = {}
         files: list[UploadedFile] = []
+        seen_files: set[str] = set()
         while True:
             part = await reader.next()
             if part is None:
@@ -359,18 +425,44 @@ class RestApi:
                         400, 50109, "payload_json is not valid JSON", failure="spec"
                     ) from error
             elif matched:
+                if name in seen_files:
+                    raise ApiError(
+                        400, 50035, f"{name}: each files[n] part must be named once", failure="spec"
+                    )
+                seen_files.add(name)
                 index = int(matched.group(1))
-                if index >= 10:
-                    raise ApiError(400, 50035, f"{name}: at most 10 files", failure="spec")
                 files.append(UploadedFile(index, part.filename or f"file{index}", bytes(data)))
             else:
-                raise ApiError(
-                    400,
-                    50035,
-                    f"unexpected multipart field {name!r} (use payload_json and files[n])",
-                    failure="spec",
-                )
+                try:
+                    fields[name] = bytes(data).decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise ApiError(
+                        400, 50035, f"form field {name!r} is not UTF-8 text", failure="spec"
+                    ) from error
+        if len(files) > MAX_ATTACHMENTS:
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                failure="rule",
+                details=[f"at most {MAX_ATTACHMENTS} files in a message (got {len(files)})"],
+            )
+        if fields:
+            if payload is not None and not isinstance(payload, dict):
+                raise ApiError(400, 50035, "payload_json must be an object", failure="spec")
+            form_values = {
+                name: self._form_value(request, name, text) for name, text in fields.items()
+            }
+            payload = {**form_values, **(payload or {})}
         return payload, "multipart/form-data", files
+
+    def _form_value(self, request: web.Request, name: str, text: str) -> Any:
+        """A form field's text as the value its route's spec expects (``"true"`` for a boolean,
+        digits for an integer, JSON for an object or array); the text itself otherwise."""
+        if self.spec is None:
+            return text
+        path = "/" + request.match_info["tail"]
+        return self.spec.form_field_value(request.method.upper(), path, name, text)
 
     async def _process(
         self,
@@ -383,6 +475,7 @@ class RestApi:
         files: list[UploadedFile],
     ) -> tuple[web.StreamResponse, bool]:
         """The answer, and whether it is an injected fault rather than the real one."""
+        body = _trim_message_embeds(body)
         spec = self.spec
         if spec is not None:
             route, errors = spec.validate_request(method, path, query, body, media_type)
@@ -403,10 +496,10 @@ class RestApi:
         headers: dict[str, str] = {}
         limiter = self.rate_limiter
         if limiter is not None:
-            bucket = None
-            if method == "POST" and template == "/channels/{channel_id}/messages":
-                bucket = f"channel-messages:{route.path_params['channel_id']}"
-            verdict = limiter.check(bucket, counts_globally=needs_auth)
+            found = bucket_of(method, template, route.path_params)
+            kind = "" if found is None else found[0]
+            bucket = None if found is None else f"{found[0]}:{found[1]}"
+            verdict = limiter.check(bucket, counts_globally=needs_auth, kind=kind)
             headers = verdict.headers
             if not verdict.allowed:
                 self.rate_limited += 1
@@ -528,12 +621,62 @@ class RestApi:
             )
         for command in body:
             self._check_command(command)
+        if self.command_rules:
+            self._check_command_counts(body)
+            existing = {(c["type"], c["name"]) for c in self._world.commands_in_scope(scope)}
+            # "Commands that do not already exist will count toward daily application command
+            # create limits" (Bulk Overwrite Global Application Commands).
+            self._take_command_creates(
+                scope, sum(1 for key in names if (int(key[0] or 1), key[1]) not in existing)
+            )
         return 200, self._world.replace_commands(scope, body)
 
     async def post_command(self, request: ApiRequest) -> tuple[int, Any]:
         scope = self._command_scope(request)
         self._check_command(request.body)
-        return 201, self._world.upsert_command(scope, request.body)
+        body = request.body or {}
+        key = (int(body.get("type") or 1), body.get("name"))
+        exists = any((c["type"], c["name"]) == key for c in self._world.commands_in_scope(scope))
+        if self.command_rules and not exists:
+            self._check_command_counts([*self._world.commands_in_scope(scope), body])
+            self._take_command_creates(scope, 1)
+        # 201 for a new command, 200 when one of that name was overwritten.
+        return (200 if exists else 201), self._world.upsert_command(scope, body)
+
+    def _check_command_counts(self, commands: list[dict[str, Any]]) -> None:
+        """At most 100 slash, 15 user and 15 message commands in a scope (30032)."""
+        for kind, most in MAX_COMMANDS_PER_TYPE.items():
+            count = sum(1 for c in commands if int(c.get("type") or 1) == kind)
+            if count > most:
+                raise ApiError(
+                    400,
+                    30032,
+                    "Maximum number of application commands reached",
+                    failure="rule",
+                    details=[f"{count} commands of type {kind}; at most {most} in one scope"],
+                )
+
+    def _take_command_creates(self, scope: int | None, creates: int) -> None:
+        """Count ``creates`` new commands against the scope's 200 a day, or refuse (30034)."""
+        if creates <= 0:
+            return
+        now = time.monotonic()
+        made = self._command_creates.setdefault(scope, deque())
+        while made and now - made[0] >= _DAY:
+            made.popleft()
+        if len(made) + creates > self.command_creates_per_day:
+            raise ApiError(
+                400,
+                30034,
+                f"Max number of daily application command creates has been reached "
+                f"({self.command_creates_per_day})",
+                failure="rule",
+                details=[
+                    f"{len(made)} created in the last 24 h in scope {scope or 'global'}, "
+                    f"{creates} more asked"
+                ],
+            )
+        made.extend([now] * creates)
 
     def _command_or_404(self, request: ApiRequest) -> tuple[int | None, dict[str, Any]]:
         scope = self._command_scope(request)
@@ -558,7 +701,12 @@ class RestApi:
         return 204, None
 
     def _check_command(self, command: dict[str, Any]) -> None:
-        """Discord's checks beyond the spec: required options come before optional ones."""
+        """Discord's checks beyond the spec: required options come before optional ones; with
+        ``command_rules``, the rules of :func:`emulator.rules.command_rule_errors` too."""
+        if self.command_rules:
+            problems = command_rule_errors(command)
+            if problems:
+                raise ApiError(400, 50035, "Invalid Form Body", failure="rule", details=problems)
 
         def check(options: list[dict[str, Any]], where: str) -> None:
             seen_optional = False
@@ -640,10 +788,17 @@ class RestApi:
             )
         payload = request.body or {}
         if not channel.is_dm:
-            needed = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES
+            # "The SEND_MESSAGES permission has no effect in threads" (Topics: Threads).
+            needed = Permission.VIEW_CHANNEL | (
+                Permission.SEND_MESSAGES_IN_THREADS
+                if channel.is_thread
+                else Permission.SEND_MESSAGES
+            )
             if request.files or payload.get("attachments"):
                 needed |= Permission.ATTACH_FILES
             self._require(channel, needed, "send this message")
+        self._thread_allows(channel, "post")
+        self._automod(channel, payload)
         nonce = payload.get("nonce") if payload.get("enforce_nonce") else None
         if nonce is not None:
             # Discord: with enforce_nonce, a message with the same nonce by the same author in
@@ -676,6 +831,8 @@ class RestApi:
             if request.files:
                 needed |= Permission.ATTACH_FILES
             self._require(channel, needed, "edit this message")
+        self._thread_allows(channel, "edit")
+        self._automod(channel, request.body or {})
         self.apply_message_payload(message, request.body or {}, request.files, creating=False)
         self._world.message_updated(message)
         return 200, self._world.message_payload(message)
@@ -684,21 +841,73 @@ class RestApi:
         _, message = self._message(request)
         if message.author is not self._world.bot_user and not message.channel.is_dm:
             raise ApiError(403, 50013, "Missing Permissions (Manage Messages)", failure="rule")
+        self._thread_allows(message.channel, "delete")
         self._world.message_deleted(message)
         return 204, None
 
     async def add_reaction(self, request: ApiRequest) -> tuple[int, Any]:
-        _, message = self._message(request)
+        channel, message = self._message(request)
+        self._thread_allows(channel, "react")
         reacted = message.reactions.setdefault(request.params["emoji_name"], set())
         reacted.add(self._world.bot_user.id)
         self._world.notify()
         return 204, None
 
     async def remove_reaction(self, request: ApiRequest) -> tuple[int, Any]:
-        _, message = self._message(request)
+        channel, message = self._message(request)
+        self._thread_allows(channel, "react")
         message.reactions.get(request.params["emoji_name"], set()).discard(self._world.bot_user.id)
         self._world.notify()
         return 204, None
+
+    def _thread_allows(self, channel: Channel, action: str) -> None:
+        """Discord's rules for archived and locked threads (Topics: Threads), for ``action``
+        ``post``, ``edit``, ``react`` or ``delete`` by the bot in ``channel``, or
+        ``interaction`` (a follow-up or an edit through an interaction's webhook). Posting in an
+        archived thread unarchives it, unless it is also locked."""
+        if not channel.is_thread:
+            return
+        manages = bool(
+            channel.bot_permissions() & (Permission.MANAGE_THREADS | Permission.ADMINISTRATOR)
+        )
+        archived_error = ApiError(
+            400,
+            _THREAD_ARCHIVED,
+            "Thread is archived",
+            failure="thread_archived",
+            details=[f"{channel!r} is archived{' and locked' if channel.locked else ''}"],
+        )
+        locked_error = ApiError(
+            403,
+            50013,
+            "Missing Permissions",
+            failure="missing_permissions",
+            details=[f"{channel!r} is locked and the bot lacks Manage Threads to {action} there"],
+        )
+        if action == "post":
+            if channel.locked and not manages:
+                raise archived_error if channel.archived else locked_error
+            if channel.archived and channel.guild is not None:
+                # "Sending a message will automatically unarchive the thread".
+                channel.guild.set_thread_state(channel, archived=False)
+        elif action in ("edit", "react"):
+            if channel.archived:
+                raise archived_error
+            if action == "edit" and channel.locked and not manages:
+                raise locked_error
+        elif action == "delete" and channel.archived and channel.locked and not manages:
+            raise archived_error
+        elif action == "interaction" and (channel.archived or (channel.locked and not manages)):
+            # A response after a moderator locked the thread: 50083 (discord-api-docs#6884).
+            raise archived_error
+
+    def _automod(self, channel: Channel, payload: dict[str, Any]) -> None:
+        """400 / 200000 when an AutoMod block (a fault a test turns on) matches the content."""
+        content = str(payload.get("content") or "")
+        for block in self.automod_blocks:
+            if block.blocks(channel.id, content):
+                self.automod_blocked += 1
+                raise ApiError(400, AUTOMOD_BLOCKED, "Message was blocked by automatic moderation")
 
     async def typing(self, request: ApiRequest) -> tuple[int, Any]:
         self._channel(request)
@@ -985,6 +1194,7 @@ class RestApi:
         result = self._webhook_interaction(request)
         payload = request.body or {}
         original = result.message
+        self._thread_allows(result.channel, "interaction")
         if (
             result.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
             and original is not None
@@ -1021,6 +1231,7 @@ class RestApi:
 
     async def edit_webhook_message(self, request: ApiRequest) -> tuple[int, Any]:
         _, message = self._webhook_message(request)
+        self._thread_allows(message.channel, "interaction")
         self.apply_message_payload(message, request.body or {}, request.files, creating=False)
         message.flags &= ~MessageFlag.LOADING
         self._world.message_updated(message)

@@ -12,12 +12,19 @@ from types import TracebackType
 from aiohttp import web
 
 from emulator.driver import Guild
-from emulator.faults import Fault, FaultInjector
-from emulator.gateway import MAX_GUILDS_PER_SHARD, SESSION_START_LIMIT, Gateway
+from emulator.faults import AutoModBlock, Fault, FaultInjector
+from emulator.gateway import (
+    MAX_GUILDS_PER_SHARD,
+    PRIVILEGED_INTENTS,
+    SESSION_START_LIMIT,
+    Gateway,
+    GatewayLimits,
+)
 from emulator.interactions import InteractionWorld
-from emulator.model import Failure
-from emulator.ratelimit import RateLimiter, RateLimits
-from emulator.rest import API_PREFIX, RequestRecord, RestApi
+from emulator.latency import Latency, LatencySetting, LatencySource
+from emulator.model import Channel, Failure
+from emulator.ratelimit import InvalidRequestLimit, InvalidRequests, RateLimiter, RateLimits
+from emulator.rest import API_PREFIX, COMMAND_CREATES_PER_DAY, RequestRecord, RestApi
 from emulator.spec import OpenApiSpec, load_spec
 
 __all__ = ["Emulator", "EmulatorFailureError", "Failure"]
@@ -45,6 +52,18 @@ class Emulator(InteractionWorld):
     /gateway/bot`` recommends (None: one per 1,000 guilds); ``max_concurrency`` the IDENTIFYs
     per 5 s (enforced with rate limits on); ``session_start_limit`` the IDENTIFYs per 24 hours;
     ``max_guilds_per_shard`` the guilds a session may hold before IDENTIFY is closed with 4011.
+
+    Discord's stricter rules, each off by default (see emulator/README.md, "As strict as
+    Discord"): ``latency`` (seconds, or ``(low, high)`` drawn uniformly from an RNG seeded by
+    ``latency_seed``) delays every REST request, every REST answer and every gateway event
+    one way; ``invalid_request_limit`` (True: Discord's 10,000 per 10 minutes, or an
+    :class:`~emulator.ratelimit.InvalidRequestLimit`) bans the bot from the API once it is
+    reached (invalid requests are counted either way: :attr:`invalid_requests`);
+    ``gateway_limits`` (True or a :class:`~emulator.gateway.GatewayLimits`) enforces invalid
+    intents (4013), heartbeats (4009) and 120 sends a minute (4008); ``privileged_intents``
+    are those enabled for the app (4014 for others; all three by default);
+    ``command_rules`` enforces the naming, size and count rules of application commands and
+    ``command_creates_per_day`` new commands a day per scope.
     """
 
     def __init__(
@@ -66,6 +85,13 @@ class Emulator(InteractionWorld):
         max_guilds_per_shard: int = MAX_GUILDS_PER_SHARD,
         host: str = "127.0.0.1",
         port: int = 0,
+        latency: LatencySetting = None,
+        latency_seed: int = 0,
+        invalid_request_limit: bool | InvalidRequestLimit = False,
+        gateway_limits: bool | GatewayLimits = False,
+        privileged_intents: int = PRIVILEGED_INTENTS,
+        command_rules: bool = False,
+        command_creates_per_day: int = COMMAND_CREATES_PER_DAY,
     ) -> None:
         super().__init__(token=token, bot_name=bot_name, ack_timeout=ack_timeout)
         self.strict = strict
@@ -77,6 +103,15 @@ class Emulator(InteractionWorld):
         else:
             self.rate_limiter = RateLimiter(RateLimits()) if rate_limits else None
         self.faults = FaultInjector(tuple(faults), seed=fault_seed)
+        self.latency: Latency | None = Latency.of(latency, latency_seed)
+        if isinstance(invalid_request_limit, InvalidRequestLimit):
+            banning: InvalidRequestLimit | None = invalid_request_limit
+        else:
+            banning = InvalidRequestLimit() if invalid_request_limit else None
+        if isinstance(gateway_limits, GatewayLimits):
+            gateway_rules: GatewayLimits | None = gateway_limits
+        else:
+            gateway_rules = GatewayLimits() if gateway_limits else None
         self.gateway = Gateway(
             self,
             heartbeat_interval=heartbeat_interval,
@@ -87,10 +122,27 @@ class Emulator(InteractionWorld):
             ),
             session_start_limit=session_start_limit,
             max_guilds_per_shard=max_guilds_per_shard,
+            # Separate draws, so REST and gateway traffic do not shift each other's delays.
+            latency=LatencySource(self.latency),
+            limits=gateway_rules,
+            privileged_intents=privileged_intents,
         )
         self.events = self.gateway
+        rest_latency = (
+            None
+            if self.latency is None
+            else Latency(self.latency.low, self.latency.high, self.latency.seed + 1)
+        )
         self.rest = RestApi(
-            self, self.gateway, spec=self.spec, rate_limiter=self.rate_limiter, faults=self.faults
+            self,
+            self.gateway,
+            spec=self.spec,
+            rate_limiter=self.rate_limiter,
+            faults=self.faults,
+            latency=LatencySource(rest_latency),
+            invalid_requests=InvalidRequests(banning),
+            command_rules=command_rules,
+            command_creates_per_day=command_creates_per_day,
         )
         self._runner: web.AppRunner | None = None
         self._base_http = ""
@@ -170,6 +222,18 @@ class Emulator(InteractionWorld):
         """How many requests were answered 429 by the rate limits (injected faults aside)."""
         return self.rest.rate_limited
 
+    @property
+    def invalid_requests(self) -> int:
+        """How many of the bot's requests were invalid as Discord counts them for its
+        Cloudflare bans: answered 401, 403, or 429 other than a shared-resource 429."""
+        return self.rest.invalid_requests.total
+
+    @property
+    def banned(self) -> bool:
+        """Whether the bot is banned from the API for too many invalid requests (every request
+        is then answered 429 by "Cloudflare", without Discord's headers)."""
+        return self.rest.invalid_requests.banned
+
     async def _serve_attachment(self, request: web.Request) -> web.StreamResponse:
         attachment = self.attachments.get(int(request.match_info["attachment_id"]))
         if attachment is None or attachment.filename != request.match_info["filename"]:
@@ -196,6 +260,18 @@ class Emulator(InteractionWorld):
     def invalidate_session(self, *, resumable: bool = False) -> None:
         """Send op 9 INVALID_SESSION; with ``resumable=False`` the bot must IDENTIFY afresh."""
         self.gateway.invalidate_sessions(resumable=resumable)
+
+    def block_messages(self, *keywords: str, channel: Channel | None = None) -> AutoModBlock:
+        """Turn on an AutoMod rule that blocks the bot's messages containing any of
+        ``keywords`` (every message if none), in ``channel`` or everywhere: posts and edits are
+        answered 400 / 200000 "Message was blocked by automatic moderation". Returns the rule,
+        for ``emu.unblock_messages(rule)``; ``emu.rest.automod_blocked`` counts the refusals."""
+        block = AutoModBlock(tuple(keywords) or None, None if channel is None else channel.id)
+        self.rest.automod_blocks.append(block)
+        return block
+
+    def unblock_messages(self, block: AutoModBlock) -> None:
+        self.rest.automod_blocks = [b for b in self.rest.automod_blocks if b is not block]
 
     def inject_fault(self, fault: Fault) -> Fault:
         """Start answering the requests ``fault`` matches with its status; returns it, for

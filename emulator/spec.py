@@ -8,6 +8,7 @@ once: validation is a pure function of the operation and the body).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -19,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 try:  # the optional "emulator" extra: without it the emulator runs with validation off
     from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
@@ -336,6 +337,67 @@ class OpenApiSpec:
             if len(self._body_verdicts) > BODY_VERDICTS_KEPT:
                 self._body_verdicts.popitem(last=False)
         return list(verdict)
+
+    def form_field_value(self, method: str, path: str, name: str, text: str) -> Any:
+        """A multipart form field's text as the JSON value the route's body schema gives that
+        field: the text if a string fits, else the first of its readings (an integer, a
+        boolean, JSON) that does; the text when the field is unknown or nothing fits."""
+        route = self.match(path)
+        operation = (
+            None if route is None else self.document["paths"][route.template].get(method.lower())
+        )
+        content = ((operation or {}).get("requestBody") or {}).get("content") or {}
+        if route is None or _JSON_MEDIA not in content:
+            return text
+        base = _pointer("paths", route.template, method.lower(), "requestBody", "content")
+        pointer = self._property_pointer(base[2:] + "/" + _pointer(_JSON_MEDIA)[2:], name)
+        if pointer is None:
+            return text
+        validator = Draft202012Validator({"$ref": _SPEC_URI + pointer}, registry=self._registry)
+        candidates: list[Any] = [text]
+        lowered = text.strip().lower()
+        if lowered in ("true", "false"):
+            candidates.append(lowered == "true")
+        with contextlib.suppress(ValueError):
+            candidates.append(json.loads(text))
+        return next((c for c in candidates if validator.is_valid(c)), text)
+
+    def _property_pointer(self, media_pointer: str, name: str) -> str | None:
+        """The JSON pointer (``#/...``) of property ``name`` of the schema at
+        ``media_pointer``/schema, following ``$ref`` and ``allOf``/``anyOf``/``oneOf``."""
+        start = "#/" + media_pointer + "/schema"
+        pending = [start]
+        seen: set[str] = set()
+        while pending:
+            pointer = pending.pop(0)
+            if pointer in seen:
+                continue
+            seen.add(pointer)
+            node = self._resolve_pointer(pointer)
+            if not isinstance(node, dict):
+                continue
+            if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+                pending.append(node["$ref"])
+            properties = node.get("properties")
+            if isinstance(properties, dict) and name in properties:
+                return pointer + "/properties/" + _pointer(name)[2:]
+            for keyword in ("allOf", "anyOf", "oneOf"):
+                branches = node.get(keyword)
+                if isinstance(branches, list):
+                    pending.extend(f"{pointer}/{keyword}/{i}" for i in range(len(branches)))
+        return None
+
+    def _resolve_pointer(self, pointer: str) -> Any:
+        node: Any = self.document
+        for raw in pointer[2:].split("/"):
+            key = unquote(raw).replace("~1", "/").replace("~0", "~")
+            if isinstance(node, list):
+                node = node[int(key)] if key.isdigit() and int(key) < len(node) else None
+            elif isinstance(node, dict):
+                node = node.get(key)
+            else:
+                return None
+        return node
 
     @functools.lru_cache(maxsize=512)  # noqa: B019 - one spec per process; validators are costly
     def _operation_validator(self, template: str, method: str, media: str) -> Draft202012Validator:
