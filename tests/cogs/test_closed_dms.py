@@ -130,9 +130,7 @@ async def test_closed_dms_are_tried_once_not_at_every_restart(emulator: Emulator
     assert forbidden(emulator) == 1
 
 
-async def test_a_member_asking_again_is_dmed_again_and_marked_again(
-    emulator: Emulator, start_bot
-):
+async def test_a_member_asking_again_is_dmed_again_and_marked_again(emulator: Emulator, start_bot):
     """Pressing Join again is asking: the DM is tried once more (DMs may have opened since)."""
     guild = emulator.add_guild("Game Night")
     guild.add_channel("general")
