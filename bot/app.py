@@ -72,6 +72,47 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 # queue behind uploads. bench_load.py --rushes, busy: the bot's CPU per rush fell by a fifth and
 # the Join p99 by a fifth (64 and 128 connections measured alike).
 ANSWER_CONNECTIONS = 100
+# Discord allows a bot 1,000 gateway session starts (IDENTIFYs) a day, and past them resets its
+# token (Gateway: Session Start Limit). A start that would leave fewer than this many spare, or
+# that finds fewer than a tenth of the day's left, waits for the count to reset rather than
+# spend the last ones (a crash loop would); if the reset is further away than the longest wait,
+# the bot exits (code 2) and says when it may start again.
+SESSION_STARTS_SPARE = 5
+SESSION_STARTS_LOW_SHARE = 0.1
+SESSION_STARTS_LONGEST_WAIT = 30 * 60.0
+SESSION_STARTS_SLACK = 1.0  # seconds waited past the reset, for the clocks' difference
+
+
+class SessionStartsExhaustedError(ConfigError):
+    """Too few gateway session starts are left today, and their reset is further away than the
+    bot waits: restarting would not help (exit code 2, its message the one line to show)."""
+
+    def __init__(self, remaining: int, total: int, reset_after: float) -> None:
+        reset_at = time.strftime("%H:%M UTC", time.gmtime(time.time() + reset_after))
+        super().__init__(
+            f"Discord allows only {remaining} more gateway session starts (of {total} a day) "
+            f"until {reset_at}, in {duration(reset_after)}; not connecting, so that restarts "
+            "do not spend the last ones (past them Discord resets the bot's token). Find in the "
+            "log why the bot keeps restarting, then start it again after that time"
+        )
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` for a person: "42 s", "7 min", "13 h 5 min"."""
+    whole = max(0, round(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes = round(whole / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+def session_starts_low(total: int, remaining: int, needed: int) -> bool:
+    """Whether ``remaining`` session starts (of ``total`` a day) are too few to spend ``needed``
+    now: fewer than those plus ``SESSION_STARTS_SPARE``, or under a tenth of the day's."""
+    return remaining < needed + SESSION_STARTS_SPARE or remaining < total * SESSION_STARTS_LOW_SHARE
 
 
 class GameNightBot(commands.AutoShardedBot):
@@ -143,6 +184,7 @@ class GameNightBot(commands.AutoShardedBot):
         # The HTTP endpoint's connection limits (None: bot.http_server's, read at start).
         self.endpoint_limits = endpoint_limits
         self.answer_session: aiohttp.ClientSession | None = None
+        self._stopping = asyncio.Event()  # close() has begun: a wait before connecting ends
 
     async def setup_hook(self) -> None:
         """Before connecting: read the waiting notices, load the games, sync the slash commands if
@@ -251,6 +293,60 @@ class GameNightBot(commands.AutoShardedBot):
         """Shard ``shard_id`` is connected and has its servers: planned nights may go on."""
         self._shards_ready.setdefault(shard_id, asyncio.Event()).set()
         self._shards_connected.setdefault(shard_id, asyncio.Event()).set()
+
+    async def launch_shards(self) -> None:
+        """Connect the shards, as discord.py does, once Discord's session start limit allows it
+        (:meth:`spare_session_starts`)."""
+        await self.spare_session_starts()
+        if not self._stopping.is_set():  # (a stop while waiting: nothing to connect)
+            await super().launch_shards()
+
+    def identifies_needed(self, recommended: int) -> int:
+        """How many gateway sessions a start of this client begins (IDENTIFYs): one per shard
+        it runs (``recommended`` of them when it runs every shard Discord recommends), but those
+        whose sessions it resumes."""
+        count: int | None = self.shard_count  # (None until discord.py reads it, if not given)
+        if count is None:
+            return recommended
+        shards = self.shard_ids if self.shard_ids is not None else range(count)
+        return sum(shard not in self._to_resume for shard in shards)
+
+    async def spare_session_starts(self) -> None:
+        """Before connecting: read Discord's session start limit (``GET /gateway/bot``), and
+        when too few starts are left (:func:`session_starts_low`), say so and wait until the
+        count resets, or raise ``SessionStartsExhaustedError`` when that is further away than
+        ``SESSION_STARTS_LONGEST_WAIT``. A stop meanwhile ends the wait."""
+        given: int | None = self.shard_count
+        if given is not None and self.identifies_needed(0) == 0:
+            return  # every session resumed: none started
+        while not self._stopping.is_set():
+            try:
+                recommended, _, limits = await self.http.get_bot_gateway()
+            except discord.GatewayNotFound as error:
+                # discord.py asks again as it connects, and fails there with the reason.
+                log.debug("could not read the session start limit: %s", error.__cause__)
+                return
+            total, remaining = int(limits["total"]), int(limits["remaining"])
+            reset_after = int(limits["reset_after"]) / 1000
+            self.metrics.session_starts_remaining.set(remaining)
+            needed = self.identifies_needed(int(recommended))
+            # Nothing spent yet (a tiny allowance): waiting for a reset would change nothing.
+            if not session_starts_low(total, remaining, needed) or remaining >= total:
+                return
+            if reset_after > SESSION_STARTS_LONGEST_WAIT:
+                raise SessionStartsExhaustedError(remaining, total, reset_after)
+            log.warning(
+                "Discord allows only %d more gateway session starts (of %d a day) and this start"
+                " needs %d: waiting %s for the count to reset rather than spend the last ones"
+                " (past them Discord resets the bot's token). A bot that keeps restarting spends"
+                " one a shard at every start: the log says why it restarts",
+                remaining,
+                total,
+                needed,
+                duration(reset_after),
+            )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), reset_after + SESSION_STARTS_SLACK)
 
     async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
         """Connect a shard: by RESUMing the session handed over for it, if any, else (and if
@@ -430,6 +526,7 @@ class GameNightBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Let interactions already being answered finish before the connection (and then the
         database) goes, so nobody is left with "This interaction failed" by a restart."""
+        self._stopping.set()
         if self.hands_over_sessions:
             # The gateway first: nothing more arrives here, and the sessions are free to hand
             # over while the answers under way (over REST) finish.

@@ -64,6 +64,7 @@ LOBBY_EDIT_INTERVAL = 2.0
 # 1,000 members in 50 lobbies at 1.7x the rate-limit floor when every lobby edited every 2 s).
 LOBBY_EDITS_PER_SECOND = 2.0
 DM_CONCURRENCY = 8
+CANNOT_MESSAGE_USER = 50007  # Discord's 403 code for a member whose DMs refuse the bot
 FALSE_CLAIM_LIMIT = 2
 MIN_INTERVAL, MAX_INTERVAL = 5, 120
 DEFAULT_INTERVAL = 10  # seconds between calls when neither the host nor the server chose
@@ -793,7 +794,10 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         images: Sequence[Rendered],
     ) -> Delivery:
         """DM ``images``: ``Delivery.DM`` when sent, ``UNDELIVERED`` when the member's DMs are
-        closed, ``PENDING`` when Discord failed (after discord.py's own retries)."""
+        closed, ``PENDING`` when Discord failed (after discord.py's own retries).
+
+        DMs found closed (50007) are remembered (``Storage.set_dms_closed``), so that no restart
+        DMs the member again unasked (``_redeliver_boards``); a DM that works forgets it."""
         text = self.say(
             "dm_boards",
             locale,
@@ -802,15 +806,22 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             game=game.id,
             channel=game.channel_id,
         )
+        refused: discord.Forbidden | None = None
         async with self.dm_slots:
             try:
                 await self.bot.send_dm(user, text, files=[attachment(i) for i in images])
-            except discord.Forbidden:
-                return Delivery.UNDELIVERED
+            except discord.Forbidden as forbidden:
+                refused = forbidden
             except (discord.HTTPException, OSError) as error:
                 log.warning("could not DM the boards of game %s to %s: %s", game.id, user.id, error)
                 return Delivery.PENDING
-        return Delivery.DM
+        if refused is None:
+            if await self.storage.dms_closed(user.id):
+                await self.storage.set_dms_closed(user.id, closed=False)
+            return Delivery.DM
+        if refused.code == CANNOT_MESSAGE_USER:
+            await self.storage.set_dms_closed(user.id, closed=True)
+        return Delivery.UNDELIVERED
 
     def redeliver_later(self, game_id: int) -> None:
         """Re-sends, once the bot is ready, the boards of game ``game_id`` that never reached their
@@ -837,10 +848,19 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             return
         live = self.live_game(game_id)
         resent = False
+        # DMs found closed are not tried again unasked: each refusal counts toward Discord's
+        # invalid-request limit. Such a member gets their board at their next interaction
+        # (Join again, or the show command), which may try a DM again.
+        closed = await self.storage.closed_dms_in_game(game_id)
         for player in await self.storage.undelivered_players(game_id):
             if self.is_closing():
                 return
             if player.user_id in live.delivering:
+                continue
+            if player.user_id in closed:
+                if player.delivery is Delivery.PENDING:
+                    await self.storage.set_delivery(game_id, player.user_id, Delivery.UNDELIVERED)
+                    resent = True
                 continue
             boards = await self.storage.boards(game_id, player.user_id)
             if not boards:

@@ -28,7 +28,10 @@ another process (or client) ran RESUMEs their sessions rather than IDENTIFYing a
 
 **Gateway IDENTIFYs** (a shard with no session to resume, or one Discord refused) are paced
 across the fleet as Discord requires (one per 5 s per rate-limit
-bucket ``shard_id % max_concurrency``), with a slot per bucket in the database.
+bucket ``shard_id % max_concurrency``), with a slot per bucket in the database. Each client
+that IDENTIFYs spends the bot's daily session starts, which every process shares: a client
+starting when they run low waits for their reset, or the process stops with exit code 2
+(``GameNightBot.spare_session_starts``).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from bot.app import (
     INTERACTION_GRACE,
     STOP_SIGNALS,
     GameNightBot,
+    SessionStartsExhaustedError,
     freeze_when_warm,
     start_endpoint,
 )
@@ -332,6 +336,10 @@ class FleetProcess:
             while True:
                 if slot.task is not None and slot.task.done():
                     failure = slot.task.exception() if not slot.task.cancelled() else None
+                    if isinstance(failure, SessionStartsExhaustedError):
+                        # Every process of the fleet spends the same starts: this one stops
+                        # (exit code 2, its one line) rather than restart and spend more.
+                        raise failure
                     raise ClientFailedError(
                         f"the client of shards {format_shards(slot.tokens)} stopped: {failure!r}"
                     ) from failure

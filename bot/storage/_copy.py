@@ -33,6 +33,7 @@ TABLES = (
     "winners",
     "meta",
     "dm_channels",
+    "closed_dms",
     "schedules",
     "server_settings",
 )
@@ -45,6 +46,7 @@ _ONE_ROW = {
     "claims": "claim",
     "winners": "winner",
     "dm_channels": "dm_channel",
+    "closed_dms": "closed_dm",
     "schedules": "schedule",
 }
 # A fleet's running state (bot.fleet), which means nothing to another database: not copied.

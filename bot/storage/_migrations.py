@@ -333,6 +333,23 @@ CREATE INDEX claims_by_board ON claims (board_id);
 CREATE INDEX winners_by_board ON winners (board_id);
 """
 
+# 9: members whose DMs the bot found closed (Discord's 403 / 50007), so that their boards are not
+# DMed again unasked after a restart (each refusal counts toward Discord's invalid-request
+# limit); a member's row goes when a DM to them works again.
+_CLOSED_DMS_SQLITE = """
+CREATE TABLE closed_dms (
+    user_id INTEGER PRIMARY KEY,
+    closed_at REAL NOT NULL
+);
+"""
+
+_CLOSED_DMS_POSTGRES = """
+CREATE TABLE closed_dms (
+    user_id BIGINT PRIMARY KEY,
+    closed_at DOUBLE PRECISION NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
@@ -342,4 +359,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_SHARD_LEASES_SQLITE, postgres=_SHARD_LEASES_POSTGRES),
     Migration(sqlite=_GATEWAY_SESSIONS_SQLITE, postgres=_GATEWAY_SESSIONS_POSTGRES),
     Migration(sqlite=_BOARD_REFERENCES, postgres=_BOARD_REFERENCES),
+    Migration(sqlite=_CLOSED_DMS_SQLITE, postgres=_CLOSED_DMS_POSTGRES),
 )

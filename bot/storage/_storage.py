@@ -796,6 +796,32 @@ class Storage:
     async def forget_dm_channel(self, user_id: int) -> None:
         await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
 
+    async def dms_closed(self, user_id: int) -> bool:
+        """Whether the bot found the member's DMs closed (Discord's 50007) and has not reached
+        them by DM since."""
+        return await self._one("SELECT 1 FROM closed_dms WHERE user_id = ?", (user_id,)) is not None
+
+    async def closed_dms_in_game(self, game_id: int) -> set[int]:
+        """The players of game ``game_id`` whose DMs the bot found closed (see
+        :meth:`dms_closed`)."""
+        rows = await self._all(
+            "SELECT closed_dms.user_id FROM closed_dms"
+            " JOIN players ON players.user_id = closed_dms.user_id WHERE players.game_id = ?",
+            (game_id,),
+        )
+        return {int(row[0]) for row in rows}
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        """Remember (``closed``) or forget that the member's DMs refuse the bot."""
+        if closed:
+            await self._write(
+                "INSERT INTO closed_dms (user_id, closed_at) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET closed_at = excluded.closed_at",
+                (user_id, time.time()),
+            )
+        else:
+            await self._write("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
+
     async def ping(self) -> bool:
         """Whether the database answers a query (for the health check)."""
         return await self._one("SELECT 1") is not None
@@ -893,8 +919,8 @@ class Storage:
         re-derives them from the seed); their wins keep the prize and the call under it (and
         leave ``/stats``); their claims are deleted; a game they hosted, or a table game that
         seated them (its options' ``seats`` and ``names``), no longer names them. Beyond games:
-        their DM channel, the notices waiting for them and the past nights they planned go; a
-        night still to come stays theirs.
+        their DM channel (and whether their DMs were closed), the notices waiting for them and
+        the past nights they planned go; a night still to come stays theirs.
         """
 
         async def work(db: Transaction) -> int:
@@ -908,6 +934,7 @@ class Storage:
                 if await self._forget_in_game(db, int(game["id"]), user_id, game):
                     changed += 1
             await db.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+            await db.execute("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
             await db.execute("DELETE FROM meta WHERE key = ?", (f"{NOTICE_PREFIX}{user_id}",))
             await db.execute(
                 f"DELETE FROM schedules WHERE host_id = ? AND status NOT IN {_PENDING_NIGHTS}",  # noqa: S608

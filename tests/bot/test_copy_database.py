@@ -53,6 +53,7 @@ async def fill(storage: Storage) -> None:
     await storage.set_meta("commands:1:global", "abc")
     await storage.set_meta("notice:8", '["hello"]')
     await storage.set_dm_channel(7, 700)
+    await storage.set_dms_closed(9, closed=True)
     await storage.add_schedule(
         kind="housie",
         guild_id=2,
@@ -83,6 +84,7 @@ async def dump(storage: Storage) -> dict[str, object]:
         },
         "meta": await storage.meta_with_prefix(""),
         "dm": [await storage.dm_channel(user) for user in (7, 8, 9)],
+        "closed dms": [await storage.dms_closed(user) for user in (7, 8, 9)],
         "schedules": await storage.pending_schedules("housie"),
         "settings": await storage.server_settings(1),
         "leaders": await storage.leaderboard(1),
@@ -108,6 +110,7 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
         "winners": 2,
         "meta": 2,
         "dm_channels": 1,
+        "closed_dms": 1,
         "schedules": 1,
         "server_settings": 1,
     }
@@ -117,8 +120,8 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
 
     again = await copy_database(source, database)
     assert sum(again.copied.values()) == 0
-    assert sum(again.already_there.values()) == 23
-    assert "copied nothing; 23 rows were already there" in again.summary()
+    assert sum(again.already_there.values()) == 24
+    assert "copied nothing; 24 rows were already there" in again.summary()
     async with Storage.open(database) as postgres:
         assert await dump(postgres) == before
         # New rows get ids past the copied ones.
@@ -182,7 +185,7 @@ async def test_the_migrate_db_command(tmp_path: Path, database: str):
     assert "copied 2 games, 3 players" in first.stdout
     second = migrate_db(str(source), database)
     assert second.returncode == 0, second.stderr
-    assert "copied nothing; 23 rows were already there" in second.stdout
+    assert "copied nothing; 24 rows were already there" in second.stdout
 
     usage = migrate_db(database, str(source))
     assert usage.returncode == 2

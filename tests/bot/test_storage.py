@@ -294,6 +294,34 @@ def test_live_sql_matches_the_live_statuses():
     assert expected == LIVE_SQL
 
 
+async def test_closed_dms_are_remembered_per_member_until_forgotten(storage: Storage):
+    game = await new_game(storage)
+    other = await new_game(storage, channel_id=11)
+    for user in (1, 2, 3):
+        await storage.add_player(game.id, user, display_name="", locale="", boards=_one_board)
+    await storage.add_player(other.id, 4, display_name="", locale="", boards=_one_board)
+    assert not await storage.dms_closed(2)
+    assert await storage.closed_dms_in_game(game.id) == set()
+
+    await storage.set_dms_closed(2, closed=True)
+    await storage.set_dms_closed(2, closed=True)  # found closed again: still one mark
+    await storage.set_dms_closed(4, closed=True)
+    assert await storage.dms_closed(2)
+    assert not await storage.dms_closed(1)
+    assert await storage.closed_dms_in_game(game.id) == {2}  # the member's, in any game
+    assert await storage.closed_dms_in_game(other.id) == {4}
+
+    await storage.set_dms_closed(2, closed=False)
+    await storage.set_dms_closed(3, closed=False)  # never marked: nothing to forget
+    assert not await storage.dms_closed(2)
+    assert await storage.closed_dms_in_game(game.id) == set()
+    assert await storage.dms_closed(4)
+
+
+def _one_board(seat: int, first: int) -> list[tuple[str, str]]:
+    return [(f"board-{first}", f"code-{first}")]
+
+
 async def test_state_compare_and_set(storage: Storage):
     game = await new_game(storage)
     assert await storage.update_game(game.id, state="a")

@@ -243,10 +243,12 @@ async def night(storage: Storage, host: int, starts_at: float, status: ScheduleS
     return planned.id
 
 
-async def test_forgetting_also_removes_the_dm_channel_notices_and_past_nights(storage: Storage):
+async def test_forgetting_also_removes_the_dm_channel_closed_dms_notices_and_past_nights(storage: Storage):
     await calling_game(storage, host=ALICE, players=[ALICE, BOB])
     await storage.set_dm_channel(ALICE, 900)
     await storage.set_dm_channel(BOB, 901)
+    await storage.set_dms_closed(ALICE, closed=True)
+    await storage.set_dms_closed(BOB, closed=True)
     await storage.set_meta(f"{NOTICE_PREFIX}{ALICE}", '["hello"]')
     await storage.set_meta(f"{NOTICE_PREFIX}{BOB}", '["hi"]')
     past = await night(storage, ALICE, time.time() - 86400, ScheduleStatus.DONE)
@@ -257,6 +259,7 @@ async def test_forgetting_also_removes_the_dm_channel_notices_and_past_nights(st
     assert await storage.forget_member(ALICE) == 1
 
     assert await storage.dm_channel(ALICE) is None
+    assert not await storage.dms_closed(ALICE)
     assert await storage.get_meta(f"{NOTICE_PREFIX}{ALICE}") is None
     assert await storage.get_schedule(past) is None
     assert await storage.get_schedule(missed) is None
@@ -264,6 +267,7 @@ async def test_forgetting_also_removes_the_dm_channel_notices_and_past_nights(st
     assert (await storage.get_schedule(coming)) is not None
     # Nobody else's data moves.
     assert await storage.dm_channel(BOB) == 901
+    assert await storage.dms_closed(BOB)
     assert await storage.get_meta(f"{NOTICE_PREFIX}{BOB}") == '["hi"]'
     assert (await storage.get_schedule(bobs)) is not None
 

@@ -28,6 +28,7 @@ from emulator import Emulator, RateLimits
 from emulator.model import Channel, Guild, Member, Message
 from engine.fairness import draw_order
 from engine.loteria import Pattern, Tabla
+from tests.bot.test_session_starts import spend_session_starts
 from tests.cogs.helpers import button_id
 from tests.conftest import SIGNING_KEY
 
@@ -437,3 +438,24 @@ async def test_planned_nights_run_in_the_process_of_their_shard_and_move_with_it
     assert await standby.metric("gamenight_calls_total") == len(zero_calls)
     for process in (second, standby):
         assert await process.stop() == 0
+
+
+async def test_a_process_finding_few_session_starts_left_stops_with_one_line(
+    emulator: Emulator, fleet: Callable[[str], BotProcess], database: str
+):
+    """Every process of the fleet spends the bot's daily session starts: one starting its
+    shards when few are left, and their reset hours away, stops (code 2: not restarted) rather
+    than spend them, and lets its leases go."""
+    emulator.add_guild("zero", shard=(0, 2)).add_channel("general")
+    spend_session_starts(emulator, total=1000, left=5, window=20 * 3600.0)
+    first = fleet("0/2")
+    assert await first.exit() == 2
+    last = first.log_text().strip().splitlines()[-1]
+    assert last.startswith("error: Discord allows only 5 more gateway session starts"), last
+    assert "Traceback" not in first.log_text()
+    assert emulator.gateway.identify_count == 0
+    async with Storage.open(database) as storage:
+        leases = await storage.leases()
+    # Released (expired now) rather than left to run out their 10 s.
+    assert [lease.shard_id for lease in leases] == [0]
+    assert leases[0].expires_at < time.time() + 5
