@@ -75,8 +75,8 @@ def load_settings(options: argparse.Namespace) -> Settings:
 def run(options: argparse.Namespace) -> int:
     """``gamenight run``: the bot on Discord until SIGTERM or Ctrl-C.
 
-    Bad settings, a token Discord refuses or an unusable database are one line on stderr and
-    exit code 2. The token is asked of Discord first (``GET /users/@me``, as ``check-config
+    Bad settings, a token Discord refuses, an unusable database or the day's session starts
+    spent are one line on stderr and exit code 2 (docs/PROMISES.md lists every case). The token is asked of Discord first (``GET /users/@me``, as ``check-config
     --online`` does), so that a refused token touches neither the database nor the log.
     """
     from bot.database_file import UnusableDatabaseError, file_locks
