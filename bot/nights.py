@@ -176,6 +176,9 @@ class GameNights(commands.Cog):
 
     async def _nights(self) -> None:
         while not self.is_closing():
+            # Cleared before the look, not after it: a wake-up (a night planned, the clock
+            # moved) that comes while the loop looks is not lost.
+            self.nights_wake.clear()
             try:
                 pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
                 now = self.bot.now()
@@ -200,7 +203,6 @@ class GameNights(commands.Cog):
             except Exception:
                 log.exception("the %s game nights' loop failed; looking again soon", self.kind)
                 delay = IDLE_CHECK
-            self.nights_wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.nights_wake.wait(), delay)
 
@@ -239,6 +241,10 @@ class GameNights(commands.Cog):
         except ChannelBusyError as busy:
             await self.miss(schedule, "night_missed_busy", game=busy.existing.id)
             return
+        # The night knows its game before the lobby is posted (written before announced).
+        await self.storage.update_schedule(
+            schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
+        )
         note = self.say("night_lobby_note", locale, night=schedule.id, at=int(schedule.starts_at))
         try:
             message_id = await self.post_lobby(game, note)
@@ -252,9 +258,6 @@ class GameNights(commands.Cog):
             await self.miss(schedule, "night_missed_channel")
             return
         await self.storage.update_game(game.id, lobby_message_id=message_id)
-        await self.storage.update_schedule(
-            schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
-        )
 
     async def miss(
         self, schedule: ScheduleRow, key: str, *, goes_on: bool = True, **values: Any
