@@ -327,6 +327,40 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "(Sin evento del servidor: necesito el permiso Crear eventos para eso; la noche se juega "
         "igual.)",
     ),
+    "night_no_event_full": (
+        "(No server event: this server already has {limit} events to come, the most Discord "
+        "allows; the night happens anyway.)",
+        "(Sin evento del servidor: este servidor ya tiene {limit} eventos por venir, el máximo "
+        "que permite Discord; la noche se juega igual.)",
+    ),
+    "night_no_event_failed": (
+        "(No server event: Discord did not take it just now; the night happens anyway.)",
+        "(Sin evento del servidor: Discord no lo aceptó ahora; la noche se juega igual.)",
+    ),
+    "night_event_full_weekly": (
+        "Your weekly {title} night #{night} on <t:{at}:F> has no server event this time: this "
+        "server already has {limit} events to come, the most Discord allows. The night happens "
+        "anyway.",
+        "Tu noche semanal de {titulo} #{night} del <t:{at}:F> no tiene evento del servidor esta "
+        "vez: este servidor ya tiene {limit} eventos por venir, el máximo que permite Discord. "
+        "La noche se juega igual.",
+    ),
+    "night_series_host_role": (
+        "Your weekly {title} night #{night} will not come back: hosting games in this server "
+        "needs the <@&{role}> role, which you no longer have. Someone who has it can plan the "
+        "night again with `/{kind} schedule`.",
+        "Tu noche semanal de {titulo} #{night} no volverá: organizar partidas en este servidor "
+        "requiere el rol <@&{role}>, que ya no tienes. Alguien que lo tenga puede programarla "
+        "otra vez con `/{kind} schedule`.",
+    ),
+    "night_series_host_left": (
+        "📅 The weekly {title} night #{night} will not come back: its host, <@{host}>, is no "
+        "longer in this server. Someone who may host games here can plan it again with "
+        "`/{kind} schedule`.",
+        "📅 La noche semanal de {titulo} #{night} no volverá: quien la organizaba, <@{host}>, ya "
+        "no está en este servidor. Alguien que pueda organizar partidas aquí puede programarla "
+        "otra vez con `/{kind} schedule`.",
+    ),
     "night_event_name": ("{title} night", "Noche de {titulo}"),
     "night_event_description": (
         "A {title} game in {channel}: the lobby opens a few minutes before.",

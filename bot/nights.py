@@ -6,11 +6,18 @@ posts the lobby in the channel; at ``starts_at`` it starts the game if anyone jo
 it off); a weekly night then plans the next one, a week later. Each step moves the row by
 compare-and-set, so a step is taken once, and the loop reads the rows again after a restart.
 A night is announced as a Discord scheduled event (external, "#channel") when the bot may create
-events; the event is started with the game, completed at its end, deleted when called off.
+events (Create Events) and the server has room for one (Discord allows 100 to come); the event
+is started with the game, completed at its end, deleted when called off. Discord itself starts
+an external event at its start time and completes it at its end time, so the bot looks at the
+event before moving it and leaves alone one Discord has moved already.
 
 Planning needs what starting a game needs (the server's host role, when it has one), and is
 limited: ``NIGHTS_PER_SERVER`` nights to come in a server, ``NIGHTS_PER_MEMBER`` of them planned
-by one member. A night whose channel was deleted is called off for good, weekly or not.
+by one member. A night whose channel was deleted is called off for good, weekly or not. A weekly
+night plans its next week in the same write that closes it, before anything is said on Discord,
+and only while its host may still host in the server (asked of Discord each week) and its
+channel is there; otherwise the series ends, once, with a word to the host (or to the channel,
+when the host has left the server).
 
 Times are typed as in ``bot.when`` and read in the server's time zone (UTC unless the server's
 settings say otherwise). ``GameNightBot.now()`` is the clock the loop reads.
@@ -32,7 +39,7 @@ from discord.ext import commands
 from bot.errors import UserError, answer, defer_public
 from bot.games import LEASE_WAIT
 from bot.i18n import LocaleLike
-from bot.permissions import can_create_events, require_posting
+from bot.permissions import can_change_own_events, can_create_events, require_posting
 from bot.storage import (
     ChannelBusyError,
     GameDefaults,
@@ -58,12 +65,33 @@ LOBBY_MINUTES_MOST = 120
 EVENT_HOURS = 2  # how long the Discord event says a night lasts
 WEEK = 7 * 24 * 3600.0
 IDLE_CHECK = 60.0  # seconds between looks when nothing is due sooner (clock changes, restarts)
-EVENT_ACTIVE, EVENT_COMPLETED = 2, 3
+# Guild Scheduled Event Status; once completed or canceled an event's status is final.
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
+# Discord's answer when a server has its most events to come (scheduled or active): 400 / 30038.
+MAX_SERVER_EVENTS = 100
+EVENTS_FULL = 30038
 # Nights still to come (waiting or with their lobby open), of every game: Discord allows a
 # server 100 scheduled events, and each night posts in public and may DM its host, every week
 # if weekly. A weekly night's next week replaces it, so it never counts twice.
 NIGHTS_PER_SERVER = 25
 NIGHTS_PER_MEMBER = 5  # planned by one member in one server
+
+
+def member_may_host(member: discord.Member, settings: ServerSettings) -> bool:
+    """Whether ``member`` (as read from Discord now) may host games in the server, by the rule
+    ``bot.games.may_host`` applies to an interaction: anyone when no host role is set or the
+    role was deleted since, else members with the role or with Manage Server."""
+    role_id = settings.host_role_id
+    if role_id is None:
+        return True
+    granted = member.guild_permissions  # the owner and Administrator hold every permission
+    if granted.manage_guild or granted.administrator:
+        return True
+    # The role ids Discord sent (Member.roles drops those the cache does not know).
+    if role_id in member._roles:
+        return True
+    guild = member.guild
+    return guild.get_role(guild.id) is not None and guild.get_role(role_id) is None
 
 
 class GameNights(commands.Cog):
@@ -148,6 +176,9 @@ class GameNights(commands.Cog):
 
     async def _nights(self) -> None:
         while not self.is_closing():
+            # Cleared before the look, not after it: a wake-up (a night planned, the clock
+            # moved) that comes while the loop looks is not lost.
+            self.nights_wake.clear()
             try:
                 pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
                 now = self.bot.now()
@@ -172,7 +203,6 @@ class GameNights(commands.Cog):
             except Exception:
                 log.exception("the %s game nights' loop failed; looking again soon", self.kind)
                 delay = IDLE_CHECK
-            self.nights_wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.nights_wake.wait(), delay)
 
@@ -211,6 +241,10 @@ class GameNights(commands.Cog):
         except ChannelBusyError as busy:
             await self.miss(schedule, "night_missed_busy", game=busy.existing.id)
             return
+        # The night knows its game before the lobby is posted (written before announced).
+        await self.storage.update_schedule(
+            schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
+        )
         note = self.say("night_lobby_note", locale, night=schedule.id, at=int(schedule.starts_at))
         try:
             message_id = await self.post_lobby(game, note)
@@ -224,32 +258,48 @@ class GameNights(commands.Cog):
             await self.miss(schedule, "night_missed_channel")
             return
         await self.storage.update_game(game.id, lobby_message_id=message_id)
-        await self.storage.update_schedule(
-            schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
-        )
 
     async def miss(
         self, schedule: ScheduleRow, key: str, *, goes_on: bool = True, **values: Any
     ) -> None:
         """The night's lobby could not open: say so to the host. A weekly night goes on unless
         ``goes_on`` is false (its channel is gone): then it is called off for good."""
-        await self.storage.update_schedule(
-            schedule.id,
+        ending = await self.series_end(schedule) if goes_on else None
+        moved, following = await self.storage.close_schedule(
+            schedule,
             expect=ScheduleStatus.LOBBY,
             status=ScheduleStatus.MISSED if goes_on else ScheduleStatus.CANCELLED,
+            next_starts_at=self.next_week(schedule) if goes_on and ending is None else None,
         )
+        if not moved:
+            return
         locale = await self.public_locale(schedule.guild_id)
         text = self.say(key, locale, night=schedule.id, channel=schedule.channel_id, **values)
         await self.bot.tell(schedule.host_id, text)
         await self.delete_event(schedule)
-        if goes_on:
-            await self.plan_next(schedule)
+        await self.after_night(schedule, following, ending)
 
     async def begin_night(self, schedule: ScheduleRow) -> None:
-        """Start the night's game if anyone joined; otherwise call it off."""
-        if not await self.storage.update_schedule(
-            schedule.id, expect=ScheduleStatus.LOBBY, status=ScheduleStatus.DONE
-        ):
+        """Start the night's game if anyone joined; otherwise call it off. A weekly night's next
+        week is written with the night's close, before anything goes to Discord. A night whose
+        channel was deleted with its lobby open is called off for good, weekly or not."""
+        guild = await self.bot.server(schedule.guild_id)
+        if guild is not None and await self.channel_gone(guild, schedule.channel_id):
+            if schedule.game_id is not None:
+                await self.storage.update_game(
+                    schedule.game_id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
+                )
+            gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
+            await self.miss(schedule, gone, goes_on=False)
+            return
+        ending = await self.series_end(schedule)
+        moved, following = await self.storage.close_schedule(
+            schedule,
+            expect=ScheduleStatus.LOBBY,
+            status=ScheduleStatus.DONE,
+            next_starts_at=self.next_week(schedule) if ending is None else None,
+        )
+        if not moved:
             return
         game = await self.storage.get_game(schedule.game_id) if schedule.game_id else None
         if game is not None and game.status is GameStatus.LOBBY:
@@ -258,7 +308,7 @@ class GameNights(commands.Cog):
                     game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
                 ):
                     self.start_running(game.id)
-                    await self.edit_event(schedule, status=EVENT_ACTIVE)
+                    await self.move_event(schedule.guild_id, schedule.event_id, EVENT_ACTIVE)
             else:
                 await self.storage.update_game(
                     game.id,
@@ -268,35 +318,109 @@ class GameNights(commands.Cog):
                 )
                 self.start_running(game.id)  # the lobby says the night was called off
                 await self.delete_event(schedule)
-        await self.plan_next(schedule)
+        await self.after_night(schedule, following, ending)
 
-    async def plan_next(self, schedule: ScheduleRow) -> None:
-        """A weekly night plans the next one, at the same time a week later."""
+    def next_week(self, schedule: ScheduleRow) -> float | None:
+        """When a weekly night's next one starts: a week later (weeks later, if the bot was
+        down); None for a night planned once."""
         if not schedule.weekly:
-            return
+            return None
         starts_at = schedule.starts_at + WEEK
         while starts_at <= self.bot.now():  # the bot was down for weeks
             starts_at += WEEK
-        following = await self.storage.add_schedule(
-            kind=schedule.kind,
-            guild_id=schedule.guild_id,
-            channel_id=schedule.channel_id,
-            host_id=schedule.host_id,
-            starts_at=starts_at,
-            lobby_minutes=schedule.lobby_minutes,
-            weekly=True,
-            options=schedule.options,
+        return starts_at
+
+    # -- a weekly series -----------------------------------------------------------------------
+
+    async def series_end(self, schedule: ScheduleRow) -> str | None:
+        """Why a weekly night should not be planned again, as the message key that says so:
+        its host left the server or may no longer host there; None while it goes on (and for
+        a night planned once). Discord is asked each time: the bot has no members intent, so
+        the host is read over REST (one request a week per series). When Discord cannot answer
+        now, the series goes on: only a sure answer ends it. (A deleted channel ends a series
+        where it is found: :meth:`begin_night`, :meth:`open_night`.)"""
+        if not schedule.weekly:
+            return None
+        guild = await self.bot.server(schedule.guild_id)
+        if guild is None:
+            return None
+        try:
+            member = await guild.fetch_member(schedule.host_id)
+        except discord.NotFound:
+            return "night_series_host_left"
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not read the host of night %s (%s); it goes on", schedule.id, error)
+            return None
+        settings = await self.storage.server_settings(guild.id)
+        return None if member_may_host(member, settings) else "night_series_host_role"
+
+    @staticmethod
+    async def channel_gone(guild: discord.Guild, channel_id: int) -> bool:
+        """Whether the night's channel (or thread) was deleted: not in the bot's cache (which
+        CHANNEL_DELETE keeps) and Discord answers 404 for it."""
+        if guild.get_channel_or_thread(channel_id) is not None:
+            return False
+        try:
+            await guild.fetch_channel(channel_id)
+        except discord.NotFound:
+            return True
+        except (discord.HTTPException, OSError):  # unsure (hidden from the bot, or no answer)
+            return False
+        return False
+
+    async def after_night(
+        self, schedule: ScheduleRow, following: ScheduleRow | None, ending: str | None
+    ) -> None:
+        """What follows a night closed: its next week announced, or the series' end said once."""
+        if following is not None:
+            no_event = await self.create_event(following)
+            if no_event == "night_no_event_full" and schedule.event_id is not None:
+                # The week before had its event: say once why this one has none.
+                await self.bot.tell(
+                    schedule.host_id,
+                    self.say(
+                        "night_event_full_weekly",
+                        await self.public_locale(schedule.guild_id),
+                        night=following.id,
+                        at=int(following.starts_at),
+                        limit=MAX_SERVER_EVENTS,
+                    ),
+                )
+            self.nights_wake.set()
+        elif ending is not None:
+            await self.end_series(schedule, ending)
+
+    async def end_series(self, schedule: ScheduleRow, key: str) -> None:
+        """Tell who should know that a weekly night will not come back: its host, or, when the
+        host has left the server (a DM would likely be refused), the night's channel."""
+        log.info("weekly %s night %s ends: %s", self.kind, schedule.id, key)
+        locale = await self.public_locale(schedule.guild_id)
+        settings = await self.storage.server_settings(schedule.guild_id)
+        text = self.say(
+            key,
+            locale,
+            night=schedule.id,
+            host=schedule.host_id,
+            role=settings.host_role_id or 0,
         )
-        await self.create_event(following)
-        self.nights_wake.set()
+        if key != "night_series_host_left":
+            await self.bot.tell(schedule.host_id, text)
+            return
+        try:
+            await self.bot.get_partial_messageable(schedule.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not say in its channel that night %s ends: %s", schedule.id, error)
 
     # -- the Discord event ---------------------------------------------------------------------
 
-    async def create_event(self, schedule: ScheduleRow) -> bool:
-        """Announce the night as a Discord scheduled event; False when the bot may not."""
+    async def create_event(self, schedule: ScheduleRow) -> str | None:
+        """Announce the night as a Discord scheduled event; None when done, else the message
+        key that says why there is none (no Create Events, the server full, Discord refused)."""
         guild = await self.bot.server(schedule.guild_id)
         if guild is None or not can_create_events(guild.me.guild_permissions):
-            return False
+            return "night_no_event"
         channel = guild.get_channel(schedule.channel_id)
         where = f"#{channel.name}" if channel is not None else "Discord"
         locale = await self.public_locale(schedule.guild_id)
@@ -312,37 +436,76 @@ class GameNights(commands.Cog):
                 privacy_level=discord.PrivacyLevel.guild_only,
             )
         except discord.HTTPException as error:
+            if error.code == EVENTS_FULL:
+                log.info("no event for night %s: the server has its most events", schedule.id)
+                return "night_no_event_full"
             log.warning("could not create the event of night %s: %s", schedule.id, error)
-            return False
+            return "night_no_event_failed"
+        except OSError as error:
+            log.warning("could not create the event of night %s: %s", schedule.id, error)
+            return "night_no_event_failed"
         await self.storage.update_schedule(
             schedule.id, expect=schedule.status, event_id=event.id
         )
-        return True
+        return None
 
-    async def edit_event(self, schedule: ScheduleRow, *, status: int) -> None:
-        """Move the night's Discord event to ``status`` (quietly: an event is a courtesy)."""
-        if schedule.event_id is None:
+    async def move_event(self, guild_id: int | None, event_id: int | None, wanted: int) -> None:
+        """Move the night's Discord event on to ``wanted`` (active, or completed), unless it is
+        there or past it already: Discord starts and completes an external event by itself at
+        its times, and refuses a status change after its own (400). The bot looks first, and
+        once more if Discord moved the event between the look and the change; never more, and
+        never louder than INFO: an event is a courtesy."""
+        if guild_id is None or event_id is None:
             return
-        with contextlib.suppress(discord.HTTPException):
-            await self.bot.http.edit_scheduled_event(
-                schedule.guild_id, schedule.event_id, status=status
-            )
+        guild = await self.bot.server(guild_id)
+        if guild is None or not can_change_own_events(guild.me.guild_permissions):
+            return
+        for look in range(2):
+            try:
+                event = await self.bot.http.get_scheduled_event(
+                    guild_id, event_id, with_user_count=False
+                )
+            except discord.NotFound:  # deleted in Discord meanwhile
+                return
+            except (discord.HTTPException, OSError) as error:
+                log.info("could not read event %s: %s", event_id, error)
+                return
+            status = int(event["status"])
+            if status >= wanted:  # there already, finished, or canceled: nothing to do
+                log.debug("event %s is at status %s already", event_id, status)
+                return
+            try:
+                # Only the moves Discord allows: scheduled -> active -> completed.
+                for step in (EVENT_ACTIVE, EVENT_COMPLETED):
+                    if status < step <= wanted:
+                        await self.bot.http.edit_scheduled_event(guild_id, event_id, status=step)
+            except discord.NotFound:
+                return
+            except discord.HTTPException as error:
+                if error.status == 400 and look == 0:  # Discord moved it meanwhile: look again
+                    continue
+                log.info("could not move event %s to status %s: %s", event_id, wanted, error)
+            except OSError as error:
+                log.info("could not move event %s to status %s: %s", event_id, wanted, error)
+            return
 
     async def delete_event(self, schedule: ScheduleRow) -> None:
-        """Remove the night's Discord event, if it has one."""
+        """Remove the night's Discord event, if it has one (whatever its status)."""
         if schedule.event_id is None:
             return
-        with contextlib.suppress(discord.HTTPException):
+        guild = await self.bot.server(schedule.guild_id)
+        if guild is None or not can_change_own_events(guild.me.guild_permissions):
+            return
+        try:
             await self.bot.http.delete_scheduled_event(schedule.guild_id, schedule.event_id)
+        except (discord.HTTPException, OSError) as error:
+            log.info("could not delete the event of night %s: %s", schedule.id, error)
 
     async def night_ended(self, game: GameRow) -> None:
-        """A night's game is over: its Discord event is completed."""
+        """A night's game is over: its Discord event is completed (if Discord has not)."""
         event_id = game.options.get("event_id")
-        if event_id is not None and game.guild_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.bot.http.edit_scheduled_event(
-                    game.guild_id, int(event_id), status=EVENT_COMPLETED
-                )
+        if event_id is not None:
+            await self.move_event(game.guild_id, int(event_id), EVENT_COMPLETED)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -392,7 +555,7 @@ class GameNights(commands.Cog):
             )
         except NightLimitError as full:
             raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
-        announced = await self.create_event(schedule)
+        no_event = await self.create_event(schedule)
         self.nights_wake.set()
         locale = settings.public_locale(interaction.guild_locale)
         text = self.say(
@@ -403,7 +566,7 @@ class GameNights(commands.Cog):
             lobby=lobby,
             channel=schedule.channel_id,
         )
-        text += "\n" + self.say("night_event" if announced else "night_no_event", locale)
+        text += "\n" + self.say(no_event or "night_event", locale, limit=MAX_SERVER_EVENTS)
         await answer(interaction, text, ephemeral=False)
 
     async def list_nights(self, interaction: discord.Interaction[Any]) -> None:

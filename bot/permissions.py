@@ -20,9 +20,12 @@ CHANNEL_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages", "attach
 # In a thread, Discord checks Send Messages in Threads instead of Send Messages.
 THREAD_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages_in_threads", "attach_files")
 
-# A planned game night is announced as a Discord scheduled event, which the bot creates (and
-# starts, ends or deletes: its own events) with Create Events. Without it the night still happens.
+# A planned game night is announced as a Discord scheduled event (an external one), which the bot
+# creates with Create Events: Discord asks for exactly that, Manage Events alone does not do
+# (Guild Scheduled Event, Permissions Requirements). Its own events it then starts, ends or
+# deletes with Create Events or Manage Events. Without them the night still happens.
 EVENT_PERMISSIONS: tuple[str, ...] = ("create_events",)
+OWN_EVENT_PERMISSIONS: tuple[str, ...] = ("create_events", "manage_events")
 
 # What the invite link asks for: everything the checks require, wherever a game is played, and
 # nothing else. The bot needs no other permission: it edits only its own messages, reads no
@@ -57,8 +60,14 @@ def missing_permissions(granted: discord.Permissions, channel: object = None) ->
 
 
 def can_create_events(granted: discord.Permissions) -> bool:
-    """Whether ``granted`` lets the bot announce a game night as a Discord scheduled event."""
-    return all(getattr(granted, name) for name in EVENT_PERMISSIONS) or granted.manage_events
+    """Whether ``granted`` (the bot's server permissions) lets it announce a game night as a
+    Discord scheduled event: Create Events, whatever else it holds (Administrator holds it)."""
+    return all(getattr(granted, name) for name in EVENT_PERMISSIONS)
+
+
+def can_change_own_events(granted: discord.Permissions) -> bool:
+    """Whether ``granted`` lets the bot start, end or delete the events it created."""
+    return any(getattr(granted, name) for name in OWN_EVENT_PERMISSIONS)
 
 
 def require_posting(interaction: discord.Interaction[Any]) -> None:

@@ -76,6 +76,30 @@ DM_PERMISSIONS = (
 )
 
 
+class EventStatus(enum.IntEnum):
+    """A guild scheduled event's status (Guild Scheduled Event Status)."""
+
+    SCHEDULED = 1
+    ACTIVE = 2
+    COMPLETED = 3
+    CANCELED = 4
+
+
+# Guild Scheduled Event Entity Types: an event outside voice and stage channels (a game night in a
+# text channel is one).
+EXTERNAL_EVENT = 3
+# "A guild can have a maximum of 100 events with SCHEDULED or ACTIVE status at any time."
+MAX_UNCOMPLETED_EVENTS = 100
+
+
+def event_time(value: object) -> datetime.datetime | None:
+    """An event's ISO 8601 time as an aware datetime (None for none; naive read as UTC)."""
+    if not value:
+        return None
+    moment = datetime.datetime.fromisoformat(str(value))
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.UTC)
+
+
 class MessageFlag(enum.IntFlag):
     EPHEMERAL = 1 << 6
     LOADING = 1 << 7
@@ -593,8 +617,10 @@ class Guild:
         )
         self.roles = [self.everyone_role, self.manager_role, self.bot_role]
         self.joined_at = now_iso()
-        # Guild scheduled events by id, as Discord answers them (GuildScheduledEvent objects).
+        # Guild scheduled events by id, as Discord answers them (GuildScheduledEvent objects),
+        # and the status changes Discord made by itself (event id, new status), in order.
         self.scheduled_events: dict[int, dict[str, Any]] = {}
+        self.event_moves_by_discord: list[tuple[int, EventStatus]] = []
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
@@ -671,6 +697,119 @@ class Guild:
         channel.deleted = True
         self.channels.remove(channel)
         self._world.dispatch_to_bot("CHANNEL_DELETE", channel.payload())
+
+    def remove_member(self, member: Member) -> None:
+        """``member`` leaves the server (GUILD_MEMBER_REMOVE, which needs the privileged Server
+        Members intent): from now on ``GET .../members/{user.id}`` answers 404 / 10007."""
+        if member not in self.members:
+            raise DriverError(f"{member.name} is not a member of {self.name}")
+        self.members.remove(member)
+        self._world.dispatch_to_bot(
+            "GUILD_MEMBER_REMOVE",
+            {"guild_id": str(self.id), "user": member.user.payload()},
+            intent=Intent.GUILD_MEMBERS,
+        )
+
+    # Scheduled events
+
+    def add_scheduled_event(
+        self,
+        name: str,
+        *,
+        creator: Member,
+        start: datetime.datetime,
+        end: datetime.datetime,
+        location: str = "Somewhere",
+    ) -> dict[str, Any]:
+        """An external event made by ``creator`` in Discord's client (not by the bot): the bot
+        may edit or delete it only with Manage Events."""
+        event_id = self._world.new_id()
+        event = self.new_event(
+            event_id,
+            creator.user,
+            {
+                "name": name,
+                "scheduled_start_time": start.isoformat(),
+                "scheduled_end_time": end.isoformat(),
+                "entity_type": EXTERNAL_EVENT,
+                "entity_metadata": {"location": location},
+                "privacy_level": 2,
+            },
+        )
+        self.scheduled_events[event_id] = event
+        self._world.run_event_clock()
+        return event
+
+    def new_event(self, event_id: int, creator: User, payload: dict[str, Any]) -> dict[str, Any]:
+        """The GuildScheduledEvent object Discord makes of a creation request's ``payload``."""
+        external = payload["entity_type"] == EXTERNAL_EVENT
+        return {
+            "id": str(event_id),
+            "guild_id": str(self.id),
+            "name": payload["name"],
+            "description": payload.get("description"),
+            "channel_id": None if external else payload.get("channel_id"),
+            "creator_id": str(creator.id),
+            "creator": creator.payload(),
+            "image": None,
+            "scheduled_start_time": payload["scheduled_start_time"],
+            "scheduled_end_time": payload.get("scheduled_end_time"),
+            "status": int(EventStatus.SCHEDULED),
+            "entity_type": payload["entity_type"],
+            "entity_id": None,
+            "recurrence_rule": payload.get("recurrence_rule"),
+            "user_count": 0,
+            "privacy_level": payload["privacy_level"],
+            "guild_scheduled_event_exceptions": [],
+            "entity_metadata": payload.get("entity_metadata"),
+        }
+
+    def uncompleted_events(self) -> int:
+        """The events counted against Discord's limit: those scheduled or active."""
+        return sum(
+            1
+            for event in self.scheduled_events.values()
+            if event["status"] in (EventStatus.SCHEDULED, EventStatus.ACTIVE)
+        )
+
+    def automate_events(self, now: datetime.datetime) -> bool:
+        """Discord's Status Update Automation, as of ``now``: "An event with 'entity_type':
+        EXTERNAL at its scheduled_start_time will automatically have status set to ACTIVE",
+        and at its ``scheduled_end_time`` to COMPLETED. Returns whether any event moved."""
+        moved = False
+        for event in self.scheduled_events.values():
+            if event["entity_type"] != EXTERNAL_EVENT:
+                continue
+            start = event_time(event["scheduled_start_time"])
+            end = event_time(event["scheduled_end_time"])
+            if event["status"] == EventStatus.SCHEDULED and start is not None and start <= now:
+                self._move_event(event, EventStatus.ACTIVE)
+                moved = True
+            if event["status"] == EventStatus.ACTIVE and end is not None and end <= now:
+                self._move_event(event, EventStatus.COMPLETED)
+                moved = True
+        return moved
+
+    def _move_event(self, event: dict[str, Any], status: EventStatus) -> None:
+        event["status"] = int(status)
+        self.event_moves_by_discord.append((int(event["id"]), status))
+
+    def next_event_change(self) -> datetime.datetime | None:
+        """When :meth:`automate_events` next has something to do (None: never)."""
+        due: list[datetime.datetime] = []
+        for event in self.scheduled_events.values():
+            if event["entity_type"] != EXTERNAL_EVENT:
+                continue
+            if event["status"] == EventStatus.SCHEDULED:
+                key = "scheduled_start_time"
+            elif event["status"] == EventStatus.ACTIVE:
+                key = "scheduled_end_time"
+            else:
+                continue
+            moment = event_time(event[key])
+            if moment is not None:
+                due.append(moment)
+        return min(due, default=None)
 
     def add_role(self, name: str, *, permissions: int = 0) -> Role:
         """A role of this server (give it with ``add_member(..., roles=[role])`` or
@@ -854,6 +993,16 @@ class Member:
     def manage_guild(self) -> bool:
         return bool(self.permissions & (Permission.MANAGE_GUILD | Permission.ADMINISTRATOR))
 
+    def take_role(self, role: Role) -> None:
+        """Take one of the member's roles away (GUILD_MEMBER_UPDATE, privileged as above)."""
+        if role in self.roles:
+            self.roles.remove(role)
+        self._world.dispatch_to_bot(
+            "GUILD_MEMBER_UPDATE",
+            {**self.payload(), "guild_id": str(self.guild.id)},
+            intent=Intent.GUILD_MEMBERS,
+        )
+
     def give_role(self, role: Role, *, tell_bot: bool = True) -> None:
         """Give the member one of their server's roles (GUILD_MEMBER_UPDATE, which needs the
         privileged Server Members intent; interactions carry the member's roles anyway)."""
@@ -1033,6 +1182,9 @@ class World:
         self.failures: list[Failure] = []
         self.events: EventSink = _Offline()
         self._changed = asyncio.Event()
+        # Discord's calendar (scheduled events' times) runs this far ahead of the wall clock.
+        self.clock_offset = 0.0
+        self._event_timer: asyncio.TimerHandle | None = None
 
     # Waiting
 
@@ -1071,6 +1223,47 @@ class World:
     @property
     def bot_connected(self) -> bool:
         return self.events.connected()
+
+    # Discord's calendar
+
+    def now(self) -> datetime.datetime:
+        """Discord's time for scheduled events: the wall clock, moved on by
+        :meth:`advance_clock` (rate limits and the 3 s of interactions keep the real clock)."""
+        return datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=self.clock_offset)
+
+    def advance_clock(self, seconds: float) -> None:
+        """Let ``seconds`` pass at once for Discord's calendar: the external events whose start
+        or end falls in them start or complete, as Discord moves them."""
+        if seconds < 0:
+            raise ValueError(f"time only moves on, not by {seconds}")
+        self.clock_offset += seconds
+        self.run_event_clock()
+
+    def run_event_clock(self) -> None:
+        """Make Discord's automatic status changes due by now, and wake up for the next one
+        (as Discord does, whether or not anyone is looking)."""
+        now = self.now()
+        moved = [guild.automate_events(now) for guild in self.guilds]  # every guild, no short cut
+        if any(moved):
+            self.notify()
+        self.stop_event_clock()
+        due = min(
+            (moment for guild in self.guilds if (moment := guild.next_event_change()) is not None),
+            default=None,
+        )
+        if due is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop yet: the next request or clock move catches up
+            return
+        delay = max(0.0, (due - now).total_seconds())
+        self._event_timer = loop.call_later(delay, self.run_event_clock)
+
+    def stop_event_clock(self) -> None:
+        if self._event_timer is not None:
+            self._event_timer.cancel()
+            self._event_timer = None
 
     # Failures
 

@@ -4,7 +4,6 @@ spec) before a handler emulates it; rule violations are recorded as failures on 
 from __future__ import annotations
 
 import asyncio
-import datetime
 import json
 import re
 import time
@@ -27,13 +26,17 @@ from emulator.interactions import (
 )
 from emulator.latency import LatencySource
 from emulator.model import (
+    EXTERNAL_EVENT,
     MAX_ATTACHMENT_BYTES,
+    MAX_UNCOMPLETED_EVENTS,
     Attachment,
     Channel,
+    EventStatus,
     Guild,
     Message,
     MessageFlag,
     Permission,
+    event_time,
     now_iso,
     number_components,
 )
@@ -48,10 +51,13 @@ from emulator.rules import (
 from emulator.spec import OpenApiSpec, RouteTable
 
 API_PREFIX = "/api/v10"
-EXTERNAL_EVENT = 3  # GuildScheduledEventEntityTypes: takes place outside voice and stage channels
-EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
-# The status changes Discord allows: scheduled -> active or canceled; active -> completed.
-_EVENT_MOVES = {EVENT_SCHEDULED: (EVENT_ACTIVE, EVENT_CANCELED), EVENT_ACTIVE: (EVENT_COMPLETED,)}
+# The status changes Discord allows ("Valid Guild Scheduled Event Status Transitions"); once
+# COMPLETED or CANCELED, "the status can no longer be updated".
+_EVENT_MOVES = {
+    EventStatus.SCHEDULED: (EventStatus.ACTIVE, EventStatus.CANCELED),
+    EventStatus.ACTIVE: (EventStatus.COMPLETED,),
+}
+_FINISHED_EVENT = (EventStatus.COMPLETED, EventStatus.CANCELED)
 NONCE_WINDOW = 300.0  # seconds Discord remembers an enforced nonce
 COMMAND_CREATES_PER_DAY = 200  # "application command creates per day, per guild"
 _DAY = 24 * 60 * 60.0
@@ -197,6 +203,7 @@ class RestApi:
         self._command_creates: dict[int | None, deque[float]] = {}
         self.automod_blocks: list[AutoModBlock] = []
         self.automod_blocked = 0  # messages refused by an AutoMod block
+        self.events_limit_refused = 0  # scheduled events refused: the server had 100 (30038)
         self.cdn_base_url = ""  # where attachments are served (set by the server)
         self.requests: list[RequestRecord] = []
         self.rate_limited = 0  # requests answered 429 by the rate limits
@@ -1261,35 +1268,49 @@ class RestApi:
 
     # Guild scheduled events (external ones: the bot's game nights take place in a text channel)
 
-    def _event(self, request: ApiRequest) -> tuple[Guild, dict[str, Any]]:
+    def _events_guild(self, request: ApiRequest) -> Guild:
+        """The request's guild, its events moved first as Discord's clock says they are now."""
         guild = self._guild(request)
+        self._world.run_event_clock()
+        return guild
+
+    def _event(self, request: ApiRequest) -> tuple[Guild, dict[str, Any]]:
+        guild = self._events_guild(request)
         event = guild.scheduled_events.get(int(request.params["guild_scheduled_event_id"]))
         if event is None:
             raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
         return guild, event
 
-    @staticmethod
-    def _require_events(guild: Guild) -> None:
-        if not guild.bot_permissions() & (Permission.CREATE_EVENTS | Permission.MANAGE_EVENTS):
+    def _require_event_permission(self, guild: Guild, event: dict[str, Any] | None) -> None:
+        """Permissions Requirements for EXTERNAL events, at the guild level: creating needs
+        CREATE_EVENTS; modifying or deleting "If the event was created by the current user,
+        either CREATE_EVENTS or MANAGE_EVENTS. Otherwise, MANAGE_EVENTS" (Administrator holds
+        every permission)."""
+        granted = guild.bot_permissions()
+        if granted & Permission.ADMINISTRATOR:
+            return
+        if event is None:
+            needed, what = int(Permission.CREATE_EVENTS), "creating an event needs Create Events"
+        elif event.get("creator_id") == str(self._world.bot_user.id):
+            needed = int(Permission.CREATE_EVENTS | Permission.MANAGE_EVENTS)
+            what = "changing the bot's own event needs Create Events or Manage Events"
+        else:
+            needed = int(Permission.MANAGE_EVENTS)
+            what = "changing an event someone else made needs Manage Events"
+        if not granted & needed:
             raise ApiError(
-                403,
-                50013,
-                "Missing Permissions",
-                failure="missing_permissions",
-                details=["scheduling an event needs Create Events (or Manage Events)"],
+                403, 50013, "Missing Permissions", failure="missing_permissions", details=[what]
             )
 
-    @staticmethod
-    def _check_event_times(start: str | None, end: str | None, external: bool) -> list[str]:
-        """Discord's rules the spec cannot state: the start in the future, an end after it, and
-        an end for every external event."""
+    def _check_event_times(self, start: str | None, end: str | None, external: bool) -> list[str]:
+        """Discord's rules the spec cannot state: the start in the future (Discord's clock), an
+        end after it, and an end for every external event."""
         problems: list[str] = []
         try:
-            begins = datetime.datetime.fromisoformat(str(start)) if start else None
-            ends = datetime.datetime.fromisoformat(str(end)) if end else None
+            begins, ends = event_time(start), event_time(end)
         except ValueError:
             return ["scheduled_start_time and scheduled_end_time must be ISO 8601 times"]
-        if begins is not None and begins <= datetime.datetime.now(datetime.UTC):
+        if begins is not None and begins <= self._world.now():
             problems.append("scheduled_start_time must be in the future")
         if external and ends is None:
             problems.append("an external event needs a scheduled_end_time")
@@ -1298,12 +1319,12 @@ class RestApi:
         return problems
 
     async def list_events(self, request: ApiRequest) -> tuple[int, Any]:
-        guild = self._guild(request)
+        guild = self._events_guild(request)
         return 200, list(guild.scheduled_events.values())
 
     async def create_event(self, request: ApiRequest) -> tuple[int, Any]:
-        guild = self._guild(request)
-        self._require_events(guild)
+        guild = self._events_guild(request)
+        self._require_event_permission(guild, None)
         payload = request.body or {}
         external = payload.get("entity_type") == EXTERNAL_EVENT
         problems = self._check_event_times(
@@ -1313,29 +1334,19 @@ class RestApi:
             problems.append("an external event needs entity_metadata.location")
         if problems:
             raise ApiError(400, 50035, "Invalid Form Body", failure="rule", details=problems)
+        if guild.uncompleted_events() >= MAX_UNCOMPLETED_EVENTS:
+            # The server's state, not a broken rule: members' events count too.
+            self.events_limit_refused += 1
+            raise ApiError(
+                400,
+                30038,
+                "Maximum number of uncompleted guild scheduled events reached "
+                f"({MAX_UNCOMPLETED_EVENTS})",
+            )
         event_id = self._world.new_id()
-        bot = self._world.bot_user
-        event = {
-            "id": str(event_id),
-            "guild_id": str(guild.id),
-            "name": payload["name"],
-            "description": payload.get("description"),
-            "channel_id": None if external else payload.get("channel_id"),
-            "creator_id": str(bot.id),
-            "creator": bot.payload(),
-            "image": None,
-            "scheduled_start_time": payload["scheduled_start_time"],
-            "scheduled_end_time": payload.get("scheduled_end_time"),
-            "status": EVENT_SCHEDULED,
-            "entity_type": payload["entity_type"],
-            "entity_id": None,
-            "recurrence_rule": payload.get("recurrence_rule"),
-            "user_count": 0,
-            "privacy_level": payload["privacy_level"],
-            "guild_scheduled_event_exceptions": [],
-            "entity_metadata": payload.get("entity_metadata"),
-        }
+        event = guild.new_event(event_id, self._world.bot_user, payload)
         guild.scheduled_events[event_id] = event
+        self._world.run_event_clock()
         return 200, event
 
     async def get_event(self, request: ApiRequest) -> tuple[int, Any]:
@@ -1343,8 +1354,18 @@ class RestApi:
 
     async def edit_event(self, request: ApiRequest) -> tuple[int, Any]:
         guild, event = self._event(request)
-        self._require_events(guild)
+        self._require_event_permission(guild, event)
         payload = dict(request.body or {})
+        if event["status"] in _FINISHED_EVENT:
+            # Opcodes and Status Codes: 180000 "Cannot update a finished event" (the HTTP status
+            # is not documented; 400 as for Discord's other refusals of a request's content).
+            raise ApiError(
+                400,
+                180000,
+                "Cannot update a finished event",
+                failure="rule",
+                details=[f"event {event['id']} is {EventStatus(event['status']).name}: final"],
+            )
         status = payload.get("status")
         if status is not None and status not in _EVENT_MOVES.get(event["status"], ()):
             raise ApiError(
@@ -1366,12 +1387,14 @@ class RestApi:
             if problems:
                 raise ApiError(400, 50035, "Invalid Form Body", failure="rule", details=problems)
         event.update({key: value for key, value in payload.items() if key in event})
+        self._world.run_event_clock()
         return 200, event
 
     async def delete_event(self, request: ApiRequest) -> tuple[int, Any]:
         guild, event = self._event(request)
-        self._require_events(guild)
+        self._require_event_permission(guild, event)
         del guild.scheduled_events[int(event["id"])]
+        self._world.run_event_clock()
         return 204, None
 
     async def get_guild_roles(self, request: ApiRequest) -> tuple[int, Any]:

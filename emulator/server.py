@@ -189,6 +189,7 @@ class Emulator(InteractionWorld):
 
     async def stop(self) -> None:
         self.stop_clocks()
+        self.stop_event_clock()
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()

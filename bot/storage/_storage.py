@@ -779,6 +779,52 @@ class Storage:
 
         return await self._write_fenced(work, shard) > 0
 
+    async def close_schedule(
+        self,
+        schedule: ScheduleRow,
+        *,
+        expect: ScheduleStatus,
+        status: ScheduleStatus,
+        next_starts_at: float | None = None,
+    ) -> tuple[bool, ScheduleRow | None]:
+        """Move ``schedule`` from ``expect`` to ``status`` (compare-and-set, as
+        :meth:`update_schedule`) and, with ``next_starts_at``, plan its next week in the same
+        transaction (a weekly night: same server, channel, host, lobby and options, waiting, no
+        event yet): a crash cannot end a weekly series between the two. Returns whether the
+        night moved, and the next week's night if one was planned. The next week is not
+        counted against the limits: it takes the place of the night it follows."""
+        created_at = time.time()
+
+        async def work(db: Transaction) -> int | None:
+            moved = await db.execute(
+                "UPDATE schedules SET status = ? WHERE id = ? AND status = ?",
+                (status.value, schedule.id, expect.value),
+            )
+            if not moved or next_starts_at is None:
+                return 0 if moved else None
+            return await db.insert(
+                "INSERT INTO schedules (kind, guild_id, channel_id, host_id, starts_at,"
+                " lobby_minutes, weekly, options, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    schedule.kind,
+                    schedule.guild_id,
+                    schedule.channel_id,
+                    schedule.host_id,
+                    next_starts_at,
+                    schedule.lobby_minutes,
+                    int(schedule.weekly),
+                    json.dumps(dict(schedule.options), sort_keys=True),
+                    ScheduleStatus.WAITING.value,
+                    created_at,
+                ),
+            )
+
+        following_id = await self._write_guild(schedule.guild_id, work)
+        if following_id is None:
+            return False, None
+        return True, (await self.get_schedule(following_id) if following_id else None)
+
     # -- DM channels ---------------------------------------------------------------------------
 
     async def dm_channel(self, user_id: int) -> int | None:

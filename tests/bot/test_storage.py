@@ -400,3 +400,64 @@ async def test_game_nights_are_planned_and_move_on_once(storage: Storage):
         sooner.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.CANCELLED
     )
     assert [s.id for s in await storage.pending_schedules("loteria")] == [later.id]
+
+
+async def test_a_weekly_night_closes_and_plans_its_next_week_in_one_write(storage: Storage):
+    """The night's close and its next week are one compare-and-set: the next week is planned
+    once, only by the close that moved the night, with the night's settings and no event."""
+    from bot.storage import ScheduleStatus
+
+    night = await storage.add_schedule(
+        kind="housie",
+        guild_id=3,
+        channel_id=30,
+        host_id=9,
+        starts_at=2_000_000_000.0,
+        lobby_minutes=10,
+        weekly=True,
+        options={"prizes": "lines"},
+    )
+    await storage.update_schedule(
+        night.id, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY, event_id=5
+    )
+    night = await storage.get_schedule(night.id)
+    week = 7 * 24 * 3600.0
+    closes = [
+        storage.close_schedule(
+            night,
+            expect=ScheduleStatus.LOBBY,
+            status=ScheduleStatus.DONE,
+            next_starts_at=night.starts_at + week,
+        )
+        for _ in range(3)
+    ]
+    results = await asyncio.gather(*closes)
+    assert sorted(moved for moved, _ in results) == [False, False, True]
+    ((_, following),) = [result for result in results if result[0]]
+    assert following is not None
+    assert (await storage.get_schedule(night.id)).status is ScheduleStatus.DONE
+    assert (following.kind, following.guild_id, following.channel_id, following.host_id) == (
+        "housie",
+        3,
+        30,
+        9,
+    )
+    assert (following.starts_at, following.lobby_minutes, following.weekly) == (
+        night.starts_at + week,
+        10,
+        True,
+    )
+    assert following.options == {"prizes": "lines"}
+    assert (following.status, following.event_id, following.game_id) == (
+        ScheduleStatus.WAITING,
+        None,
+        None,
+    )
+    assert [s.id for s in await storage.pending_schedules("housie")] == [following.id]
+
+    # A series that ends: the night closes, nothing follows.
+    moved, nothing = await storage.close_schedule(
+        following, expect=ScheduleStatus.WAITING, status=ScheduleStatus.CANCELLED
+    )
+    assert (moved, nothing) == (True, None)
+    assert await storage.pending_schedules("housie") == []

@@ -1,29 +1,40 @@
 """Game nights planned ahead: scheduled, announced as Discord events, opened and started on time
-(the bot's clock is moved on, the emulator and the database are real), weekly, called off, and
-kept across a restart."""
+(the bot's clock and Discord's calendar are moved on together, the emulator and the database are
+real), weekly, called off, and kept across a restart; Discord's rules for events (Create Events,
+100 a server, the statuses it sets by itself); a weekly series that must end."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import logging
 from collections import Counter
 
 import pytest
 
 from bot.nights import NIGHTS_PER_MEMBER, NIGHTS_PER_SERVER
 from bot.storage import GameStatus, ScheduleStatus
-from emulator import Emulator
-from emulator.model import Permission
+from emulator import Emulator, Fault
+from emulator.model import MAX_UNCOMPLETED_EVENTS, EventStatus, Permission
 from engine.housie import HousieGame
 from tests.cogs.helpers import button_id
 
-pytestmark = pytest.mark.backends("sqlite", "postgres")
+# Discord's rate limits and a real network's delays (50-150 ms each way): a step that only
+# works on loopback, or a wake-up lost while the loop looks, fails here.
+pytestmark = [
+    pytest.mark.backends("sqlite", "postgres"),
+    pytest.mark.emulator(rate_limits=True, latency=(0.05, 0.15)),
+]
 
 MINUTE = 60.0
+WEEK = 7 * 24 * 60 * MINUTE
+EVENT_ROUTE = "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}"
 
 
-async def move_clock(bot, cog, seconds: float) -> None:
-    """Let ``seconds`` pass for the bot's planned nights, and let it look."""
+async def move_clock(emulator: Emulator, bot, cog, seconds: float) -> None:
+    """Let ``seconds`` pass for the bot's planned nights and for Discord (which starts and
+    completes the nights' events at their times, as Discord does), and let the bot look."""
+    emulator.advance_clock(seconds)
     bot.clock_offset += seconds
     cog.nights_wake.set()
     await asyncio.sleep(0.2)
@@ -53,15 +64,15 @@ async def test_a_night_from_its_plan_to_its_end(emulator: Emulator, start_bot):
     assert listed.ephemeral
     assert "#1:" in listed.content
 
-    await move_clock(bot, cog, 19 * MINUTE)
+    await move_clock(emulator, bot, cog, 19 * MINUTE)
     assert not [m for m in channel.messages if "Planned game night" in m.content]
-    await move_clock(bot, cog, 2 * MINUTE)  # 9 minutes to go: the lobby is open
+    await move_clock(emulator, bot, cog, 2 * MINUTE)  # 9 minutes to go: the lobby is open
     lobby = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
     await (await player.click(lobby, button_id(lobby, "join"))).reply()
     (night,) = await bot.storage.pending_schedules("loteria")
     assert night.status is ScheduleStatus.LOBBY
 
-    await move_clock(bot, cog, 10 * MINUTE)
+    await move_clock(emulator, bot, cog, 10 * MINUTE)
     await wait_for(
         emulator,
         lambda: guild.scheduled_events[int(event["id"])]["status"] == 2,
@@ -90,9 +101,9 @@ async def test_a_weekly_night_nobody_came_to_goes_on_next_week(emulator: Emulato
     await (await host.slash("housie schedule", when="in 1 hour", weekly=True)).reply()
     (first,) = await bot.storage.pending_schedules("housie")
     assert first.weekly
-    await move_clock(bot, cog, 55 * MINUTE)
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
     lobby = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
-    await move_clock(bot, cog, 5 * MINUTE)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
     await wait_for(emulator, lambda: "called off" in lobby.content, "the lobby to say so")
     game = await bot.storage.get_game((await bot.storage.get_schedule(first.id)).game_id)
     assert game.status is GameStatus.CANCELLED
@@ -100,7 +111,12 @@ async def test_a_weekly_night_nobody_came_to_goes_on_next_week(emulator: Emulato
     assert following.starts_at == first.starts_at + 7 * 24 * 3600
     assert following.weekly
     # The first night's event is gone; the next one's is announced.
-    assert [e["id"] for e in guild.scheduled_events.values()] == [str(following.event_id)]
+    following = await with_event(bot, following.id)
+    await wait_for(
+        emulator,
+        lambda: [e["id"] for e in guild.scheduled_events.values()] == [str(following.event_id)],
+        "week 1's event gone, week 2's there",
+    )
 
 
 async def test_calling_off_and_who_may(emulator: Emulator, start_bot):
@@ -133,7 +149,7 @@ async def test_a_planned_night_survives_a_restart(emulator: Emulator, start_bot)
 
     bot = await start_bot(time_scale=100)
     bot.clock_offset = offset
-    await move_clock(bot, bot.get_cog("Lotería"), 116 * MINUTE)
+    await move_clock(emulator, bot, bot.get_cog("Lotería"), 116 * MINUTE)
     await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
 
 
@@ -170,7 +186,7 @@ async def test_without_create_events_the_night_still_happens(emulator: Emulator,
     planned = await (await host.slash("loteria schedule", when="in 20 minutes")).reply()
     assert "Create Events" in planned.content
     assert guild.scheduled_events == {}
-    await move_clock(bot, bot.get_cog("Lotería"), 15 * MINUTE)
+    await move_clock(emulator, bot, bot.get_cog("Lotería"), 15 * MINUTE)
     await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
 
 
@@ -195,7 +211,7 @@ async def test_a_night_follows_the_servers_settings(emulator: Emulator, start_bo
 
     # Chosen after the night was planned, still followed: the lobby reads them when it opens.
     await (await manager.slash("gamenight settings", game="housie", interval=45)).reply()
-    await move_clock(bot, bot.get_cog("Housie"), 15 * MINUTE)
+    await move_clock(emulator, bot, bot.get_cog("Housie"), 15 * MINUTE)
     await channel.wait_for_message(lambda m: "#1" in m.content and m.components)
     (night,) = await bot.storage.pending_schedules("housie")
     game = await bot.storage.get_game(night.game_id)
@@ -254,9 +270,9 @@ async def test_planned_nights_are_limited_per_member_and_per_server(
     assert f"already has {NIGHTS_PER_SERVER} game nights planned" in late.content
 
     # The weekly night plays (nobody comes) and plans its next week although the server is full.
-    await move_clock(bot, cog, 15 * MINUTE)
+    await move_clock(emulator, bot, cog, 15 * MINUTE)
     lobby = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
-    await move_clock(bot, cog, 5 * MINUTE)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
     await wait_for(emulator, lambda: "called off" in lobby.content, "the lobby to say so")
     (next_week,) = [n for n in await bot.storage.pending_schedules("loteria") if n.weekly]
     assert next_week.id != 1
@@ -286,18 +302,353 @@ async def test_a_weekly_night_whose_channel_was_deleted_is_called_off(
     assert len(guild.scheduled_events) == 1
     guild.delete_channel(doomed)
 
-    await move_clock(bot, cog, 55 * MINUTE)
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
     notice = await host.wait_for_dm(lambda m: f"#{night.id}" in m.content)
     assert "called off" in notice.content
     assert "deleted" in notice.content
     assert (await bot.storage.get_schedule(night.id)).status is ScheduleStatus.CANCELLED
     assert await bot.storage.pending_schedules("housie") == []
-    assert guild.scheduled_events == {}
+    await wait_for(emulator, lambda: guild.scheduled_events == {}, "its event deleted")
     assert await bot.storage.live_games() == []
 
     # Weeks later: nothing more is planned, posted or sent.
     for _ in range(3):
-        await move_clock(bot, cog, 7 * 24 * 60 * MINUTE)
+        await move_clock(emulator, bot, cog, 7 * 24 * 60 * MINUTE)
     assert await bot.storage.pending_schedules("housie") == []
     assert guild.scheduled_events == {}
     assert len(host.dms) == 1
+
+
+def refused_event_requests(emulator: Emulator) -> list:
+    """The bot's scheduled-event requests Discord refused (injected faults aside)."""
+    return [
+        r
+        for r in emulator.requests
+        if "/scheduled-events" in r.path and r.status >= 400 and not r.injected
+    ]
+
+
+def errors_logged(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+# -- the Discord event: permissions, the server's limit, Discord's own moves ----------------------
+
+
+async def test_manage_events_alone_announces_no_event(emulator: Emulator, start_bot):
+    """Discord creates an event for Create Events only: with Manage Events and not Create
+    Events the bot asks for nothing it would be refused, says what it needs, and the night
+    happens."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    guild.bot_role.permissions = (
+        guild.bot_role.permissions & ~int(Permission.CREATE_EVENTS)
+    ) | int(Permission.MANAGE_EVENTS)
+    bot = await start_bot(time_scale=100)
+    planned = await (await host.slash("loteria schedule", when="in 20 minutes")).reply()
+    assert not planned.ephemeral
+    assert "Create Events" in planned.content
+    assert guild.scheduled_events == {}
+    assert not [r for r in emulator.requests if "/scheduled-events" in r.path]
+    await move_clock(emulator, bot, bot.get_cog("Lotería"), 15 * MINUTE)
+    await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+
+
+async def test_a_server_with_100_events_gets_the_night_without_one(
+    emulator: Emulator, start_bot
+):
+    """Discord's 100 events to come (30038) are the server's, members' included: the night is
+    planned and happens, its host is told why there is no event; a weekly night whose next week
+    finds the server full tells its host once, not every week."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    owner, host, player = (guild.add_member(name) for name in ("owner", "host", "player"))
+    far = emulator.now() + datetime.timedelta(days=60)
+    for n in range(MAX_UNCOMPLETED_EVENTS - 1):
+        guild.add_scheduled_event(
+            f"Event {n}", creator=owner, start=far, end=far + datetime.timedelta(hours=1)
+        )
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+
+    weekly = await (await host.slash("housie schedule", when="in 1 hour", weekly=True)).reply()
+    assert "in the server's events" in weekly.content  # the 100th
+    once = await (await host.slash("housie schedule", when="in 3 hours")).reply()
+    assert not once.ephemeral
+    assert "already has 100 events to come" in once.content
+    assert "Create Events" not in once.content
+    assert len(await bot.storage.pending_schedules("housie")) == 2
+    assert len(guild.scheduled_events) == MAX_UNCOMPLETED_EVENTS
+    assert emulator.rest.events_limit_refused == 1
+    await (await host.slash("housie unschedule", night=2)).reply()  # (same channel as week 2)
+
+    # Week 1 is played (its event active): week 2 finds the server full. The host hears once.
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
+    lobby = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    await (await player.click(lobby, button_id(lobby, "join"))).reply()
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    notice = await host.wait_for_dm(lambda m: "no server event" in m.content)
+    assert "100 events to come" in notice.content
+    (week2,) = [n for n in await bot.storage.pending_schedules("housie") if n.weekly]
+    assert week2.event_id is None
+    assert f"#{week2.id}" in notice.content
+    game = await bot.storage.get_game((await bot.storage.get_schedule(1)).game_id)
+    assert game.status is GameStatus.RUNNING
+    await (await host.slash("housie stop")).reply()
+    await channel.wait_for_message(lambda m: "Housie #1 is over" in m.content)
+    guild.add_scheduled_event(  # the place week 1's completed event frees is taken
+        "Quiz", creator=owner, start=far, end=far + datetime.timedelta(hours=1)
+    )
+
+    # Week 2 (nobody comes) plans week 3, still without an event: no second word.
+    await move_clock(emulator, bot, cog, WEEK - 5 * MINUTE)
+    await channel.wait_for_message(lambda m: f"Planned game night #{week2.id}" in m.content)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    await wait_for(
+        emulator,
+        lambda: len([m for m in channel.messages if "called off" in m.content]) >= 1,
+        "week 2 to be called off",
+    )
+    await emulator.wait_until(
+        lambda: emulator.rest.events_limit_refused >= 3 or None, 10, lambda: "week 3's try"
+    )
+    assert len([m for m in host.dms if "no server event" in m.content]) == 1
+    assert emulator.failures == []
+
+
+async def test_discord_starts_the_event_and_the_bot_leaves_it(
+    emulator: Emulator, start_bot, caplog
+):
+    """Discord starts an external event at its start and completes it at its end by itself:
+    the bot's own moves come after Discord's and must not be refused (no 400, no ERROR, no
+    retry), whether the game ends before the event's end or after it."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host, player = guild.add_member("host"), guild.add_member("player")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    for night in (1, 2):
+        await (await host.slash("loteria schedule", when="in 30 minutes", lobby=10)).reply()
+        event_id = max(guild.scheduled_events)
+        await move_clock(emulator, bot, cog, 21 * MINUTE)
+        lobby = await channel.wait_for_message(
+            lambda m, night=night: f"Planned game night #{night}" in m.content
+        )
+        await (await player.click(lobby, button_id(lobby, "join"))).reply()
+        await move_clock(emulator, bot, cog, 10 * MINUTE)  # Discord starts it, the bot too
+        assert guild.event_moves_by_discord[-1] == (event_id, EventStatus.ACTIVE)
+        (game,) = [g for g in await bot.storage.live_games() if g.options.get("night") == night]
+        await eventually(
+            lambda game=game: running(bot, game.id), f"night {night}'s game to start"
+        )
+        if night == 2:  # the game outlasts its event: Discord completes it first
+            await move_clock(emulator, bot, cog, 3 * 60 * MINUTE)
+            assert guild.event_moves_by_discord[-1] == (event_id, EventStatus.COMPLETED)
+        before = len(emulator.requests)
+        await (await host.slash("loteria stop")).reply()
+        await channel.wait_for_message(
+            lambda m, game=game: f"#{game.id}" in m.content and "is over" in m.content
+        )
+        await wait_for(  # the bot has looked at the event (or moved it) since the stop
+            emulator,
+            lambda event_id=event_id, before=before: guild.scheduled_events[event_id]["status"]
+            == EventStatus.COMPLETED
+            and any(f"/scheduled-events/{event_id}" in r.path for r in emulator.requests[before:]),
+            "the event completed, and the bot's look at it",
+        )
+    assert refused_event_requests(emulator) == []
+    patches = [r for r in emulator.requests if r.method == "PATCH" and "/scheduled-events" in r.path]
+    assert [r.body for r in patches] == [{"status": 3}]  # night 1's end; the rest was Discord's
+    assert errors_logged(caplog) == []
+
+
+# -- weekly nights: written before Discord hears, and only while they may go on -------------------
+
+
+async def test_a_crash_during_the_event_call_still_leaves_next_week_planned(
+    emulator: Emulator, start_bot
+):
+    """The next week is written with the night's close, before the Discord event is touched:
+    a bot that dies while Discord is not answering the event call (a 500, retried) finds the
+    series going on when it is back."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+    await (await host.slash("housie schedule", when="in 1 hour", weekly=True)).reply()
+    (first,) = await bot.storage.pending_schedules("housie")
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
+    await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+
+    broken = emulator.inject_fault(Fault(500, method="DELETE", route=EVENT_ROUTE))
+    await move_clock(emulator, bot, cog, 5 * MINUTE)  # nobody came: the event is deleted...
+    await emulator.wait_until(
+        lambda: emulator.faults.hits(broken) or None, 10, lambda: "the event call"
+    )
+    offset = bot.clock_offset
+    await bot.stop_for_test()  # ...and the bot dies while discord.py waits to retry it
+    emulator.faults.remove(broken)
+
+    bot = await start_bot(time_scale=100)
+    bot.clock_offset = offset
+    assert (await bot.storage.get_schedule(first.id)).status is ScheduleStatus.DONE
+    (following,) = await bot.storage.pending_schedules("housie")
+    assert following.weekly
+    assert following.starts_at == first.starts_at + WEEK
+    assert following.host_id == host.id
+    # And it is played: its lobby opens in a week.
+    await move_clock(emulator, bot, bot.get_cog("Housie"), WEEK - 5 * MINUTE)
+    await channel.wait_for_message(lambda m: f"Planned game night #{following.id}" in m.content)
+
+
+async def test_a_weekly_night_ends_when_its_host_may_no_longer_host(
+    emulator: Emulator, start_bot
+):
+    """Each week Discord is asked whether the host is still in the server with the host role:
+    the series goes on while they are (and while Discord cannot say), and ends once, with one
+    word to the host, when they lost the role; nothing is planned, posted or sent after."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    owner = guild.add_member("owner", manage_guild=True)  # (the owner may host anyway)
+    hosts = guild.add_role("Hosts")
+    host = guild.add_member("host", roles=[hosts])
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    chosen = await (await owner.slash("gamenight settings", host_role=hosts)).reply()
+    assert f"<@&{hosts.id}>" in chosen.content
+    await (await host.slash("loteria schedule", when="in 1 hour", weekly=True)).reply()
+
+    # Week 1: Discord cannot say (503 on the member): the series goes on.
+    unsure = emulator.inject_fault(
+        Fault(503, method="GET", route="/guilds/{guild_id}/members/{user_id}")
+    )
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
+    await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    await wait_for(emulator, lambda: emulator.faults.hits(unsure), "the host's look-up")
+    emulator.faults.remove(unsure)
+    (week2,) = await wait_pending(bot, "loteria")
+    await with_event(bot, week2.id)
+
+    # Week 2: the host still has the role: it goes on.
+    await move_clock(emulator, bot, cog, WEEK - 5 * MINUTE)
+    await channel.wait_for_message(lambda m: f"Planned game night #{week2.id}" in m.content)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    (week3,) = await wait_pending(bot, "loteria", after=week2.id)
+
+    # Before week 3 the host loses the role: week 3 is played (it was planned), no week 4.
+    host.take_role(hosts)
+    await move_clock(emulator, bot, cog, WEEK - 5 * MINUTE)
+    await channel.wait_for_message(lambda m: f"Planned game night #{week3.id}" in m.content)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    notice = await host.wait_for_dm(lambda m: "will not come back" in m.content)
+    assert f"#{week3.id}" in notice.content
+    assert f"<@&{hosts.id}>" in notice.content
+    assert await bot.storage.pending_schedules("loteria") == []
+    assert (await bot.storage.get_schedule(week3.id)).status is ScheduleStatus.DONE
+    assert not [e for e in guild.scheduled_events.values() if e["status"] == EventStatus.SCHEDULED]
+
+    for _ in range(3):
+        await move_clock(emulator, bot, cog, WEEK)
+    assert await bot.storage.pending_schedules("loteria") == []
+    assert len(host.dms) == 1
+
+
+async def test_a_weekly_night_ends_when_its_host_left_the_server(
+    emulator: Emulator, start_bot
+):
+    """A host who left is not DMed (Discord would likely refuse it): the night's channel is
+    told once that the weekly night will not come back."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    guild.add_member("owner")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+    await (await host.slash("housie schedule", when="in 1 hour", weekly=True)).reply()
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
+    await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    guild.remove_member(host)
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    said = await channel.wait_for_message(lambda m: "will not come back" in m.content)
+    assert f"<@{host.id}>" in said.content
+    assert "no longer in this server" in said.content
+    assert await bot.storage.pending_schedules("housie") == []
+    await wait_for(  # week 1's deleted (nobody came), no week 2
+        emulator, lambda: guild.scheduled_events == {}, "no event left"
+    )
+    for _ in range(2):
+        await move_clock(emulator, bot, cog, WEEK)
+    assert host.dms == []
+    assert len([m for m in channel.messages if "will not come back" in m.content]) == 1
+
+
+async def test_a_weekly_night_whose_channel_goes_while_its_lobby_is_open(
+    emulator: Emulator, start_bot
+):
+    """The channel is deleted with the lobby open (someone joined): the night is called off,
+    its game not started, and no next week is planned (no event, no DM a week later to call
+    it off): the host hears once."""
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    doomed = guild.add_channel("doomed")
+    host, player = guild.add_member("host"), guild.add_member("player")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    await (
+        await host.slash("loteria schedule", in_channel=doomed, when="in 1 hour", weekly=True)
+    ).reply()
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
+    lobby = await doomed.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    await (await player.click(lobby, button_id(lobby, "join"))).reply()
+    guild.delete_channel(doomed)
+    await wait_for(emulator, lambda: bot.get_channel(doomed.id) is None, "the bot to hear it")
+
+    await move_clock(emulator, bot, cog, 5 * MINUTE)
+    notice = await host.wait_for_dm(lambda m: "called off" in m.content)
+    assert "#1" in notice.content
+    assert "deleted" in notice.content
+    assert (await bot.storage.get_schedule(1)).status is ScheduleStatus.CANCELLED
+    assert await bot.storage.pending_schedules("loteria") == []
+    assert await bot.storage.live_games() == []
+    await wait_for(emulator, lambda: guild.scheduled_events == {}, "its event deleted")
+    for _ in range(3):
+        await move_clock(emulator, bot, cog, WEEK)
+    assert await bot.storage.pending_schedules("loteria") == []
+    assert guild.scheduled_events == {}
+    assert len(host.dms) == 1
+
+
+async def running(bot, game_id: int) -> bool:
+    return (await bot.storage.get_game(game_id)).status is GameStatus.RUNNING
+
+
+async def eventually(check, what: str) -> None:
+    """Until the coroutine ``check()`` is true (the database's state), for up to 10 s."""
+    for _ in range(200):
+        if await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def with_event(bot, night_id: int):
+    """Night ``night_id`` once its Discord event is announced (stored after the night)."""
+
+    async def announced() -> bool:
+        return (await bot.storage.get_schedule(night_id)).event_id is not None
+
+    await eventually(announced, f"night {night_id}'s event")
+    return await bot.storage.get_schedule(night_id)
+
+
+async def wait_pending(bot, kind: str, *, after: int = 0) -> list:
+    """The nights of ``kind`` to come, once one numbered above ``after`` is planned."""
+
+    async def later() -> list:
+        return [n for n in await bot.storage.pending_schedules(kind) if n.id > after]
+
+    await eventually(later, f"a {kind} night after #{after}")
+    return await later()
