@@ -3,6 +3,8 @@ host controls, the end summary and verification. The two cogs plug their rules i
 
 Every change is written to SQLite before it is announced. A draw is announced with a nonce
 derived from (game, draw number), so a re-announcement after a crash cannot post twice.
+The end's summary fits Discord's 2,000 characters: a crowded game's winners are condensed per
+prize in it, and named in full in the messages that follow.
 """
 
 from __future__ import annotations
@@ -1535,8 +1537,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def _finish_locked(
         self, game: GameRow, *, reason: str, channel_gone: bool = False
     ) -> None:
-        """End ``game`` (its lock held) and post its summary; ``channel_gone``: its channel was
-        deleted, so nothing is posted there (the host is told by DM instead)."""
+        """End ``game`` (its lock held) and post its summary; ``channel_gone``: Discord said the
+        channel was deleted (10003), so nothing more is posted there."""
         ended = await self.storage.update_game(game.id, status=GameStatus.FINISHED)
         self.forget_dealer(game.id)
         if not ended:
@@ -1548,8 +1550,10 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             # (its nonce keeps the caller, mid-post, from posting it twice).
             try:
                 await self.announce_unannounced(game.id, locked=True)
-            except (discord.HTTPException, OSError):
+            except (discord.HTTPException, OSError) as error:
                 log.warning("game %s ended with a call that could not be posted", game.id)
+                channel_gone = post_refusal(error) is PostRefusal.GONE
+        if not channel_gone:
             winners = await self.storage.winners(game.id)
             announced = await self.announced_count(game.id)
             locale = self.channel_locale(game)

@@ -459,3 +459,29 @@ async def test_a_table_game_whose_end_automod_blocks_tells_its_players(
         assert "ran out of time" in told.content
     assert emulator.rest.automod_blocked >= 1
     assert await bot.storage.live_games() == []
+
+
+async def test_a_riddle_deleted_before_its_card_is_revealed_is_posted_again(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    """A moderator deletes the cantor's riddle before the card is revealed in it: the edit
+    meets 404 / Unknown Message, which is not the channel gone. The call is posted again."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100, seed_source=lambda: bytes(range(32)))
+    lobby = await (await host.slash("loteria start", verses="riddle")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games("loteria")
+    cog = bot.get_cog("Lotería")
+    monkeypatch.setattr(cog, "riddle_pause", lambda _game: 1.0)  # (the caller stays asleep)
+    calling = asyncio.create_task(cog.call_next(game.id))
+    riddle = await channel.wait_for_message(lambda m: "guess it" in m.content)
+    guild.delete_message(riddle)
+    assert await calling
+    revealed = await channel.wait_for_message(lambda m: "card 1 of 54" in m.content)
+    assert revealed.id != riddle.id
+    (draw,) = await bot.storage.draws(game.id)
+    assert draw.message_id == revealed.id
+    assert (await bot.storage.get_game(game.id)).status.value == "running"
