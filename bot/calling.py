@@ -3,6 +3,8 @@ host controls, the end summary and verification. The two cogs plug their rules i
 
 Every change is written to SQLite before it is announced. A draw is announced with a nonce
 derived from (game, draw number), so a re-announcement after a crash cannot post twice.
+The end's summary fits Discord's 2,000 characters: a crowded game's winners are condensed per
+prize in it, and named in full in the messages that follow.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from bot.errors import (
     defer_public,
     send_ephemeral,
 )
-from bot.games import GameCog, dispatch_component
+from bot.games import UNKNOWN_MESSAGE, GameCog, PostRefusal, dispatch_component, post_refusal
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.nights import GameNights
 from bot.permissions import require_posting
@@ -76,6 +78,25 @@ PRIZE_SHARING_GRACE = 3.0  # real seconds a game stays open after its latest win
 CLAIMS_BEFORE_THE_END = 10.0
 RIDDLE_PAUSE = 4.0  # seconds between the cantor's riddle and the card it hides
 VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a message: name the page
+MESSAGE_LIMIT = 2000  # characters in a message's content (Discord's limit)
+WINNER_MESSAGES = 10  # further messages naming a crowded game's winners, at most
+SHOWN_PER_PRIZE = 3  # winners of a prize named in a condensed summary, at most
+CALL_REPOSTS = 3  # posts of a call again after a moderator deleted it before its id was stored
+
+# What the host is told, and what the lobby says, when the channel refuses the game for good.
+HOST_NOTICES = {
+    PostRefusal.GONE: "host_channel_gone",
+    PostRefusal.PERMISSIONS: "host_cannot_post",
+    PostRefusal.THREAD: "host_thread_closed",
+    PostRefusal.AUTOMOD: "host_automod",
+    PostRefusal.REFUSED: "host_post_refused",
+}
+STALLED_STATUS = {
+    PostRefusal.PERMISSIONS.value: "status_stalled",
+    PostRefusal.THREAD.value: "status_stalled_thread",
+    PostRefusal.AUTOMOD.value: "status_stalled_automod",
+    PostRefusal.REFUSED.value: "status_stalled_refused",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,8 +612,10 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             players_line,
             self.say("commitment_line", locale, commitment=_commitment(game)),
         ]
-        if game.status is GameStatus.PAUSED and game.options.get("stalled"):
-            lines.insert(3, self.say("status_stalled", locale, channel=game.channel_id))
+        stalled = game.options.get("stalled")
+        if game.status is GameStatus.PAUSED and stalled:
+            key = STALLED_STATUS.get(str(stalled), "status_stalled_refused")
+            lines.insert(3, self.say(key, locale, channel=game.channel_id))
         if game.options.get("nobody_came"):
             lines.insert(3, self.say("night_nobody_came", locale))
         return "\n".join(lines)
@@ -1077,30 +1100,36 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
         """The channel refused a call for good: pause the game (or end it, if the channel is
-        gone) and tell the host, by DM or else at their next interaction."""
-        gone = isinstance(error, discord.NotFound)
-        log.warning("%s game %s cannot post its calls: %s", self.kind, game_id, error)
+        gone) and tell the host why, by DM or else at their next interaction."""
         async with self.live_game(game_id).lock:
             game = await self.storage.get_game(game_id)
             if game is None or not game.status.is_live:
                 return
+            refusal = self.refusal_in(game.channel_id, error)
+            log.warning(
+                "%s game %s cannot post its calls (%s): %s", self.kind, game_id, refusal, error
+            )
+            gone = refusal is PostRefusal.GONE
             if gone:
-                await self._finish_locked(game, reason="reason_channel_gone")
+                await self._finish_locked(game, reason="reason_channel_gone", channel_gone=True)
             else:
                 await self.storage.update_game(
                     game.id,
                     status=GameStatus.PAUSED,
-                    options={**game.options, "stalled": "cannot_post"},
+                    options={**game.options, "stalled": refusal.value},
                     expect_status=GameStatus.RUNNING,
                 )
-        self.touch_lobby(game_id, urgent=True)
+        if not gone:
+            self.touch_lobby(game_id, urgent=True)  # (a deleted channel has no lobby to edit)
         await self.bot.tell(
             game.host_id,
             self.say(
-                "host_channel_gone" if gone else "host_cannot_post",
+                HOST_NOTICES[refusal],
                 self.channel_locale(game),
                 game=game.id,
                 channel=game.channel_id,
+                code=error.code,
+                error=_short(error.text),
             ),
         )
 
@@ -1207,46 +1236,70 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             seq,
             executor=self.bot.caller_executor,
         )
-        view = discord.ui.View(timeout=None)
-        view.add_item(self.claim_button(game))
-        channel = self.bot.get_partial_messageable(game.channel_id)
-        files = [attachment(image) for image in images]
-        nonce = f"g{game_id}c{seq}"
-        riddle = self.riddle(game, value, seq)
         # A client that lost the game's shard to another process posts no more of its calls
         # (the new owner posts this one, and the nonce would fold two posts into one anyway).
         await self.storage.check_fence(game_id)
-        if riddle is None:
-            message = await channel.send(content, files=files, view=view, nonce=nonce)
-        else:
-            # The riddle first (the nonce keeps a retry after a crash to this one post), then
-            # the call revealed in the same message: only then has the channel seen it.
-            posted = await channel.send(riddle, nonce=nonce)
-            await asyncio.sleep(self.riddle_pause(game))
-            # Worded as the game stands at the reveal: a prize won during the riddle has moved
-            # it on. Read under the lock, so that a claim being judged has its say first.
-            if locked:
-                revealed = await self.storage.get_game(game_id)
-            else:
-                async with self.live_game(game_id).lock:
-                    revealed = await self.storage.get_game(game_id)
-            assert revealed is not None
-            content = await self.bot.heavy.run(
-                game.guild_id,
-                Lane.CALL,
-                self.call_text,
-                revealed,
-                value,
-                seq,
-                executor=self.bot.caller_executor,
-            )
-            message = await posted.edit(content=content, attachments=files, view=view)
+        for repost in range(CALL_REPOSTS + 1):
+            # The nonce of a message deleted since is answered Unknown Message, not with the
+            # message (discord-api-docs#6647): the call was posted and removed before its id was
+            # stored, so it goes out again, under the next nonce of its own series (a retry of
+            # that one still folds into one post).
+            nonce = f"g{game_id}c{seq}" + (f"r{repost}" if repost else "")
+            try:
+                message = await self._post_call(game, value, seq, content, images, nonce, locked)
+                break
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE or repost == CALL_REPOSTS:
+                    raise
+                log.info("call %s of game %s was deleted before it was stored", seq, game_id)
         live = self.live_game(game_id)
         first_post = (live.announced or 0) < seq  # (not the same call posted by a finish too)
         live.announced = max(live.announced or 0, seq)
         await self.storage.set_draw_message(game_id, seq, message.id)
         if first_post:
             self.bot.metrics.calls.labels(self.kind).inc()
+
+    async def _post_call(
+        self,
+        game: GameRow,
+        value: int,
+        seq: int,
+        content: str,
+        images: Sequence[Rendered],
+        nonce: str,
+        locked: bool,
+    ) -> discord.Message:
+        """One post of call ``seq`` with ``nonce`` (in riddle mode: the riddle, then the call
+        revealed in the same message); the message the channel sees."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.claim_button(game))
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        files = [attachment(image) for image in images]
+        riddle = self.riddle(game, value, seq)
+        if riddle is None:
+            return await channel.send(content, files=files, view=view, nonce=nonce)
+        # The riddle first (the nonce keeps a retry after a crash to this one post), then the
+        # call revealed in the same message: only then has the channel seen it.
+        posted = await channel.send(riddle, nonce=nonce)
+        await asyncio.sleep(self.riddle_pause(game))
+        # Worded as the game stands at the reveal: a prize won during the riddle has moved it
+        # on. Read under the lock, so that a claim being judged has its say first.
+        if locked:
+            revealed = await self.storage.get_game(game.id)
+        else:
+            async with self.live_game(game.id).lock:
+                revealed = await self.storage.get_game(game.id)
+        assert revealed is not None
+        content = await self.bot.heavy.run(
+            game.guild_id,
+            Lane.CALL,
+            self.call_text,
+            revealed,
+            value,
+            seq,
+            executor=self.bot.caller_executor,
+        )
+        return await posted.edit(content=content, attachments=files, view=view)
 
     def riddle_pause(self, game: GameRow) -> float:
         """Seconds between a riddle and its answer: a few, and well within the interval."""
@@ -1501,53 +1554,166 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 return
             await self._finish_locked(game, reason=reason)
 
-    async def _finish_locked(self, game: GameRow, *, reason: str) -> None:
+    async def _finish_locked(
+        self, game: GameRow, *, reason: str, channel_gone: bool = False
+    ) -> None:
+        """End ``game`` (its lock held) and post its summary; ``channel_gone``: Discord said the
+        channel was deleted (10003), so nothing more is posted there."""
         ended = await self.storage.update_game(game.id, status=GameStatus.FINISHED)
         self.forget_dealer(game.id)
         if not ended:
             return
         live = self.live_game(game.id)
         live.wake.set()
-        # A call stored just before the end is posted before the summary, which counts it
-        # (its nonce keeps the caller, mid-post, from posting it twice).
-        try:
-            await self.announce_unannounced(game.id, locked=True)
-        except (discord.HTTPException, OSError):
-            log.warning("game %s ended with a call that could not be posted", game.id)
-        winners = await self.storage.winners(game.id)
-        announced = await self.announced_count(game.id)
-        locale = self.channel_locale(game)
-        lines = [
-            self.say("over_header", locale, game=game.id, reason=self.say(reason, locale)),
-            self.say("calls_count", locale, count=announced),
-        ]
-        if winners:
-            lines.append(self.say("winners", locale))
-            lines += [
-                self.say(
-                    "winner_line",
-                    locale,
-                    prize=self.prize_name(w.prize, locale),
-                    user=w.user_id,
-                    seq=w.draw_seq,
-                )
-                for w in winners
-            ]
-        else:
-            lines.append(self.say("no_winners", locale))
-        assert game.seed is not None
-        lines.append(self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id))
-        link = await self.verify_line(game, announced, locale)
-        if link is not None:
-            lines.append(link)
-        await self.post_summary(game, "\n".join(lines), winners)
-        self.touch_lobby(game.id, urgent=True)
+        if not channel_gone:
+            # A call stored just before the end is posted before the summary, which counts it
+            # (its nonce keeps the caller, mid-post, from posting it twice).
+            try:
+                await self.announce_unannounced(game.id, locked=True)
+            except (discord.HTTPException, OSError) as error:
+                log.warning("game %s ended with a call that could not be posted", game.id)
+                channel_gone = post_refusal(error) is PostRefusal.GONE
+        if not channel_gone:
+            winners = await self.storage.winners(game.id)
+            announced = await self.announced_count(game.id)
+            locale = self.channel_locale(game)
+            link = await self.verify_line(game, announced, locale)
+            texts = self.summary_texts(game, reason, announced, winners, link)
+            await self.post_summary(game, texts, winners)
+            self.touch_lobby(game.id, urgent=True)
         if game.options.get("night") is not None:
             await self.night_ended(game)
 
-    async def post_summary(self, game: GameRow, text: str, winners: Sequence[WinnerRow]) -> None:
-        """Post the end-of-game summary with the winners' picture; the text alone if the
-        picture cannot be drawn or is refused (the summary reveals the seed: it must go out)."""
+    def summary_texts(
+        self,
+        game: GameRow,
+        reason: str,
+        announced: int,
+        winners: Sequence[WinnerRow],
+        link: str | None,
+    ) -> list[str]:
+        """The end-of-game summary as messages within Discord's 2,000 characters: the first
+        always holds the header, the calls, the winners (each named, or per prize the first
+        few and how many more when that would not fit), the seed and the verification hint;
+        when the winners were condensed, the next ones name them all (at most
+        ``WINNER_MESSAGES`` of them)."""
+        locale = self.channel_locale(game)
+        assert game.seed is not None
+        head = [
+            self.say("over_header", locale, game=game.id, reason=self.say(reason, locale)),
+            self.say("calls_count", locale, count=announced),
+        ]
+        seed = self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id)
+        tail = [seed] if link is None else [seed, link]
+        if not winners:
+            return ["\n".join([*head, self.say("no_winners", locale), *tail])]
+        every_one = [
+            self.say(
+                "winner_line",
+                locale,
+                prize=self.prize_name(w.prize, locale),
+                user=w.user_id,
+                seq=w.draw_seq,
+            )
+            for w in winners
+        ]
+        whole = "\n".join([*head, self.say("winners", locale), *every_one, *tail])
+        if len(whole) <= MESSAGE_LIMIT:
+            return [whole]
+        groups: dict[tuple[str, int], list[int]] = {}
+        for w in winners:
+            groups.setdefault((w.prize, w.draw_seq), []).append(w.user_id)
+        pages, left_out = self._winner_pages(game, groups)
+        if left_out:
+            intro = self.say("winners_most_below", locale, count=len(winners), left=left_out)
+        else:
+            intro = self.say("winners_below", locale, count=len(winners))
+        first = self._condensed_summary(game, [*head, intro], tail, groups)
+        if first is None and link is not None:
+            # A crowded game's verification link leaves no room: the page's address only.
+            page = self.bot.verify_page()
+            short = [seed, self.say("verify_page_only", locale, page=page)] if page else [seed]
+            first = self._condensed_summary(game, [*head, intro], short, groups)
+        if first is None:  # (cannot happen with Discord's limits and these words)
+            first = "\n".join([*head, *tail])[:MESSAGE_LIMIT]
+        return [first, *pages]
+
+    def _condensed_summary(
+        self,
+        game: GameRow,
+        head: list[str],
+        tail: list[str],
+        groups: Mapping[tuple[str, int], Sequence[int]],
+    ) -> str | None:
+        """``head``, each prize's first few winners (fewer until it fits, none at the last) and
+        ``tail``, as one message; None if even that is too long."""
+        for shown in range(SHOWN_PER_PRIZE, -1, -1):
+            lines = [
+                self._group_line(game, prize, seq, users[:shown], len(users) - shown)
+                for (prize, seq), users in groups.items()
+            ]
+            text = "\n".join([*head, *lines, *tail])
+            if len(text) <= MESSAGE_LIMIT:
+                return text
+        text = "\n".join([*head, *tail])
+        return text if len(text) <= MESSAGE_LIMIT else None
+
+    def _group_line(
+        self, game: GameRow, prize: str, seq: int, users: Sequence[int], more: int
+    ) -> str:
+        """One prize's winners on one line: those of ``users`` named, and ``more`` counted."""
+        locale = self.channel_locale(game)
+        named = ", ".join(f"<@{user}>" for user in users)
+        if not named:
+            named = self.say("winners_n", locale, count=more)
+        elif more > 0:
+            named = self.say("winners_and_more", locale, users=named, count=more)
+        prize_name = self.prize_name(prize, locale)
+        return self.say("winners_group", locale, prize=prize_name, seq=seq, users=named)
+
+    def _winner_pages(
+        self, game: GameRow, groups: Mapping[tuple[str, int], Sequence[int]]
+    ) -> tuple[list[str], int]:
+        """Every winner, prize by prize, over as many messages as they need, and how many were
+        left out: at most ``WINNER_MESSAGES`` are posted (the last says how many more won)."""
+        locale = self.channel_locale(game)
+        room = MESSAGE_LIMIT - 200  # each page's heading and the count of those left out
+        pages: list[list[str]] = [[]]
+        named: list[int] = [0]  # winners named on each page
+        used = 0  # characters on the last page so far
+        for (prize, seq), users in groups.items():
+            prefix = self.say(
+                "winners_group", locale, prize=self.prize_name(prize, locale), seq=seq, users=""
+            )
+            line = ""
+            for user in users:
+                longer = f"{line}, <@{user}>" if line else f"{prefix}<@{user}>"
+                if used + len(longer) > room:  # the page is full: on to the next one
+                    if line:
+                        pages[-1].append(line)
+                    pages.append([])
+                    named.append(0)
+                    used = 0
+                    longer = f"{prefix}<@{user}>"
+                line = longer
+                named[-1] += 1
+            pages[-1].append(line)
+            used += len(line) + 1
+        left_out = sum(named[WINNER_MESSAGES:])
+        listed = pages[:WINNER_MESSAGES]
+        texts = []
+        for number, lines in enumerate(listed, start=1):
+            heading = self.say("winners_page", locale, game=game.id, page=number, pages=len(listed))
+            last = [self.say("winners_left_out", locale, count=left_out)] if left_out else []
+            texts.append("\n".join([heading, *lines, *(last if number == len(listed) else [])]))
+        return texts, left_out
+
+    async def post_summary(
+        self, game: GameRow, texts: Sequence[str], winners: Sequence[WinnerRow]
+    ) -> None:
+        """Post the end-of-game summary (``texts``, from :meth:`summary_texts`), the winners'
+        picture with its first message; that message alone if the picture cannot be drawn or
+        is refused (the summary reveals the seed: it must go out)."""
         pictures: list[Rendered] = []
         if winners:
             boards = await self.storage.boards(game.id)
@@ -1559,13 +1725,22 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             except Exception:  # the picture is a bonus; the summary must not wait on it
                 log.exception("could not draw the winners of game %s", game.id)
         channel = self.bot.get_partial_messageable(game.channel_id)
+        first, *rest = texts
         attempts = [[attachment(p) for p in pictures], []] if pictures else [[]]
         for files in attempts:
             try:
-                await channel.send(text, files=files)
-                return
-            except discord.HTTPException:
+                await channel.send(first, files=files)
+                break
+            except discord.HTTPException as error:
                 log.warning("could not post the summary of game %s", game.id, exc_info=True)
+                if post_refusal(error) is PostRefusal.GONE:
+                    return
+        for text in rest:
+            try:
+                await channel.send(text)
+            except discord.HTTPException:
+                log.warning("could not post the winners of game %s", game.id, exc_info=True)
+                return
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Checks finished game ``game_id`` of this server against its seed, in public."""
@@ -1679,6 +1854,11 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     ) -> None:
         """``/<game> verify game``."""
         await self.verify(interaction, game)
+
+
+def _short(text: str) -> str:
+    """Discord's words for an error, on one line and short enough to quote to a host."""
+    return " ".join(text.split())[:200] or "-"
 
 
 def _commitment(game: GameRow) -> str:

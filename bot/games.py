@@ -11,6 +11,7 @@ engine, its renderer, its cog and its tests, and nothing else.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -32,6 +33,43 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives each game's tasks to finish what they do
 LEASE_WAIT = 1.0  # seconds a game task refused by its shard's lease waits before looking again
 RETRY_CEILING = 60.0  # the longest wait between two tries of a failing game task
+
+# Discord's JSON error codes the games tell apart (Topics: Opcodes and Status Codes).
+UNKNOWN_CHANNEL = 10003  # the channel (or thread) was deleted
+UNKNOWN_MESSAGE = 10008  # the message was deleted (or a nonce repeat of a deleted one)
+THREAD_ARCHIVED = 50083  # "Tried to perform an operation on an archived thread"
+AUTOMOD_CODES = frozenset({200000, 200001})  # a message (or its title) blocked by AutoMod
+
+
+class PostRefusal(enum.StrEnum):
+    """Why Discord refused a game's post for good: no retry mends it, someone must act. The
+    values are stored in a paused game's ``stalled`` option."""
+
+    GONE = "channel_gone"  # 404 / 10003: the channel was deleted; nothing can be done
+    PERMISSIONS = "cannot_post"  # 403: a permission was taken away
+    THREAD = "thread_closed"  # the game's thread was archived or locked
+    AUTOMOD = "automod"  # the server's AutoMod blocked the message
+    REFUSED = "refused"  # any other 4xx (an invalid body, a deleted message...)
+
+
+def post_refusal(error: BaseException) -> PostRefusal | None:
+    """What a failed request to Discord means for a game: None when retrying may mend it (a
+    5xx, a 429 discord.py did not wait out, the network), else why it is refused for good.
+    Decided by the JSON error code where Discord gives one: a 404 is "channel gone" only for
+    Unknown Channel, not for Unknown Message and the like."""
+    if not isinstance(error, discord.HTTPException):
+        return None
+    if error.status == 429 or error.status >= 500:
+        return None
+    if error.code == UNKNOWN_CHANNEL:
+        return PostRefusal.GONE
+    if error.code == THREAD_ARCHIVED:
+        return PostRefusal.THREAD
+    if error.code in AUTOMOD_CODES:
+        return PostRefusal.AUTOMOD
+    if error.status == 403:
+        return PostRefusal.PERMISSIONS
+    return PostRefusal.REFUSED
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,9 +257,10 @@ class GameCog(commands.Cog, Generic[LiveT]):
 
     async def keep_running(self, game_id: int, step: Callable[[], Awaitable[bool]]) -> None:
         """Run ``step`` until it returns False or the bot stops: the loop behind every game's
-        timer. Discord having a bad moment (5xx, the network) is a warning and a retry with
-        backoff; a refusal no retry can mend (403: the bot may not post; 404: the channel is
-        gone) is handed to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
+        timer. Discord having a bad moment (5xx, 429, the network) is a warning and a retry
+        with backoff; a refusal no retry can mend (any other 4xx, :func:`post_refusal`: a
+        permission taken, the channel deleted, a thread archived or locked, AutoMod) is handed
+        to :meth:`cannot_post` and ends the loop; a bug is logged and retried."""
         game = await self.storage.get_game(game_id)
         await self.bot.wait_until_shard_connected(game.guild_id if game is not None else None)
         failures = 0
@@ -232,9 +271,13 @@ class GameCog(commands.Cog, Generic[LiveT]):
                 failures = 0
             except asyncio.CancelledError:
                 raise
-            except (discord.Forbidden, discord.NotFound) as error:
-                await self.cannot_post(game_id, error)
-                break
+            except discord.HTTPException as error:
+                if post_refusal(error) is not None:
+                    await self.cannot_post(game_id, error)
+                    break
+                failures += 1
+                log.warning("%s game %s: %s; retrying", self.kind, game_id, error)
+                await asyncio.sleep(min(RETRY_CEILING, 2.0**failures) * self.bot.time_scale)
             except LeaseLostError as error:
                 # A fleet's client whose lease lapsed: the fleet stops this client if another
                 # process took the shard; if not, the game goes on once the lease is renewed.
@@ -242,7 +285,7 @@ class GameCog(commands.Cog, Generic[LiveT]):
                 await asyncio.sleep(LEASE_WAIT)
             except Exception as error:
                 failures += 1
-                if isinstance(error, discord.DiscordServerError | OSError):
+                if isinstance(error, OSError):
                     log.warning("%s game %s: %s; retrying", self.kind, game_id, error)
                 else:
                     log.exception("%s game %s failed; retrying", self.kind, game_id)
@@ -250,8 +293,21 @@ class GameCog(commands.Cog, Generic[LiveT]):
         await self.release_if_over(game_id)
 
     async def cannot_post(self, game_id: int, error: discord.HTTPException) -> None:
-        """The game's channel refused the bot for good (see :meth:`keep_running`)."""
+        """The game's channel refused the bot for good (see :meth:`keep_running`;
+        :meth:`refusal_in` says why)."""
         log.warning("%s game %s cannot post in its channel: %s", self.kind, game_id, error)
+
+    def refusal_in(self, channel_id: int, error: discord.HTTPException) -> PostRefusal:
+        """Why ``error`` (a refusal for good) stops a game in ``channel_id``: as
+        :func:`post_refusal`, except that a 403 in a thread the bot knows is locked or archived
+        is the thread's doing, not a permission taken away (Discord answers a post in a locked
+        thread with Missing Permissions)."""
+        refusal = post_refusal(error) or PostRefusal.REFUSED
+        if refusal is PostRefusal.PERMISSIONS:
+            channel = self.bot.get_channel(channel_id)
+            if isinstance(channel, discord.Thread) and (channel.locked or channel.archived):
+                return PostRefusal.THREAD
+        return refusal
 
     # -- /help ---------------------------------------------------------------------------------
 

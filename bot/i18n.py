@@ -924,6 +924,48 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "`/{kind} verify game:{game}`.",
     ),
     "reason_channel_gone": ("its channel was deleted", "se borró su canal"),
+    "host_thread_closed": (
+        "⚠️ {title} #{game} in <#{channel}> is paused: its thread was archived or locked, so I "
+        "can no longer post there. Reopen the thread (unarchive and unlock it, or give me Manage "
+        "Threads), then use `/{kind} resume` there. Nothing is lost.",
+        "⚠️ {titulo} #{game} en <#{channel}> está en pausa: su hilo se archivó o se bloqueó y "
+        "ya no puedo publicar ahí. Reabre el hilo (desarchívalo y desbloquéalo, o dame "
+        "Gestionar hilos) y usa `/{kind} resume` ahí. No se pierde nada.",
+    ),
+    "host_automod": (
+        "⚠️ {title} #{game} in <#{channel}> is paused: the server's AutoMod blocked my message "
+        "there. Ask a moderator to let my messages through in that channel (Server Settings > "
+        "AutoMod), then use `/{kind} resume` there. Nothing is lost.",
+        "⚠️ {titulo} #{game} en <#{channel}> está en pausa: el AutoMod del servidor bloqueó mi "
+        "mensaje ahí. Pide a un moderador que deje pasar mis mensajes en ese canal (Ajustes "
+        "del servidor > AutoMod) y usa `/{kind} resume` ahí. No se pierde nada.",
+    ),
+    "host_post_refused": (
+        "⚠️ {title} #{game} in <#{channel}> is paused: Discord refused my message there "
+        "(error {code}: {error}). Once that is sorted out, use `/{kind} resume` there. Nothing "
+        "is lost.",
+        "⚠️ {titulo} #{game} en <#{channel}> está en pausa: Discord rechazó mi mensaje ahí "
+        "(error {code}: {error}). Cuando se resuelva, usa `/{kind} resume` ahí. No se pierde "
+        "nada.",
+    ),
+    "status_stalled_thread": (
+        "⚠️ Paused: this thread was archived or locked. Once it is open again, the host can use "
+        "`/{kind} resume`.",
+        "⚠️ En pausa: este hilo se archivó o se bloqueó. Cuando vuelva a estar abierto, el "
+        "anfitrión puede usar `/{kind} resume`.",
+    ),
+    "status_stalled_automod": (
+        "⚠️ Paused: the server's AutoMod blocked my message in <#{channel}>. Once moderators "
+        "let it through, the host can use `/{kind} resume`.",
+        "⚠️ En pausa: el AutoMod del servidor bloqueó mi mensaje en <#{channel}>. Cuando los "
+        "moderadores lo dejen pasar, el anfitrión puede usar `/{kind} resume`.",
+    ),
+    "status_stalled_refused": (
+        "⚠️ Paused: Discord refused my message in <#{channel}>. The host can use "
+        "`/{kind} resume` once it is sorted out.",
+        "⚠️ En pausa: Discord rechazó mi mensaje en <#{channel}>. El anfitrión puede usar "
+        "`/{kind} resume` cuando se resuelva.",
+    ),
     "already_stopping": (
         "{title} #{game} is already being stopped.",
         "{titulo} #{game} ya se está terminando.",
@@ -1075,6 +1117,45 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "winners": ("Winners:", "Ganadores:"),
     "winner_line": ("- {prize}: <@{user}> (call {seq})", "- {prize}: <@{user}> (cantada {seq})"),
     "no_winners": ("Nobody won a prize this time.", "Esta vez nadie ganó un premio."),
+    # A crowded game's summary: each prize's first winners in it, then every one in the
+    # messages that follow it.
+    "winners_below": (
+        Plural("{count} winner, named below:", "{count} winners, all named below:"),
+        Plural("{count} ganador, nombrado abajo:", "{count} ganadores, todos nombrados abajo:"),
+    ),
+    "winners_most_below": (
+        Plural(
+            "{count} winner, all but {left} named below:",
+            "{count} winners, all but {left} named below:",
+        ),
+        Plural(
+            "{count} ganador, todos salvo {left} nombrados abajo:",
+            "{count} ganadores, todos salvo {left} nombrados abajo:",
+        ),
+    ),
+    "winners_group": (
+        "- {prize} (call {seq}): {users}",
+        "- {prize} (cantada {seq}): {users}",
+    ),
+    "winners_and_more": ("{users} and {count} more", "{users} y {count} más"),
+    "winners_n": (
+        Plural("{count} winner", "{count} winners"),
+        Plural("{count} ganador", "{count} ganadores"),
+    ),
+    "winners_page": (
+        "**{title} #{game}**, the winners ({page}/{pages}):",
+        "**{titulo} #{game}**, los ganadores ({page}/{pages}):",
+    ),
+    "winners_left_out": (
+        Plural(
+            "… and {count} more winner, too many to list here.",
+            "… and {count} more winners, too many to list here.",
+        ),
+        Plural(
+            "… y {count} ganador más, demasiados para nombrarlos aquí.",
+            "… y {count} ganadores más, demasiados para nombrarlos aquí.",
+        ),
+    ),
     # The picture the summary carries (bot/render/results.py): its labels and alt text.
     "result_heading": ("Game {game} · the winners", "Partida {game} · los ganadores"),
     "result_page": ("picture {page} of {pages}", "imagen {page} de {pages}"),
@@ -1207,10 +1288,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "({settings}).\n{players}; empieza {first}. Acepta <t:{deadline}:R>, o rechaza.",
     ),
     "table_cannot_post": (
-        "I could not post in <#{channel}> (a permission was taken away, or the channel is gone), "
-        "so here is how {title} #{game} ended:",
-        "No pude publicar en <#{channel}> (me quitaron un permiso, o el canal ya no existe), así "
-        "que así terminó {titulo} #{game}:",
+        "I could not post in <#{channel}> (a permission was taken away, the channel is gone or "
+        "its thread closed, or AutoMod blocked me), so here is how {title} #{game} ended:",
+        "No pude publicar en <#{channel}> (me quitaron un permiso, el canal ya no existe o su "
+        "hilo se cerró, o el AutoMod me bloqueó), así que así terminó {titulo} #{game}:",
     ),
     "table_accept": ("Accept", "Aceptar"),
     "table_decline": ("Decline", "Rechazar"),

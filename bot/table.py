@@ -34,7 +34,7 @@ from bot.errors import (
     check_range,
     defer_public,
 )
-from bot.games import GameCog, dispatch_component
+from bot.games import GameCog, dispatch_component, post_refusal
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.storage import GameRow, GameStatus
@@ -933,18 +933,24 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 await channel.send(shown.content, view=shown.view, files=shown.files)
             else:
                 await channel.send(shown.content, view=shown.view)
-        except (discord.Forbidden, discord.NotFound):
-            # The channel shut the bot out (a permission taken, or deleted): the players still
-            # hear how their game ended.
-            log.warning("cannot post the end of %s game %s; telling its players", self.kind, game.id)
+        except discord.HTTPException as error:
+            if post_refusal(error) is None:  # Discord's bad moment, past discord.py's retries
+                log.warning("could not announce the end of %s game %s", self.kind, game.id)
+                return
+            # The channel refused the bot for good (a permission taken, the channel deleted, a
+            # thread closed, AutoMod...): the players still hear how their game ended.
+            log.warning(
+                "cannot post the end of %s game %s (%s); telling its players",
+                self.kind,
+                game.id,
+                error,
+            )
             notice = self.say(
                 "table_cannot_post", self.channel_locale(game), game=game.id, channel=game.channel_id
             )
             for user_id in self.seats(game):
                 if user_id != BOT_SEAT_ID:
                     await self.bot.tell(user_id, f"{notice}\n{shown.content}")
-        except discord.HTTPException:
-            log.warning("could not announce the end of %s game %s", self.kind, game.id)
 
     def verdict(self, game: GameRow, *, plain: bool = False, locale: LocaleLike = None) -> str:
         """How a finished game ended, with mentions (or ``plain`` names, for pictures)."""

@@ -811,6 +811,14 @@ class Guild:
                 due.append(moment)
         return min(due, default=None)
 
+    def delete_message(self, message: Message) -> None:
+        """A moderator deletes ``message`` of one of this server's channels (MESSAGE_DELETE):
+        requests to it answer 404 / 10008 Unknown Message from now on, and so does a repeat of
+        its enforced nonce."""
+        if message.channel.guild is not self or message.deleted:
+            raise DriverError(f"{message!r} is not a message of {self.name} to delete")
+        self._world.message_deleted(message)
+
     def add_role(self, name: str, *, permissions: int = 0) -> Role:
         """A role of this server (give it with ``add_member(..., roles=[role])`` or
         :meth:`Member.give_role`); the bot is told, as Discord tells it (GUILD_ROLE_CREATE)."""

@@ -812,6 +812,10 @@ class RestApi:
             # the last few minutes is returned instead of creating another.
             earlier = self._recent_nonces.get((channel.id, str(nonce)))
             if earlier is not None and time.monotonic() - earlier[1] < NONCE_WINDOW:
+                if earlier[0].deleted:
+                    # The first message was deleted since: Discord does not create it again
+                    # but answers Unknown Message (discord-api-docs#6647, discord.py#10116).
+                    raise ApiError(404, 10008, "Unknown Message")
                 return 200, self._world.message_payload(earlier[0])
         message = Message(
             self._world.new_id(), channel, self._world.bot_user, nonce=payload.get("nonce")
@@ -909,7 +913,10 @@ class RestApi:
             raise archived_error
 
     def _automod(self, channel: Channel, payload: dict[str, Any]) -> None:
-        """400 / 200000 when an AutoMod block (a fault a test turns on) matches the content."""
+        """400 / 200000 when an AutoMod block (a fault a test turns on) matches the content.
+        AutoMod rules are a server's: DMs are never blocked."""
+        if channel.is_dm:
+            return
         content = str(payload.get("content") or "")
         for block in self.automod_blocks:
             if block.blocks(channel.id, content):

@@ -8,6 +8,9 @@ import re
 import sqlite3
 import threading
 
+import discord
+import pytest
+
 from bot.storage import Delivery
 from emulator import Emulator, Fault
 from emulator.model import Permission
@@ -289,3 +292,196 @@ async def test_a_table_game_that_cannot_post_its_end_tells_its_players(
         assert "ran out of time" in told.content
     emulator.take_failures("missing_permissions")
     assert await bot.storage.live_games() == []
+
+
+def announced_calls(channel) -> list[int]:
+    return [
+        int(match[1])
+        for m in channel.messages
+        if (match := re.search(r"card (\d+) of 54", m.content))
+    ]
+
+
+async def caller_stopped(emulator: Emulator, cog, game_id: int) -> None:
+    """Wait until the game's caller has given up (no endless retry behind the test's back)."""
+    task = cog.live_game(game_id).task
+    await emulator.wait_until(task.done, 10, lambda: "the caller to stop")
+
+
+async def test_calls_automod_blocks_pause_the_game_and_tell_the_host(
+    emulator: Emulator, start_bot
+):
+    bot, cog, game, _guild, channel, host, _player, lobby = await start_game(emulator, start_bot)
+    await run_calls(cog, game.id, 2)
+    block = emulator.block_messages("of 54", channel=channel)  # the calls, not the lobby
+    hurry(bot, cog, game.id)
+    dm = await host.wait_for_dm(lambda m: "is paused" in m.content)
+    assert "AutoMod blocked my message" in dm.content
+    assert f"#{game.id}" in dm.content
+    assert "/loteria resume" in dm.content
+    await caller_stopped(emulator, cog, game.id)
+    paused = await bot.storage.get_game(game.id)
+    assert paused.status.value == "paused"
+    assert paused.options["stalled"] == "automod"
+    draws = await bot.storage.draws(game.id)
+    assert len(draws) == 3  # the third was drawn and kept, neither lost nor retried forever
+    assert draws[-1].message_id is None
+    assert emulator.rest.automod_blocked == 1
+    await emulator.wait_until(
+        lambda: "AutoMod blocked my message" in lobby.content, 5, lambda: "the lobby to say why"
+    )
+
+    # Once the moderators let the calls through, the host resumes and nothing is lost.
+    emulator.unblock_messages(block)
+    resumed = await (await host.slash("loteria resume")).reply()
+    assert "resumed" in resumed.content
+    await channel.wait_for_message(lambda m: "card 3 of 54" in m.content, timeout=5)
+    await channel.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+    assert announced_calls(channel) == list(range(1, 55))
+
+
+@pytest.mark.parametrize("archived", [True, False], ids=["archived-and-locked", "locked"])
+async def test_a_game_whose_thread_is_closed_pauses_and_tells_the_host(
+    emulator: Emulator, start_bot, archived: bool
+):
+    """A game hosted in a thread: a moderator archives and locks it (or only locks it) in the
+    middle of the game. The game pauses, the host hears why, and it goes on once the thread is
+    open again."""
+    guild = emulator.add_guild("Game Night")
+    parent = guild.add_channel("general")
+    thread = guild.add_thread(parent, "Lotería night")
+    host = guild.add_member("host")
+    player = guild.add_member("player")
+    bot = await start_bot(time_scale=100, seed_source=lambda: bytes(range(32)))
+    cog = bot.get_cog("Lotería")
+    lobby = await (await host.slash("loteria start", in_channel=thread)).reply()
+    assert lobby.channel is thread
+    for member in (host, player):
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games("loteria")
+    assert game.channel_id == thread.id
+    await run_calls(cog, game.id, 2)
+    assert announced_calls(thread) == [1, 2]
+
+    guild.set_thread_state(thread, archived=archived, locked=True)
+    hurry(bot, cog, game.id)
+    dm = await host.wait_for_dm(lambda m: "is paused" in m.content)
+    assert "thread was archived or locked" in dm.content
+    assert "/loteria resume" in dm.content
+    await caller_stopped(emulator, cog, game.id)
+    emulator.take_failures("thread_archived" if archived else "missing_permissions")
+    paused = await bot.storage.get_game(game.id)
+    assert paused.status.value == "paused"
+    assert paused.options["stalled"] == "thread_closed"
+
+    guild.set_thread_state(thread, archived=False, locked=False)
+    resumed = await (await host.slash("loteria resume", in_channel=thread)).reply()
+    assert "resumed" in resumed.content
+    await thread.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+    assert announced_calls(thread) == list(range(1, 55))
+    assert parent.messages == []
+
+
+async def test_a_call_deleted_before_it_was_stored_is_posted_again(
+    emulator: Emulator, start_bot
+):
+    """The call was posted but its answer lost (a 503 after Discord made the message), and a
+    moderator deleted it before the caller's retry: Discord answers the retry's nonce with
+    404 / Unknown Message. That is not the channel gone: the call goes out again and the game
+    plays on."""
+    bot, cog, game, guild, channel, host, _player, _lobby = await start_game(emulator, start_bot)
+    await run_calls(cog, game.id, 2)
+    emulator.inject_fault(
+        Fault(
+            503,
+            method="POST",
+            route="/channels/{channel_id}/messages",
+            limit=1,
+            after_handling=True,
+        )
+    )
+    with pytest.raises(discord.DiscordServerError):
+        await cog.call_next(game.id)
+    posted = channel.messages[-1]
+    assert "card 3 of 54" in posted.content
+    guild.delete_message(posted)
+
+    hurry(bot, cog, game.id)  # the caller posts the call it has not stored first
+    await channel.wait_for_message(lambda m: "card 3 of 54" in m.content, timeout=5)
+    await channel.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+    assert announced_calls(channel) == list(range(1, 55))
+    unknown = [r for r in emulator.requests if r.status == 404]
+    assert len(unknown) == 1
+    assert unknown[0].response["code"] == 10008  # Unknown Message, not Unknown Channel
+    assert [m.content for m in host.dms if "deleted" in m.content] == []
+    ended = await bot.storage.get_game(game.id)
+    assert ended.status.value == "finished"
+
+
+@pytest.mark.emulator(rate_limits=True)
+async def test_a_deleted_channel_is_not_posted_to_again(emulator: Emulator, start_bot):
+    """Once Discord has said the channel is gone (404 / Unknown Channel), the end of the game
+    posts nothing more there (no summary, no lobby edit, nothing waiting for the channel's
+    rate limit): the host's DM is the next thing the bot sends."""
+    bot, cog, game, guild, channel, host, _player, _lobby = await start_game(emulator, start_bot)
+    await run_calls(cog, game.id, 4)  # the channel's bucket nearly spent
+    lobby_edits = cog.live_game(game.id).lobby_task  # (the joins' and the start's)
+    await emulator.wait_until(lobby_edits.done, 10, lambda: "the lobby's edits to be done")
+    guild.delete_channel(channel)
+    hurry(bot, cog, game.id)
+    await host.wait_for_dm(lambda m: "its channel was deleted" in m.content)
+    await emulator.wait_until(lambda: game.id not in cog.live, 10, lambda: "the game let go")
+    refused = [
+        r for r in emulator.requests if f"/channels/{channel.id}/" in r.path and r.status == 404
+    ]
+    assert len(refused) == 1
+    assert refused[0].response["code"] == 10003
+    ended = await bot.storage.get_game(game.id)
+    assert ended.status.value == "finished"
+
+
+async def test_a_table_game_whose_end_automod_blocks_tells_its_players(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    alice = guild.add_member("alice")
+    bob = guild.add_member("bob")
+    bot = await start_bot(time_scale=0.01)
+    challenge = await (await alice.slash("tictactoe play", opponent=bob, turn_time=15)).reply()
+    accept = next(c for c in challenge.custom_ids if ":accept:" in c)
+    await (await bob.click(challenge, accept)).reply()
+    emulator.block_messages(channel=channel)
+    # Nobody moves: the move clock runs out and the game ends; AutoMod blocks its result.
+    for member in (alice, bob):
+        told = await member.wait_for_dm(lambda m: "here is how" in m.content, timeout=10)
+        assert "ran out of time" in told.content
+    assert emulator.rest.automod_blocked >= 1
+    assert await bot.storage.live_games() == []
+
+
+async def test_a_riddle_deleted_before_its_card_is_revealed_is_posted_again(
+    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
+):
+    """A moderator deletes the cantor's riddle before the card is revealed in it: the edit
+    meets 404 / Unknown Message, which is not the channel gone. The call is posted again."""
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100, seed_source=lambda: bytes(range(32)))
+    lobby = await (await host.slash("loteria start", verses="riddle")).reply()
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games("loteria")
+    cog = bot.get_cog("Lotería")
+    monkeypatch.setattr(cog, "riddle_pause", lambda _game: 1.0)  # (the caller stays asleep)
+    calling = asyncio.create_task(cog.call_next(game.id))
+    riddle = await channel.wait_for_message(lambda m: "guess it" in m.content)
+    guild.delete_message(riddle)
+    assert await calling
+    revealed = await channel.wait_for_message(lambda m: "card 1 of 54" in m.content)
+    assert revealed.id != riddle.id
+    (draw,) = await bot.storage.draws(game.id)
+    assert draw.message_id == revealed.id
+    assert (await bot.storage.get_game(game.id)).status.value == "running"

@@ -347,3 +347,21 @@ async def test_an_enforced_nonce_makes_a_repeated_send_return_the_first_message(
     await raw(emulator, "POST", path, body={**body, "enforce_nonce": False})
     await raw(emulator, "POST", path, body={**body, "nonce": "g1c6"})
     assert len(general.messages) == 3
+
+
+async def test_a_repeated_nonce_of_a_deleted_message_is_unknown_message(emulator):
+    """Discord does not make a message again for the nonce of one deleted since: it answers
+    404 / 10008 Unknown Message (discord-api-docs#6647, discord.py#10116)."""
+    general, _, _ = make_world(emulator)
+    path = f"/channels/{general.id}/messages"
+    body = {"content": "card 5 of 54", "nonce": "g1c5", "enforce_nonce": True}
+    _, _, first = await raw(emulator, "POST", path, body=body)
+    status, _, _ = await raw(emulator, "DELETE", f"{path}/{first['id']}")
+    assert status == 204
+    status, _, answer = await raw(emulator, "POST", path, body=body)
+    assert (status, answer["code"]) == (404, 10008)
+    assert general.messages == []
+    assert emulator.failures == []  # Discord's answer, not a rule the bot broke
+    # Another nonce (or none enforced) posts as usual.
+    await raw(emulator, "POST", path, body={**body, "nonce": "g1c5r1"})
+    assert [m.content for m in general.messages] == ["card 5 of 54"]

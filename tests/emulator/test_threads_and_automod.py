@@ -132,3 +132,19 @@ async def test_an_automod_block_refuses_matching_posts_and_edits(tmp_path):
         assert [m.content for m in general.messages] == ["a clean message", "forbidden no more"]
         assert emu.rest.automod_blocked == 2
         assert emu.failures == []  # a block is the server's doing, not a broken rule
+
+
+async def test_automod_never_blocks_a_dm(tmp_path):
+    """AutoMod rules are a server's: the bot's DMs go through a block of every message."""
+    async with Emulator() as emu:
+        _, general, alice, _ = world(emu)
+        bot = MinimalBot(tmp_path / "bot.sqlite3")
+        async with run_bot(emu, bot):
+            emu.block_messages()
+            with pytest.raises(discord.HTTPException) as blocked:
+                await bot.get_partial_messageable(general.id).send("in the server")
+            assert blocked.value.code == 200000
+            user = await bot.fetch_user(alice.id)
+            await user.send("a word in private")
+        assert [m.content for m in alice.dms] == ["a word in private"]
+        assert emu.rest.automod_blocked == 1
