@@ -261,6 +261,7 @@ UNFENCED_WRITES = {
     "take_identify_slot",
     "set_dm_channel",
     "forget_dm_channel",
+    "set_dms_closed",  # a member's DMs, like their DM channel: no game's
     "forget_member",
     "purge_over_games",
 }
