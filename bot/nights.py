@@ -29,7 +29,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.errors import UserError, answer, defer_public
+from bot.errors import UserError, answer, defer_private, defer_public
 from bot.games import LEASE_WAIT
 from bot.i18n import LocaleLike
 from bot.permissions import can_create_events, require_posting
@@ -74,6 +74,7 @@ class GameNights(commands.Cog):
     kind: ClassVar[str]
     nights_wake: asyncio.Event
     nights_task: asyncio.Task[None] | None
+    nights_held: dict[int, ScheduleRow]
 
     # -- what the game provides (CallingGameCog and the cogs) ----------------------------------
 
@@ -150,6 +151,7 @@ class GameNights(commands.Cog):
         while not self.is_closing():
             try:
                 pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
+                self.nights_held = {schedule.id: schedule for schedule in pending}
                 now = self.bot.now()
                 stepped = False
                 for schedule in (s for s in pending if self.next_step_at(s) <= now):
@@ -376,7 +378,10 @@ class GameNights(commands.Cog):
             moment = parse_when(when, now, zone)
         except WhenError as error:
             raise UserError(error.key, when=quoted(when), zone=str(zone)) from None
-        await defer_public(interaction)
+        # The plan is announced in public: acknowledged publicly unless the limits, as counted
+        # from memory, may refuse it (then privately, and the database counts).
+        within = self.within_limits_in_memory(interaction.guild_id, interaction.user.id)
+        await (defer_public if within else defer_private)(interaction)
         try:  # counted and added at once: a burst of plans cannot pass the limits
             schedule = await self.storage.add_schedule(
                 kind=self.kind,
@@ -392,6 +397,7 @@ class GameNights(commands.Cog):
             )
         except NightLimitError as full:
             raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
+        self.nights_held[schedule.id] = schedule
         announced = await self.create_event(schedule)
         self.nights_wake.set()
         locale = settings.public_locale(interaction.guild_locale)
@@ -406,10 +412,25 @@ class GameNights(commands.Cog):
         text += "\n" + self.say("night_event" if announced else "night_no_event", locale)
         await answer(interaction, text, ephemeral=False)
 
+    def within_limits_in_memory(self, guild_id: int, host_id: int) -> bool:
+        """Whether one more night in server ``guild_id`` by ``host_id`` stays within the limits,
+        counting the nights to come that every calling game holds in memory."""
+        held = [
+            night
+            for cog in self.bot.cogs.values()
+            if isinstance(cog, GameNights)
+            for night in cog.nights_held.values()
+            if night.guild_id == guild_id and night.status.is_pending
+        ]
+        by_host = sum(night.host_id == host_id for night in held)
+        return len(held) < NIGHTS_PER_SERVER and by_host < NIGHTS_PER_MEMBER
+
     async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
         """``/<game> schedules``: this server's planned nights of this game, privately."""
         if interaction.guild_id is None:
             raise UserError("server_only")
+        # A private answer: acknowledged before the database is asked.
+        await defer_private(interaction)
         nights = await self.storage.pending_schedules(self.kind, interaction.guild_id)
         locale = interaction.locale
         if not nights:
@@ -429,7 +450,19 @@ class GameNights(commands.Cog):
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
     async def cancel_night(self, interaction: discord.Interaction[Any], night: int) -> None:
-        """``/<game> unschedule``: call a planned night off (its host or Manage Server)."""
+        """``/<game> unschedule``: call a planned night off (its host or Manage Server).
+
+        A night held in memory is refused at once when it is not the member's to call off, and
+        acknowledged publicly otherwise; any other is acknowledged privately, and the database
+        says."""
+        is_manager = getattr(getattr(interaction.user, "guild_permissions", None), "manage_guild", False)
+        held = self.nights_held.get(night)
+        if held is not None and held.guild_id == interaction.guild_id:
+            if interaction.user.id != held.host_id and not is_manager:
+                raise UserError("host_only", host=held.host_id)
+            await defer_public(interaction)
+        else:
+            await defer_private(interaction)
         schedule = await self.storage.get_schedule(night)
         if (
             schedule is None
@@ -438,13 +471,13 @@ class GameNights(commands.Cog):
             or not schedule.status.is_pending
         ):
             raise self.refusal("night_unknown", night=night)
-        is_manager = getattr(getattr(interaction.user, "guild_permissions", None), "manage_guild", False)
         if interaction.user.id != schedule.host_id and not is_manager:
             raise UserError("host_only", host=schedule.host_id)
         if not await self.storage.update_schedule(
             schedule.id, expect=schedule.status, status=ScheduleStatus.CANCELLED
         ):
             raise self.refusal("night_unknown", night=night)
+        self.nights_held.pop(schedule.id, None)
         if schedule.game_id is not None:
             await self.storage.update_game(
                 schedule.game_id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
