@@ -264,6 +264,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         # This game's nights still to come in this client's servers, as the nights' loop last
         # read them (plus those planned since): what a plan is first answered from.
         self.nights_held: dict[int, ScheduleRow] = {}
+        self.nights_reserved: list[tuple[int, int]] = []
 
     def new_live(self, game_id: int) -> LiveGame:
         """A fresh companion for game ``game_id``."""
@@ -1160,7 +1161,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             if gone:
                 await self._finish_locked(game, reason="reason_channel_gone")
             else:
-                await self.storage.update_game(
+                await self.store_game(
                     game.id,
                     status=GameStatus.PAUSED,
                     options={**game.options, "stalled": "cannot_post"},
@@ -1704,7 +1705,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             await self._finish_locked(game, reason=reason)
 
     async def _finish_locked(self, game: GameRow, *, reason: str) -> None:
-        ended = await self.storage.update_game(game.id, status=GameStatus.FINISHED)
+        ended = await self.store_game(game.id, status=GameStatus.FINISHED)
         self.forget_dealer(game.id)
         if not ended:
             return

@@ -75,6 +75,7 @@ class GameNights(commands.Cog):
     nights_wake: asyncio.Event
     nights_task: asyncio.Task[None] | None
     nights_held: dict[int, ScheduleRow]
+    nights_reserved: list[tuple[int, int]]  # (server, host) of plans being stored
 
     # -- what the game provides (CallingGameCog and the cogs) ----------------------------------
 
@@ -85,6 +86,18 @@ class GameNights(commands.Cog):
 
     def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
         """Message ``key`` naming this game (``GameCog.say``)."""
+        raise NotImplementedError
+
+    async def store_game(
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        options: dict[str, Any] | None = None,
+        lobby_message_id: int | None = None,
+        expect_status: GameStatus | None = None,
+    ) -> bool:
+        """Change a stored game, and the game in memory alike (``GameCog.store_game``)."""
         raise NotImplementedError
 
     def refusal(self, key: str, /, **values: Any) -> UserError:
@@ -217,15 +230,15 @@ class GameNights(commands.Cog):
         try:
             message_id = await self.post_lobby(game, note)
         except discord.NotFound:  # the channel was deleted: no week after this one either
-            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            await self.store_game(game.id, status=GameStatus.CANCELLED)
             gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
             await self.miss(schedule, gone, goes_on=False)
             return
         except discord.Forbidden:  # shut to the bot, which a moderator may undo: weeks go on
-            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            await self.store_game(game.id, status=GameStatus.CANCELLED)
             await self.miss(schedule, "night_missed_channel")
             return
-        await self.storage.update_game(game.id, lobby_message_id=message_id)
+        await self.store_game(game.id, lobby_message_id=message_id)
         await self.storage.update_schedule(
             schedule.id, expect=ScheduleStatus.LOBBY, game_id=game.id
         )
@@ -256,13 +269,13 @@ class GameNights(commands.Cog):
         game = await self.storage.get_game(schedule.game_id) if schedule.game_id else None
         if game is not None and game.status is GameStatus.LOBBY:
             if await self.storage.count_players(game.id):
-                if await self.storage.update_game(
+                if await self.store_game(
                     game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
                 ):
                     self.start_running(game.id)
                     await self.edit_event(schedule, status=EVENT_ACTIVE)
             else:
-                await self.storage.update_game(
+                await self.store_game(
                     game.id,
                     status=GameStatus.CANCELLED,
                     options={**game.options, "nobody_came": True},
@@ -379,25 +392,43 @@ class GameNights(commands.Cog):
         except WhenError as error:
             raise UserError(error.key, when=quoted(when), zone=str(zone)) from None
         # The plan is announced in public: acknowledged publicly unless the limits, as counted
-        # from memory, may refuse it (then privately, and the database counts).
-        within = self.within_limits_in_memory(interaction.guild_id, interaction.user.id)
-        await (defer_public if within else defer_private)(interaction)
-        try:  # counted and added at once: a burst of plans cannot pass the limits
-            schedule = await self.storage.add_schedule(
-                kind=self.kind,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=interaction.user.id,
-                starts_at=moment.timestamp(),
-                lobby_minutes=lobby,
-                weekly=weekly,
-                options={},
-                server_limit=NIGHTS_PER_SERVER,
-                member_limit=NIGHTS_PER_MEMBER,
-            )
-        except NightLimitError as full:
-            raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
-        self.nights_held[schedule.id] = schedule
+        # from memory with the plans being stored, may refuse it (then privately, and the
+        # database counts). Plans are stored in the order they came, so that those counted
+        # within the limits are stored first.
+        guild_id, host_id = interaction.guild_id, interaction.user.id
+        within = self.within_limits_in_memory(guild_id, host_id)
+        reservation = (guild_id, host_id)
+        if within:
+            self.nights_reserved.append(reservation)
+        before = self.bot.night_plans.get(guild_id)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.bot.night_plans[guild_id] = done
+        try:
+            await (defer_public if within else defer_private)(interaction)
+            if before is not None:
+                await asyncio.shield(before)
+            try:  # counted and added at once: a burst of plans cannot pass the limits
+                schedule = await self.storage.add_schedule(
+                    kind=self.kind,
+                    guild_id=guild_id,
+                    channel_id=interaction.channel_id,
+                    host_id=host_id,
+                    starts_at=moment.timestamp(),
+                    lobby_minutes=lobby,
+                    weekly=weekly,
+                    options={},
+                    server_limit=NIGHTS_PER_SERVER,
+                    member_limit=NIGHTS_PER_MEMBER,
+                )
+            except NightLimitError as full:
+                raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
+            self.nights_held[schedule.id] = schedule
+        finally:
+            if within:
+                self.nights_reserved.remove(reservation)
+            done.set_result(None)
+            if self.bot.night_plans.get(guild_id) is done:
+                del self.bot.night_plans[guild_id]
         announced = await self.create_event(schedule)
         self.nights_wake.set()
         locale = settings.public_locale(interaction.guild_locale)
@@ -414,16 +445,17 @@ class GameNights(commands.Cog):
 
     def within_limits_in_memory(self, guild_id: int, host_id: int) -> bool:
         """Whether one more night in server ``guild_id`` by ``host_id`` stays within the limits,
-        counting the nights to come that every calling game holds in memory."""
-        held = [
-            night
-            for cog in self.bot.cogs.values()
-            if isinstance(cog, GameNights)
+        counting the nights to come that every calling game holds in memory, and the plans
+        being stored that were counted within them."""
+        cogs = [cog for cog in self.bot.cogs.values() if isinstance(cog, GameNights)]
+        hosts = [
+            night.host_id
+            for cog in cogs
             for night in cog.nights_held.values()
             if night.guild_id == guild_id and night.status.is_pending
         ]
-        by_host = sum(night.host_id == host_id for night in held)
-        return len(held) < NIGHTS_PER_SERVER and by_host < NIGHTS_PER_MEMBER
+        hosts += [host for cog in cogs for guild, host in cog.nights_reserved if guild == guild_id]
+        return len(hosts) < NIGHTS_PER_SERVER and hosts.count(host_id) < NIGHTS_PER_MEMBER
 
     async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
         """``/<game> schedules``: this server's planned nights of this game, privately."""
@@ -479,7 +511,7 @@ class GameNights(commands.Cog):
             raise self.refusal("night_unknown", night=night)
         self.nights_held.pop(schedule.id, None)
         if schedule.game_id is not None:
-            await self.storage.update_game(
+            await self.store_game(
                 schedule.game_id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
             self.start_running(schedule.game_id)  # the lobby says it is off
