@@ -23,7 +23,7 @@ import yarl
 from discord.ext import commands
 
 from bot import render
-from bot.acks import PendingAcknowledgements, ServerArrivals
+from bot.acks import InOrder, PendingAcknowledgements, ServerArrivals
 from bot.config import ConfigError, Settings
 from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
@@ -127,10 +127,9 @@ class GameNightBot(commands.AutoShardedBot):
         # changes (a server's are changed only by its own shard's client): interactions are
         # answered without asking the database for them.
         self.known_settings: dict[int, ServerSettings] = {}
-        # Each server's planned nights are stored in the order they were asked for (the last
-        # one's done-future), so that the plans counted within the limits when they were
-        # acknowledged are stored before those counted over them (bot.nights).
-        self.night_plans: dict[int, asyncio.Future[None]] = {}
+        # What must be done in the order it was asked though acknowledged first (a channel's
+        # game opening, a server's night plans, a member's table game): bot.acks.InOrder.
+        self.in_order = InOrder()
         # Seconds added to the wall clock the game nights are planned on (a test moves it on).
         self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.

@@ -575,29 +575,35 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         require_posting(interaction)
         options = {**options, "guild_locale": settings.public_locale(interaction.guild_locale)}
         # The lobby is the answer, and the database may be slow: acknowledge first. Publicly,
-        # unless the channel seems to have its game already: then privately, and the database
-        # says (a refusal stays private).
-        if self.channel_busy_in_memory(interaction.channel_id):
-            await defer_private(interaction)
-        else:
-            await defer_public(interaction)
+        # unless the channel seems to have its game already (or another start came first and
+        # is not done): then privately, and the database says (a refusal stays private).
+        # Starts in one channel reach the database in the order they came.
+        place = self.bot.in_order.place(("channel", interaction.channel_id))
         try:
-            game = await self.storage.create_game(
-                kind=self.kind,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=interaction.user.id,
-                seed=seed,
-                options=options,
-                state=state,
-                # One calling game per channel.
-                alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
-            )
-        except ChannelBusyError as busy:
-            other = self.bot.game_kind(busy.existing.kind)
-            title = other.title if other else busy.existing.kind
-            raise UserError("channel_busy", other=title, game=busy.existing.id) from None
-        self.new_in_memory(game)
+            if place.behind or self.channel_busy_in_memory(interaction.channel_id):
+                await defer_private(interaction)
+            else:
+                await defer_public(interaction)
+            async with place:
+                try:
+                    game = await self.storage.create_game(
+                        kind=self.kind,
+                        guild_id=interaction.guild_id,
+                        channel_id=interaction.channel_id,
+                        host_id=interaction.user.id,
+                        seed=seed,
+                        options=options,
+                        state=state,
+                        # One calling game per channel.
+                        alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
+                    )
+                except ChannelBusyError as busy:
+                    other = self.bot.game_kind(busy.existing.kind)
+                    title = other.title if other else busy.existing.kind
+                    raise UserError("channel_busy", other=title, game=busy.existing.id) from None
+                self.new_in_memory(game)
+        finally:
+            place.leave()
         message = await answer(
             interaction, await self.lobby_text(game), ephemeral=False, view=self.lobby_view(game)
         )

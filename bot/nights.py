@@ -396,39 +396,34 @@ class GameNights(commands.Cog):
         # database counts). Plans are stored in the order they came, so that those counted
         # within the limits are stored first.
         guild_id, host_id = interaction.guild_id, interaction.user.id
+        place = self.bot.in_order.place(("nights", guild_id))
         within = self.within_limits_in_memory(guild_id, host_id)
         reservation = (guild_id, host_id)
         if within:
             self.nights_reserved.append(reservation)
-        before = self.bot.night_plans.get(guild_id)
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.bot.night_plans[guild_id] = done
         try:
             await (defer_public if within else defer_private)(interaction)
-            if before is not None:
-                await asyncio.shield(before)
-            try:  # counted and added at once: a burst of plans cannot pass the limits
-                schedule = await self.storage.add_schedule(
-                    kind=self.kind,
-                    guild_id=guild_id,
-                    channel_id=interaction.channel_id,
-                    host_id=host_id,
-                    starts_at=moment.timestamp(),
-                    lobby_minutes=lobby,
-                    weekly=weekly,
-                    options={},
-                    server_limit=NIGHTS_PER_SERVER,
-                    member_limit=NIGHTS_PER_MEMBER,
-                )
-            except NightLimitError as full:
-                raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
-            self.nights_held[schedule.id] = schedule
+            async with place:
+                try:  # counted and added at once: a burst of plans cannot pass the limits
+                    schedule = await self.storage.add_schedule(
+                        kind=self.kind,
+                        guild_id=guild_id,
+                        channel_id=interaction.channel_id,
+                        host_id=host_id,
+                        starts_at=moment.timestamp(),
+                        lobby_minutes=lobby,
+                        weekly=weekly,
+                        options={},
+                        server_limit=NIGHTS_PER_SERVER,
+                        member_limit=NIGHTS_PER_MEMBER,
+                    )
+                except NightLimitError as full:
+                    raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
+                self.nights_held[schedule.id] = schedule
         finally:
+            place.leave()
             if within:
                 self.nights_reserved.remove(reservation)
-            done.set_result(None)
-            if self.bot.night_plans.get(guild_id) is done:
-                del self.bot.night_plans[guild_id]
         announced = await self.create_event(schedule)
         self.nights_wake.set()
         locale = settings.public_locale(interaction.guild_locale)

@@ -21,13 +21,14 @@ import logging
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
 from discord.utils import MISSING
 
+from bot.acks import Place
 from bot.errors import (
     UserError,
     answer,
@@ -314,6 +315,20 @@ class TableGameCog(GameCog[LiveTable]):
             return [game.host_id]
         return [int(user) for user in seats if int(user) != BOT_SEAT_ID]
 
+    @contextlib.asynccontextmanager
+    async def seated_in_order(
+        self, interaction: discord.Interaction[Any], *members: discord.abc.Snowflake | None
+    ) -> AsyncIterator[Place]:
+        """A place in the line of each member's games of this kind (``bot.acks.InOrder``),
+        taken at once and given up at the end: their games open in the order asked."""
+        keys = [(self.kind, interaction.user.id)]
+        keys += [(self.kind, member.id) for member in members if member is not None]
+        place = self.bot.in_order.place(*dict.fromkeys(keys))
+        try:
+            yield place
+        finally:
+            place.leave()
+
     def check_free_in_memory(self, user_id: int, *, member: str | None = None) -> None:
         """:meth:`check_free` from memory: before the acknowledgement, the refusal is private."""
         self.refuse_busy(self.remembered_of_player(user_id), member)
@@ -542,20 +557,22 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 "names": [user.display_name, opponent.display_name],
             }
         # Already playing: refused at once, from memory. The challenge is the answer, and the
-        # database may be slow: acknowledge first (a refusal it still finds comes of a race).
+        # database may be slow: acknowledge first; publicly, unless another game of one of
+        # the players came first and is not done (then privately, and the database says).
         self.check_free_in_memory(user.id)
         if not against_bot:
             assert opponent is not None
             self.check_free_in_memory(opponent.id, member=opponent.mention)
-        await defer_public(interaction)
-        async with self.seating:
-            await self.check_free(user.id)
-            if not against_bot:
-                assert opponent is not None
-                await self.check_free(opponent.id, member=opponent.mention)
-            game = await self.open_game(
-                interaction, host_id=user.id, options=options, against_bot=against_bot
-            )
+        async with self.seated_in_order(interaction, opponent) as place:
+            await (defer_private if place.behind else defer_public)(interaction)
+            async with place, self.seating:
+                await self.check_free(user.id)
+                if not against_bot:
+                    assert opponent is not None
+                    await self.check_free(opponent.id, member=opponent.mention)
+                game = await self.open_game(
+                    interaction, host_id=user.id, options=options, against_bot=against_bot
+                )
         await self.publish(interaction, game)
 
     async def open_game(

@@ -239,33 +239,35 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         require_posting(interaction)
         user = interaction.user
         state = PICK_STATE if start is None else TriangleGame.new(start).to_state()
-        # Already playing: refused at once, from memory; then acknowledged before the database.
+        # Already playing: refused at once, from memory; then acknowledged before the database
+        # (privately if another puzzle of theirs came first and is not done).
         self.check_free_in_memory(user.id)
-        await defer_public(interaction)
-        async with self.seating:
-            await self.check_free(user.id)
-            game = await self.storage.create_game(
-                kind=self.kind,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=user.id,
-                seed=None,
-                options={
-                    "deadline": self.deadline_after(self.idle_seconds),
-                    "hints": 0,
-                    "guild_locale": settings.public_locale(interaction.guild_locale),
-                },
-                state=state,
-                status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
-            )
-            self.remember(game)
-            await self.storage.add_player(
-                game.id,
-                user.id,
-                display_name=user.display_name,
-                locale=str(interaction.locale),
-                boards=lambda _seat, _first: [],
-            )
+        async with self.seated_in_order(interaction) as place:
+            await (defer_private if place.behind else defer_public)(interaction)
+            async with place, self.seating:
+                await self.check_free(user.id)
+                game = await self.storage.create_game(
+                    kind=self.kind,
+                    guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id,
+                    host_id=user.id,
+                    seed=None,
+                    options={
+                        "deadline": self.deadline_after(self.idle_seconds),
+                        "hints": 0,
+                        "guild_locale": settings.public_locale(interaction.guild_locale),
+                    },
+                    state=state,
+                    status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
+                )
+                self.remember(game)
+                await self.storage.add_player(
+                    game.id,
+                    user.id,
+                    display_name=user.display_name,
+                    locale=str(interaction.locale),
+                    boards=lambda _seat, _first: [],
+                )
         message = await self.post(interaction, await self.message(game, self.load(game)))
         await self.store_game(game.id, lobby_message_id=message.id)
         self.arm_timer(game.id)
