@@ -1390,8 +1390,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 game = await self.game_here(interaction)
             else:
                 game = await self.button_game(interaction, game_id)
+            seen_then = seen if known is not None and known.id == game.id else None
             request, previous = await self._claim_from_database(
-                interaction, game, prize, board_number, seen
+                interaction, game, prize, board_number, seen_then
             )
             live = self.live_game(game.id)
             live.claims_in_flight += 1
@@ -1474,7 +1475,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise self.refusal("game_over", game=game.id)
         if game.status is GameStatus.LOBBY:
             raise self.refusal("not_started", game=game.id)
-        if seen is None or game.id not in self.live:
+        if seen is None:
             seen = await self.announced_count(game.id)
         player = await self.storage.get_player(game.id, interaction.user.id)
         if player is None:

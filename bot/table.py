@@ -357,10 +357,12 @@ class TableGameCog(GameCog[LiveTable]):
         """Put ``shown`` on the game's message: through ``interaction`` when it was pressed
         there (it must be deferred), otherwise by editing the stored message."""
         attachments: Any = MISSING if shown.files is None else shown.files
+        # (Pressed on the game's message: also before its id is stored, a press that came
+        # while the database stored it.)
         if (
             interaction is not None
             and interaction.message is not None
-            and interaction.message.id == game.lobby_message_id
+            and game.lobby_message_id in {None, interaction.message.id}
         ):
             await interaction.edit_original_response(
                 content=shown.content, view=shown.view, attachments=attachments

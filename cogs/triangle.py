@@ -283,14 +283,14 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         async with self.bot.heavy.turn(
             interaction.guild_id,
             Lane.OTHER,
-            acknowledge=lambda: interaction.response.defer(thinking=True),
+            acknowledge=lambda: defer_public(interaction),
         ):
             jumps = await asyncio.to_thread(best_line, start_board(start))
             settings = await self.server_settings(interaction.guild_id)
             locale = settings.public_locale(interaction.guild_locale)  # a public answer
             animation = await asyncio.to_thread(render_solution, start, jumps, locale)
         text = solution_text(start, jumps, locale)
-        await interaction.followup.send(text, file=attachment(animation))
+        await answer(interaction, text, ephemeral=False, files=[attachment(animation)])
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))
     async def quit_slash(self, interaction: discord.Interaction[Any]) -> None:

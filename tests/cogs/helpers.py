@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -67,6 +67,35 @@ class StuckDatabase:
 
     async def write(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
         await self._free.wait()
+        return await self._real.write(work)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+class SlowDatabase:
+    """The bot's database, a slow one on demand (a server over a network, or a busy one):
+    while :meth:`slow`, every query and every write waits ``delay`` seconds first."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._real = storage._backend
+        self.delay = 0.0
+        storage._backend = self  # type: ignore[assignment]
+
+    @contextlib.contextmanager
+    def slow(self, delay: float) -> Iterator[None]:
+        self.delay = delay
+        try:
+            yield
+        finally:
+            self.delay = 0.0
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._real.fetch(sql, params)
+
+    async def write(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
+        await asyncio.sleep(self.delay)
         return await self._real.write(work)
 
     def __getattr__(self, name: str) -> Any:
