@@ -87,7 +87,11 @@ class Timings:
         self.failed = 0
 
     async def __call__(self, kind: str, started: Any) -> InteractionResult:
-        result: InteractionResult = await started
+        answered = await started
+        # (An autocomplete answers with its choices: its interaction is the latest one.)
+        result: InteractionResult = (
+            self.emu.interactions[-1] if isinstance(answered, list) else answered
+        )
         try:
             await result.acknowledgement(timeout=10)
         except Exception:  # a failed interaction is counted, not measured
@@ -113,65 +117,67 @@ async def calling_round(
 ) -> None:
     host, *players = members
     cog = bot.get_cog("Lotería" if kind == "loteria" else "Housie")
-    lobby = await (await t(f"/{kind} start", host.slash(f"{kind} start", in_channel=channel))).reply()
+    lobby = await (await t(f"/{kind} start", host.slash(f"{kind} start", in_channel=channel))).reply(timeout=60)
     for index, member in enumerate(players):
         if index % 2:
-            await (await t(f"/{kind} join", member.slash(f"{kind} join", in_channel=channel))).reply()
+            await (await t(f"/{kind} join", member.slash(f"{kind} join", in_channel=channel))).reply(timeout=60)
         else:
-            await (await t("Join button", member.click(lobby, custom(lobby, ":join:")))).reply()
-    await (await t("Start button", host.click(lobby, custom(lobby, ":start:")))).reply()
+            await (await t("Join button", member.click(lobby, custom(lobby, ":join:")))).reply(timeout=60)
+    await (await t("Start button", host.click(lobby, custom(lobby, ":start:")))).reply(timeout=60)
     (game,) = [g for g in await bot.storage.live_games(kind) if g.channel_id == channel.id]
     for _ in range(4):
         await cog.call_next(game.id)
     call = next(m for m in reversed(channel.messages) if any(":claim:" in c for c in m.custom_ids))
     if kind == "loteria":
         for member in players[:2]:
-            await (await t("Claim button", member.click(call, custom(call, ":claim:")))).reply()
-        await (await t("/loteria claim", players[2].slash("loteria claim", in_channel=channel))).reply()
+            await (await t("Claim button", member.click(call, custom(call, ":claim:")))).reply(timeout=60)
+        await (await t("/loteria claim", players[2].slash("loteria claim", in_channel=channel))).reply(timeout=60)
     else:
         await t("autocomplete", players[0].autocomplete("housie claim", "prize", "", in_channel=channel))
-        picker = await (await t("Claim button", players[1].click(call, custom(call, ":claim:")))).reply()
-        await (await t("Claim button", players[1].click(picker, custom(picker, ":prize")))).reply()
+        picker = await (await t("Claim button", players[1].click(call, custom(call, ":claim:")))).reply(timeout=60)
+        await (await t("Claim button", players[1].click(picker, custom(picker, ":prize")))).reply(timeout=60)
         await (
             await t("/housie claim", players[2].slash("housie claim", prize="FH", in_channel=channel))
-        ).reply()
+        ).reply(timeout=60)
     for command in ("pause", "resume"):
-        await (await t(f"/{kind} {command}", host.slash(f"{kind} {command}", in_channel=channel))).reply()
-    await (await t(f"/{kind} stop", host.slash(f"{kind} stop", in_channel=channel))).reply()
-    await channel.wait_for_message(lambda m: f"#{game.id}" in m.content and "over" in m.content)
+        await (await t(f"/{kind} {command}", host.slash(f"{kind} {command}", in_channel=channel))).reply(timeout=60)
+    await (await t(f"/{kind} stop", host.slash(f"{kind} stop", in_channel=channel))).reply(timeout=60)
+    await channel.wait_for_message(
+        lambda m: f"#{game.id}" in m.content and "over" in m.content, timeout=60
+    )
 
 
 async def table_round(t: Timings, members: list[Any], channel: Any) -> None:
     alice, bob, *_ = members
     board = await (
         await t("/tictactoe play", alice.slash("tictactoe play", opponent=bob, in_channel=channel))
-    ).reply()
+    ).reply(timeout=60)
     game = game_id(board)
-    await (await t("Accept button", bob.click(board, f"gn:ttt:accept:{game}"))).acknowledgement()
-    await channel.wait_for_message(lambda m: m.id == board.id and len(m.buttons) > 2)
+    await (await t("Accept button", bob.click(board, f"gn:ttt:accept:{game}"))).acknowledgement(timeout=10)
+    await channel.wait_for_message(lambda m: m.id == board.id and len(m.buttons) > 2, timeout=60)
     for who, cell in ((alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)):
         before = board.edits
-        await (await t("Move button", who.click(board, f"gn:ttt:cell:{game}:{cell}"))).acknowledgement()
-        await t.emu.wait_until(lambda b=before: board.edits > b, 10, lambda: "the move shown")
-    result = await channel.wait_for_message(lambda m: m.content.startswith(f"🏁 Tic-tac-toe #{game}:"))
-    rematch = await (await t("Rematch button", bob.click(result, f"gn:ttt:rematch:{game}"))).reply()
+        await (await t("Move button", who.click(board, f"gn:ttt:cell:{game}:{cell}"))).acknowledgement(timeout=10)
+        await t.emu.wait_until(lambda b=before: board.edits > b, 60, lambda: "the move shown")
+    result = await channel.wait_for_message(
+        lambda m: m.content.startswith(f"🏁 Tic-tac-toe #{game}:"), timeout=60
+    )
+    rematch = await (await t("Rematch button", bob.click(result, f"gn:ttt:rematch:{game}"))).reply(timeout=60)
     again = game_id(rematch)
-    await (await t("Decline button", alice.click(rematch, f"gn:ttt:decline:{again}"))).acknowledgement()
-    await t.emu.wait_until(lambda: not rematch.custom_ids, 10, lambda: "declined")
-    dots = await (await t("/dots play", bob.slash("dots play", in_channel=channel))).reply()
+    await (await t("Decline button", alice.click(rematch, f"gn:ttt:decline:{again}"))).acknowledgement(timeout=10)
+    await t.emu.wait_until(lambda: not rematch.custom_ids, 60, lambda: "declined")
+    await (await t("/dots play", bob.slash("dots play", in_channel=channel))).reply(timeout=60)
     await t("autocomplete", bob.autocomplete("dots move", "line", "", in_channel=channel))
-    await (await t("/dots resign", bob.slash("dots resign", in_channel=channel))).reply()
-    assert dots.custom_ids
-    puzzle = await (await t("/triangle play", alice.slash("triangle play", in_channel=channel))).reply()
+    await (await t("/dots resign", bob.slash("dots resign", in_channel=channel))).reply(timeout=60)
+    puzzle = await (await t("/triangle play", alice.slash("triangle play", in_channel=channel))).reply(timeout=60)
     tri = game_id(puzzle)
-    await (await t("Puzzle button", alice.click(puzzle, f"gn:tri:hole:{tri}:4"))).acknowledgement()
-    await (await t("/triangle quit", alice.slash("triangle quit", in_channel=channel))).reply()
+    await (await t("Puzzle button", alice.click(puzzle, f"gn:tri:hole:{tri}:4"))).acknowledgement(timeout=10)
+    await (await t("/triangle quit", alice.slash("triangle quit", in_channel=channel))).reply(timeout=60)
 
 
 async def run(rounds: int, delay: float) -> int:
     async with Emulator(latency=(0.05, 0.15), latency_seed=1, rate_limits=True) as emu:
         guild = emu.add_guild("Acks")
-        channels = [guild.add_channel(f"table{n}") for n in range(3)]
         members = [
             guild.add_member("host", manage_guild=True),
             *(guild.add_member(f"p{n}") for n in range(PLAYERS)),
@@ -179,10 +185,14 @@ async def run(rounds: int, delay: float) -> int:
         t = Timings(emu)
         with tempfile.TemporaryDirectory() as folder:
             async with bot_against(emu, Path(folder), delay) as bot:
-                for _ in range(rounds):
-                    await calling_round(t, bot, members, channels[0], "loteria")
-                    await calling_round(t, bot, members, channels[1], "housie")
-                    await table_round(t, members, channels[2])
+                for number in range(rounds):
+                    channels = [guild.add_channel(f"r{number}-{n}") for n in range(3)]
+                    try:
+                        await calling_round(t, bot, members, channels[0], "loteria")
+                        await calling_round(t, bot, members, channels[1], "housie")
+                        await table_round(t, members, channels[2])
+                    except Exception as error:  # a failed interaction ends its round
+                        print(f"round {number + 1} cut short: {type(error).__name__}")
         emu.take_failures()
     everything = [value for values in t.by_kind.values() for value in values]
     print(f"latency 50-150 ms each way, {delay * 1000:.0f} ms per database call, {rounds} rounds")
