@@ -15,7 +15,7 @@ import collections
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 log = logging.getLogger(__name__)
 
@@ -132,3 +132,64 @@ class ServerArrivals:
                 self._lines[guild_id] = line
         if self._lines:
             self._turn = asyncio.get_running_loop().call_soon(self._take_turn)
+
+
+class InOrder:
+    """Work on one key (a channel's one calling game, a server's planned nights, a member's one
+    table game) done in the order the interactions asking for it came, though each is
+    acknowledged before it is done: the place in line is taken at once, with no await, and the
+    work waits for the one before. What was counted when it was acknowledged (a channel free, a
+    limit not reached) is then what the database finds, unless something else came between.
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, asyncio.Future[None]] = {}
+
+    def place(self, *keys: Hashable) -> Place:
+        """Take a place in the line of each of ``keys`` (no await: before acknowledging)."""
+        loop = asyncio.get_running_loop()
+        mine = loop.create_future()
+        before = []
+        for key in keys:
+            previous = self._last.get(key)
+            if previous is not None and not previous.done():
+                before.append(previous)
+            self._last[key] = mine
+        return Place(self, keys, mine, before)
+
+    def _leave(self, keys: tuple[Hashable, ...], mine: asyncio.Future[None]) -> None:
+        if not mine.done():
+            mine.set_result(None)
+        for key in keys:
+            if self._last.get(key) is mine:
+                del self._last[key]
+
+
+class Place:
+    """A place in :class:`InOrder`'s lines: ``behind`` says whether work came before it and is
+    not done; ``async with place:`` waits for that work, then holds the place until done."""
+
+    def __init__(
+        self,
+        line: InOrder,
+        keys: tuple[Hashable, ...],
+        mine: asyncio.Future[None],
+        before: list[asyncio.Future[None]],
+    ) -> None:
+        self._line, self._keys, self._mine, self._before = line, keys, mine, before
+
+    @property
+    def behind(self) -> bool:
+        """Whether other work on one of its keys came first and is not done."""
+        return any(not previous.done() for previous in self._before)
+
+    def leave(self) -> None:
+        """Give the place up (done, or never to be used)."""
+        self._line._leave(self._keys, self._mine)
+
+    async def __aenter__(self) -> None:
+        for previous in self._before:
+            await asyncio.shield(previous)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.leave()

@@ -23,7 +23,7 @@ import yarl
 from discord.ext import commands
 
 from bot import render
-from bot.acks import PendingAcknowledgements, ServerArrivals
+from bot.acks import InOrder, PendingAcknowledgements, ServerArrivals
 from bot.config import ConfigError, Settings
 from bot.connection_guard import ConnectionLimits
 from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
@@ -40,7 +40,13 @@ from bot.i18n import GameNightTranslator
 from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
 from bot.plurals import counted
 from bot.shards import shard_of
-from bot.storage import NOTICE_PREFIX, ResumableSession, Storage, hold_database
+from bot.storage import (
+    NOTICE_PREFIX,
+    ResumableSession,
+    ServerSettings,
+    Storage,
+    hold_database,
+)
 from bot.throttle import HeavyWork, MemberCooldowns
 from engine.fairness import new_seed
 
@@ -158,6 +164,13 @@ class GameNightBot(commands.AutoShardedBot):
         self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
+        # Every server's /gamenight settings, read at start-up and kept current by the bot's own
+        # changes (a server's are changed only by its own shard's client): interactions are
+        # answered without asking the database for them.
+        self.known_settings: dict[int, ServerSettings] = {}
+        # What must be done in the order it was asked though acknowledged first (a channel's
+        # game opening, a server's night plans, a member's table game): bot.acks.InOrder.
+        self.in_order = InOrder()
         # Seconds added to the wall clock the game nights are planned on (a test moves it on).
         self.clock_offset = 0.0
         # A fleet's processes share one set of figures between their clients.
@@ -196,6 +209,7 @@ class GameNightBot(commands.AutoShardedBot):
             int(key.removeprefix(NOTICE_PREFIX))
             for key in await self.storage.meta_with_prefix(NOTICE_PREFIX)
         }
+        self.known_settings = {s.guild_id: s for s in await self.storage.all_server_settings()}
         await self.tree.set_translator(GameNightTranslator())
         for extension in self.initial_extensions:
             await self.load_extension(extension)
@@ -253,6 +267,13 @@ class GameNightBot(commands.AutoShardedBot):
                 # (discord.py gave it the shared pool; its handlers have not run yet.)
                 interaction._session = self.answer_session
         super().dispatch(event_name, *args, **kwargs)
+
+    def settings_of(self, guild_id: int | None) -> ServerSettings:
+        """Server ``guild_id``'s settings, from memory (the defaults outside a server, or for a
+        server that never changed any)."""
+        if guild_id is None:
+            return ServerSettings(0)
+        return self.known_settings.get(guild_id) or ServerSettings(guild_id)
 
     def now(self) -> float:
         """The time, in seconds since 1970 (UTC), by which planned game nights open and start."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import time
@@ -26,9 +27,9 @@ from discord.ext import commands
 
 from bot.attachments import attachment
 from bot.errors import (
-    PUBLIC_PLACEHOLDER,
     UserError,
     answer,
+    defer_private,
     defer_public,
     send_ephemeral,
 )
@@ -48,6 +49,7 @@ from bot.storage import (
     GameStatus,
     LeaseLostError,
     PlayerRow,
+    ScheduleRow,
     ServerSettings,
     WinnerRow,
 )
@@ -178,6 +180,11 @@ class LiveGame:
     stopping: bool = False
     delivering: set[int] = field(default_factory=set)  # members whose boards are being sent
     redeal_task: asyncio.Task[None] | None = None
+    # What a claim is first answered from, before the database is asked (None: not loaded):
+    # the players and their boards, and the prizes won, kept current by the bot's own writes.
+    players: dict[int, PlayerRow] | None = None
+    boards: dict[int, list[BoardRow]] | None = None
+    winners: list[WinnerRow] | None = None
 
     def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
         """The caller, the lobby refresher and the re-delivery task."""
@@ -276,6 +283,10 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
         self.nights_wake = asyncio.Event()
         self.nights_task: asyncio.Task[None] | None = None
+        # This game's nights still to come in this client's servers, as the nights' loop last
+        # read them (plus those planned since): what a plan is first answered from.
+        self.nights_held: dict[int, ScheduleRow] = {}
+        self.nights_reserved: list[tuple[int, int]] = []
 
     def new_live(self, game_id: int) -> LiveGame:
         """A fresh companion for game ``game_id``."""
@@ -443,6 +454,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         for game in await self.storage.live_games(self.kind):
             if not self.bot.runs_guild(game.guild_id):
                 continue  # another shard's: another process runs it
+            await self.load_memory(game)
             if game.status is GameStatus.RUNNING:
                 self.ensure_timer(game.id)
             # Boards stored but never sent (the bot stopped while dealing) go out again.
@@ -454,8 +466,31 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.stop_nights()
         await super().cog_unload()
 
+    async def load_memory(self, game: GameRow) -> None:
+        """Hold live ``game`` in memory: its row, players, boards, winners, the calls the
+        channel has seen and the claims judged (before this client answers anything of it)."""
+        self.remember(game)
+        live = self.live_game(game.id)
+        players = await self.storage.players(game.id)
+        boards: dict[int, list[BoardRow]] = {}
+        for board in await self.storage.boards(game.id):
+            boards.setdefault(board.user_id, []).append(board)
+        live.players = {player.user_id: player for player in players}
+        live.boards = boards
+        live.winners = await self.storage.winners(game.id)
+        await self.announced_count(game.id)
+        await self.judged_claims(game.id)
+
+    def new_in_memory(self, game: GameRow) -> None:
+        """A game this client just opened: in memory, with nobody in it yet."""
+        self.remember(game)
+        live = self.live_game(game.id)
+        live.players, live.boards, live.winners = {}, {}, []
+        live.announced, live.judged = 0, {}
+
     async def post_lobby(self, game: GameRow, note: str) -> int:
         """Posts the lobby of ``game`` with ``note`` under it; returns the message's id."""
+        self.new_in_memory(game)
         channel = self.bot.get_partial_messageable(game.channel_id)
         posted = await channel.send(
             f"{await self.lobby_text(game)}\n{note}", view=self.lobby_view(game)
@@ -481,6 +516,17 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         if interaction.channel_id is None:
             raise UserError("server_only")
         game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
+        if game is None:
+            raise self.refusal("no_game_here")
+        return game
+
+    def known_here(self, interaction: discord.Interaction[Any]) -> GameRow:
+        """The live game of this kind in the interaction's channel, from memory (every live game
+        of this client is held there); refuses privately if there is none. What an interaction
+        is first answered from; the database decides after the acknowledgement."""
+        if interaction.channel_id is None:
+            raise UserError("server_only")
+        game = self.remembered_in_channel(interaction.channel_id)
         if game is None:
             raise self.refusal("no_game_here")
         return game
@@ -550,30 +596,50 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise UserError("no_dm_games")
         require_posting(interaction)
         options = {**options, "guild_locale": settings.public_locale(interaction.guild_locale)}
-        # The lobby is the answer; the database may be busy, so acknowledge first.
-        await defer_public(interaction)
+        # The lobby is the answer, and the database may be slow: acknowledge first. Publicly,
+        # unless the channel seems to have its game already (or another start came first and
+        # is not done): then privately, and the database says (a refusal stays private).
+        # Starts in one channel reach the database in the order they came.
+        place = self.bot.in_order.place(("channel", interaction.channel_id))
         try:
-            game = await self.storage.create_game(
-                kind=self.kind,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=interaction.user.id,
-                seed=seed,
-                options=options,
-                state=state,
-                # One calling game per channel.
-                alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
-            )
-        except ChannelBusyError as busy:
-            other = self.bot.game_kind(busy.existing.kind)
-            title = other.title if other else busy.existing.kind
-            raise UserError("channel_busy", other=title, game=busy.existing.id) from None
-        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-        message = await interaction.followup.send(
-            await self.lobby_text(game), view=self.lobby_view(game), wait=True
+            if place.behind or self.channel_busy_in_memory(interaction.channel_id):
+                await defer_private(interaction)
+            else:
+                await defer_public(interaction)
+            async with place:
+                try:
+                    game = await self.storage.create_game(
+                        kind=self.kind,
+                        guild_id=interaction.guild_id,
+                        channel_id=interaction.channel_id,
+                        host_id=interaction.user.id,
+                        seed=seed,
+                        options=options,
+                        state=state,
+                        # One calling game per channel.
+                        alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
+                    )
+                except ChannelBusyError as busy:
+                    other = self.bot.game_kind(busy.existing.kind)
+                    title = other.title if other else busy.existing.kind
+                    raise UserError("channel_busy", other=title, game=busy.existing.id) from None
+                self.new_in_memory(game)
+        finally:
+            place.leave()
+        message = await answer(
+            interaction, await self.lobby_text(game), ephemeral=False, view=self.lobby_view(game)
         )
-        await self.storage.update_game(game.id, lobby_message_id=message.id)
+        assert message is not None
+        await self.store_game(game.id, lobby_message_id=message.id)
         return game
+
+    def channel_busy_in_memory(self, channel_id: int) -> bool:
+        """Whether the bot holds a live calling game (of any kind) in the channel."""
+        return any(
+            cog.remembered_in_channel(channel_id) is not None
+            for cog in self.bot.cogs.values()
+            if isinstance(cog, CallingGameCog)
+        )
 
     def lobby_view(self, game: GameRow) -> discord.ui.View:
         """The lobby's buttons in the channel's language: Join, Leave, Start and Cancel while it is
@@ -662,6 +728,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def refresh_lobby(self, game_id: int) -> None:
         """Edits the lobby message to the game as stored now."""
         game = await self.storage.get_game(game_id)
+        self.remember(game)  # a change made elsewhere (an end, a stall) reaches the memory too
         if game is None or game.lobby_message_id is None:
             return
         channel = self.bot.get_partial_messageable(game.channel_id)
@@ -678,7 +745,13 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
-        """Answers a lobby or claim button of game ``game_id``."""
+        """Answers a lobby or claim button of game ``game_id``. A private answer was
+        acknowledged already (``answers_privately``); a claim acknowledges itself."""
+        if action == "claim":
+            await self.claim(interaction, game_id, None, None)
+            return
+        if not self.answers_privately(action):
+            raise UserError("button_gone")
         game = await self.button_game(interaction, game_id)
         if action == "join":
             await self.join(interaction, game, tickets=1)
@@ -688,17 +761,20 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             await self.start_game(interaction, game)
         elif action == "cancel":
             await self.cancel_game(interaction, game)
-        elif action == "claim":
-            await self.claim(interaction, game, None, None)
         else:
             raise UserError("button_gone")
 
     async def button_game(self, interaction: discord.Interaction[Any], game_id: int) -> GameRow:
         """The game a button belongs to, pressed where that game is played."""
         game = await self.game_by_id(game_id)
+        self.check_pressed_where_played(interaction, game)
+        return game
+
+    @staticmethod
+    def check_pressed_where_played(interaction: discord.Interaction[Any], game: GameRow) -> None:
+        """Refuse a button of ``game`` pressed anywhere but in the game's channel."""
         if interaction.guild_id != game.guild_id or interaction.channel_id != game.channel_id:
             raise UserError("button_elsewhere")
-        return game
 
     # -- joining and dealing -------------------------------------------------------------------
 
@@ -718,6 +794,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             raise self.refusal("being_dealt", board=self.board_word(1, interaction.locale))
         async with live.lock:
             fresh = await self.storage.get_game(game.id)
+            self.remember(fresh)
             if fresh is None or fresh.status is not GameStatus.LOBBY:
                 raise self.refusal("joins_closed", game=game.id)
             player = await self.seat(interaction, fresh, tickets, max_players)
@@ -755,7 +832,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 raise self.refusal("deal_exhausted", count=self.deal_limit)
             dealt = await asyncio.to_thread(self.deal, game, first, tickets)
             try:
-                return await self.storage.add_player(
+                seated = await self.storage.add_player(
                     game.id,
                     user_id,
                     display_name=interaction.user.display_name,
@@ -766,6 +843,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                     board_count=tickets,
                     deal_limit=self.deal_limit,
                 )
+                if seated is not None:
+                    self.player_in_memory(seated)
+                return seated
             except DealExhaustedError as exhausted:
                 raise self.refusal("deal_exhausted", count=exhausted.limit) from None
             except DealMovedError:
@@ -782,6 +862,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         live.delivering.add(player.user_id)
         try:
             boards = await self.storage.boards(game.id, player.user_id)
+            if live.boards is not None:
+                live.boards[player.user_id] = boards
             locale = interaction.locale
             images = await asyncio.to_thread(self.render_boards, game, boards, (), locale)
             phrase = self.board_phrase(len(images), locale)
@@ -906,8 +988,12 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """Takes the member out of the lobby, their boards with them."""
         if game.status is not GameStatus.LOBBY:
             raise UserError("cant_leave_started")
-        async with self.live_game(game.id).lock:
+        live = self.live_game(game.id)
+        async with live.lock:
             removed = await self.storage.remove_player(game.id, interaction.user.id)
+            for held in (live.players, live.boards):
+                if held is not None:
+                    held.pop(interaction.user.id, None)
         if not removed:
             raise UserError("not_in_game")
         self.touch_lobby(game.id)
@@ -964,7 +1050,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         async with self.live_game(game.id).lock:
             if await self.storage.count_players(game.id) == 0:
                 raise UserError("nobody_joined")
-            started = await self.storage.update_game(
+            started = await self.store_game(
                 game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
             )
             self.forget_dealer(game.id)
@@ -978,7 +1064,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """Calls the lobby off (host or Manage Server) before the game starts."""
         await self.require_controller(interaction, game)
         async with self.live_game(game.id).lock:
-            cancelled = await self.storage.update_game(
+            cancelled = await self.store_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
             self.forget_dealer(game.id)
@@ -987,13 +1073,27 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         await send_ephemeral(interaction, self.say("cancelled", interaction.locale, game=game.id))
         self.touch_lobby(game.id, urgent=True)
 
+    async def acknowledge_control(
+        self, interaction: discord.Interaction[Any], *, likely: bool
+    ) -> GameRow:
+        """A host control (pause, resume, speed) of the channel's game: refused at once from
+        memory when the bot is sure (no game here, not the host), then acknowledged before the
+        database is asked: publicly when it will ``likely`` be done (the announcement fills the
+        placeholder), privately when memory says the game's status refuses it (the database
+        says; an announcement then goes to the channel as a follow-up). Returns the game as
+        stored."""
+        known = self.known_here(interaction)
+        await self.require_controller(interaction, known)
+        await (defer_public if likely else defer_private)(interaction)
+        return await self.game_by_id(known.id)
+
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
         """Pauses the calls of the game in this channel (host or Manage Server)."""
-        game = await self.game_here(interaction)
-        await self.require_controller(interaction, game)
-        await defer_public(interaction)
+        known = self.remembered_in_channel(interaction.channel_id)
+        likely = known is not None and known.status is GameStatus.RUNNING
+        game = await self.acknowledge_control(interaction, likely=likely)
         async with self.live_game(game.id).lock:
-            paused = await self.storage.update_game(
+            paused = await self.store_game(
                 game.id, status=GameStatus.PAUSED, expect_status=GameStatus.RUNNING
             )
         if not paused:
@@ -1009,15 +1109,15 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         """Resumes the calls of the game in this channel (host or Manage Server)."""
-        game = await self.game_here(interaction)
-        await self.require_controller(interaction, game)
         require_posting(interaction)
-        await defer_public(interaction)
+        known = self.remembered_in_channel(interaction.channel_id)
+        likely = known is not None and known.status is GameStatus.PAUSED
+        game = await self.acknowledge_control(interaction, likely=likely)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             options = dict(fresh.options) if fresh else {}
             options.pop("stalled", None)
-            resumed = await self.storage.update_game(
+            resumed = await self.store_game(
                 game.id,
                 status=GameStatus.RUNNING,
                 options=options,
@@ -1036,13 +1136,11 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """Sets the seconds between calls of the game in this channel (host or Manage Server)."""
         if not MIN_INTERVAL <= seconds <= MAX_INTERVAL:
             raise UserError("bad_interval", low=MIN_INTERVAL, high=MAX_INTERVAL)
-        game = await self.game_here(interaction)
-        await self.require_controller(interaction, game)
-        await defer_public(interaction)
+        game = await self.acknowledge_control(interaction, likely=True)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             options = dict(fresh.options) if fresh else dict(game.options)
-            await self.storage.update_game(game.id, options={**options, "interval": seconds})
+            await self.store_game(game.id, options={**options, "interval": seconds})
         self.live_game(game.id).wake.set()
         await answer(
             interaction,
@@ -1051,8 +1149,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         )
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
-        """Ends the game in this channel now (host or Manage Server), with its summary."""
-        game = await self.game_here(interaction)
+        """Ends the game in this channel now (host or Manage Server), with its summary. Answered
+        at once from memory; the end is stored, then announced."""
+        game = self.known_here(interaction)
         await self.require_controller(interaction, game)
         live = self.live_game(game.id)
         # Checked and set with no await between: of three quick stops, one is announced.
@@ -1068,6 +1167,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             await self.finish(game.id, reason="reason_stopped")
         finally:
             live.stopping = False
+        self.remember(await self.storage.get_game(game.id))  # over: verifiable, publicly
 
     # -- the caller ----------------------------------------------------------------------------
 
@@ -1113,7 +1213,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             if gone:
                 await self._finish_locked(game, reason="reason_channel_gone", channel_gone=True)
             else:
-                await self.storage.update_game(
+                await self.store_game(
                     game.id,
                     status=GameStatus.PAUSED,
                     options={**game.options, "stalled": refusal.value},
@@ -1316,75 +1416,178 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def claim(
         self,
         interaction: discord.Interaction[Any],
-        game: GameRow | None,
+        game_id: int | None,
         prize: str | None,
         board_number: int | None,
     ) -> None:
-        """A claim by slash command (``prize`` named) or by the call's button (``prize`` None).
+        """A claim by slash command (``game_id`` None: the channel's game; ``prize`` named) or by
+        a call's button (``game_id``; ``prize`` None for "the prize being played now").
 
         Judged against the calls announced when it was made; identical claims (a double click)
         are judged once. Only a judged claim is public; every refusal is private. The button
         pressed again on the call where it won may win the prize played next, never a false
         claim: the player claimed nothing wrong.
+
+        Nothing is asked of the database before the acknowledgement. What the bot holds in
+        memory refuses at once, privately, what it is sure of; a claim it is sure will be judged
+        is acknowledged publicly (the verdict fills the placeholder); one it is not sure of is
+        acknowledged silently (a button) or privately (a command), and the database decides.
         """
-        if game is None:
-            game = await self.game_here(interaction)
-        elif interaction.channel_id != game.channel_id:
-            raise UserError("claim_elsewhere")
-        if not game.status.is_live:
-            raise self.refusal("game_over", game=game.id)
-        if game.status is GameStatus.LOBBY:
-            raise self.refusal("not_started", game=game.id)
-        seen = await self.announced_count(game.id)  # at once: it is judged on those calls
-        live = self.live_game(game.id)
-        # Counted until judged: an end that is due waits for it (end_hold).
-        live.claims_in_flight += 1
+        if interaction.channel_id is None:
+            raise UserError("server_only")
+        known = (
+            self.known_here(interaction) if game_id is None else self.remembered(game_id)
+        )
+        if known is not None and game_id is not None:
+            self.check_pressed_where_played(interaction, known)
+        # The calls seen at the press: the claim is judged on those, however long it waits.
+        seen = self.live[known.id].announced if known and known.id in self.live else None
+        sure = self.claim_in_memory(interaction, known, prize, board_number) if known else None
+        if sure is not None:
+            game, request = known, sure
+            assert game is not None
+            live = self.live_game(game.id)
+            live.claims_in_flight += 1  # counted until judged: an end that is due waits for it
+            previous = None
+            try:
+                await defer_public(interaction)
+            except BaseException:
+                self._claim_done(live, request, previous, None)
+                raise
+        else:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()  # silent: the answer may be public or private
+            else:
+                await defer_private(interaction)
+            if game_id is None:
+                game = await self.game_here(interaction)
+            else:
+                game = await self.button_game(interaction, game_id)
+            seen_then = seen if known is not None and known.id == game.id else None
+            request, previous = await self._claim_from_database(
+                interaction, game, prize, board_number, seen_then
+            )
+            live = self.live_game(game.id)
+            live.claims_in_flight += 1
+        judgement: Judgement | None = None
         try:
-            judgement = await self._judge_claim(interaction, game, prize, board_number, seen)
+            async with live.lock:
+                judgement = await self._judge_locked(
+                    interaction.user,
+                    game.id,
+                    request,
+                    only_wins=previous == WON and request.prize is None,
+                )
         finally:
-            live.claims_in_flight -= 1
-            if not live.claims_in_flight and live.end_held_since is not None:
-                live.wake.set()  # the end waiting for the claims may come now
+            self._claim_done(live, request, previous, judgement)
         await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
 
-    async def _judge_claim(
+    def claim_in_memory(
         self,
         interaction: discord.Interaction[Any],
         game: GameRow,
         prize: str | None,
         board_number: int | None,
-        seen: int,
-    ) -> Judgement:
+    ) -> ClaimRequest | None:
+        """A claim checked against what the bot holds in memory, before any acknowledgement:
+        raises the refusal it is sure of; returns the request, marked as being judged, when it
+        is sure the claim will be judged; None when memory cannot say (the database will)."""
+        if interaction.channel_id != game.channel_id:
+            raise UserError("claim_elsewhere")
+        live = self.live.get(game.id)
+        if live is None or game.status is GameStatus.LOBBY:
+            return None  # (a lobby may have just started: the database says)
+        players, held, winners, judged = live.players, live.boards, live.winners, live.judged
+        if players is None or held is None or winners is None or judged is None:
+            return None
+        if live.announced is None:
+            return None
+        user_id = interaction.user.id
+        player = players.get(user_id)
+        if player is None:
+            raise self.refusal("not_playing", game=game.id)
+        if player.out:
+            raise UserError("player_out")
+        boards = held.get(user_id)
+        if boards is None:
+            return None  # being dealt
+        if board_number is not None:
+            self.check_board_in(boards, board_number)
+        request = ClaimRequest(user_id, prize, board_number, live.announced)
+        previous = judged.get(request.key)
+        if previous is not None and not (previous == WON and prize is None):
+            raise UserError("claim_judged", seq=request.seen)
+        if previous is not None:
+            return None  # pressed again after a win: the database says what more it may win
+        playing = [b for b in boards if not b.out]
+        if board_number is not None:
+            playing = [b for b in playing if b.board_index + 1 == board_number]
+        if not playing:
+            raise UserError("no_boards_left")
+        candidates = self.claim_candidates(game, user_id, request, winners)
+        if not any(self.eligible_boards(playing, winners, c) for c in candidates):
+            raise self.refusal("no_board_can_win", prize=self.prize_name(candidates[0]))
+        # Checked and marked with no await between, so a double click is judged once.
+        judged[request.key] = PENDING
+        return request
+
+    async def _claim_from_database(
+        self,
+        interaction: discord.Interaction[Any],
+        game: GameRow,
+        prize: str | None,
+        board_number: int | None,
+        seen: int | None,
+    ) -> tuple[ClaimRequest, str | None]:
+        """The checks of :meth:`claim_in_memory`, asked of the database (after the
+        acknowledgement); returns the request, marked as being judged, and what its key had
+        been judged before (None, or a win: the button pressed again)."""
+        if interaction.channel_id != game.channel_id:
+            raise UserError("claim_elsewhere")
+        if not game.status.is_live:
+            raise self.refusal("game_over", game=game.id)
+        if game.status is GameStatus.LOBBY:
+            raise self.refusal("not_started", game=game.id)
+        if seen is None:
+            seen = await self.announced_count(game.id)
         player = await self.storage.get_player(game.id, interaction.user.id)
         if player is None:
             raise self.refusal("not_playing", game=game.id)
         if player.out:
             raise UserError("player_out")
         if board_number is not None:
-            await self.check_board_number(game, interaction.user.id, board_number)
+            self.check_board_in(
+                await self.storage.boards(game.id, interaction.user.id), board_number
+            )
         request = ClaimRequest(interaction.user.id, prize, board_number, seen)
         judged = await self.judged_claims(game.id)
         # Checked and marked with no await between, so a double click is judged once.
         previous = judged.get(request.key)
-        again_after_win = previous == WON and request.prize is None
-        if previous is not None and not again_after_win:
+        if previous is not None and not (previous == WON and request.prize is None):
             raise UserError("claim_judged", seq=request.seen)
         judged[request.key] = PENDING
-        judgement: Judgement | None = None
-        try:
-            await defer_public(interaction)
-            async with self.live_game(game.id).lock:
-                judgement = await self._judge_locked(
-                    interaction.user, game.id, request, only_wins=again_after_win
-                )
-        finally:
+        return request, previous
+
+    def _claim_done(
+        self,
+        live: LiveGame,
+        request: ClaimRequest,
+        previous: str | None,
+        judgement: Judgement | None,
+    ) -> None:
+        """A claim was judged (``judgement``) or refused (None): what its key holds now, and
+        the end that waits for the claims in flight may come."""
+        judged = live.judged
+        if judged is not None:
             if judgement is not None:
                 judged[request.key] = WON if judgement.won else FALSE
             elif previous is None:
-                del judged[request.key]  # refused, not judged: the player may ask again
+                judged.pop(request.key, None)  # refused, not judged: the player may ask again
             else:
                 judged[request.key] = previous
-        return judgement
+        live.claims_in_flight -= 1
+        if not live.claims_in_flight and live.end_held_since is not None:
+            live.wake.set()  # the end waiting for the claims may come now
 
     async def shareable_prizes(self, game: GameRow) -> list[str]:
         """Prizes won on the latest call the channel has seen: a valid claim on that call still
@@ -1392,11 +1595,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         seen = await self.announced_count(game.id)
         return [w.prize for w in await self.storage.winners(game.id) if w.draw_seq == seen]
 
-    async def check_board_number(
-        self, game: GameRow, user_id: int, board_number: int
-    ) -> None:
-        """Refuse (privately) a claim naming a board the player does not hold, or one that is out."""
-        boards = await self.storage.boards(game.id, user_id)
+    def check_board_in(self, boards: Sequence[BoardRow], board_number: int) -> None:
+        """Refuse (privately) a claim naming a board the player does not hold among ``boards``
+        (theirs), or one that is out."""
         named = next((b for b in boards if b.board_index + 1 == board_number), None)
         if named is None:
             raise self.refusal(
@@ -1508,16 +1709,19 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             self.bot.metrics.claims.labels(self.kind, "false").inc()
             return Judgement(await self.false_claim(game, user, verdict), won=False)
         sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
+        board_id = verdict.board.id if verdict.board else None
+        state = None if sharing else self.after_award(game, verdict.prize)
         await self.storage.record_win(
             game.id,
             prize=verdict.prize,
             user_id=user.id,
-            board_id=verdict.board.id if verdict.board else None,
+            board_id=board_id,
             draw_seq=seq,
             claim_reason=verdict.reason,
-            state=None if sharing else self.after_award(game, verdict.prize),
+            state=state,
             request=ask,
         )
+        self.won_in_memory(game, WinnerRow(verdict.prize, user.id, board_id, seq), state)
         if not sharing:
             # The caller ends the game after a short grace period once no prize is left,
             # so that simultaneous claims on this call can still share the last prize.
@@ -1534,9 +1738,35 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self.bot.metrics.claims.labels(self.kind, "won").inc()
         return Judgement(text, won=True, files=files)
 
+    def won_in_memory(self, game: GameRow, winner: WinnerRow, state: str | None) -> None:
+        """A win was stored: the game in memory has its winner, and its new ``state``."""
+        live = self.live.get(game.id)
+        if live is not None and live.winners is not None:
+            live.winners.append(winner)
+        known = self.remembered(game.id)
+        if state is not None and known is not None:
+            self.remember(dataclasses.replace(known, state=state))
+
+    def player_in_memory(self, player: PlayerRow) -> None:
+        """A player's row was stored (seated, or out after false claims): memory has it."""
+        live = self.live.get(player.game_id)
+        if live is not None and live.players is not None:
+            live.players[player.user_id] = player
+
+    def board_out_in_memory(self, board: BoardRow) -> None:
+        """A board was put out of the game (a Housie bogey): memory has it out."""
+        live = self.live.get(board.game_id)
+        if live is None or live.boards is None or board.user_id not in live.boards:
+            return
+        live.boards[board.user_id] = [
+            dataclasses.replace(b, out=True) if b.id == board.id else b
+            for b in live.boards[board.user_id]
+        ]
+
     async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
         """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""
         player = await self.storage.record_false_claim(game.id, user.id, limit=FALSE_CLAIM_LIMIT)
+        self.player_in_memory(player)
         locale = self.channel_locale(game)
         consequence = self.say("false_out" if player.out else "false_warn", locale)
         reason = reason_text(verdict.reason, verdict.code, verdict.values, locale)
@@ -1559,7 +1789,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     ) -> None:
         """End ``game`` (its lock held) and post its summary; ``channel_gone``: Discord said the
         channel was deleted (10003), so nothing more is posted there."""
-        ended = await self.storage.update_game(game.id, status=GameStatus.FINISHED)
+        ended = await self.store_game(game.id, status=GameStatus.FINISHED)
         self.forget_dealer(game.id)
         if not ended:
             return
@@ -1743,16 +1973,27 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 return
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """Checks finished game ``game_id`` of this server against its seed, in public."""
-        game = await self.game_by_id(game_id, interaction.guild_id)
-        if game.status.is_live:
-            raise self.refusal("still_on", game=game.id)
-        assert game.seed is not None
+        """Checks finished game ``game_id`` of this server against its seed, in public.
+
+        Another server's game the bot holds live is refused at once; one it saw end here is
+        acknowledged publicly; any other privately (the database says whether it is this server's, and a
+        refusal stays private; the verification then goes to the channel as a follow-up)."""
+        known = self.remembered(game_id)
+        if known is not None and known.guild_id != interaction.guild_id:
+            raise self.refusal("no_such_game", game=game_id)
+        # (A game held live may have just ended: the database says.)
+        likely = game_id in self.ended and self.ended[game_id] == interaction.guild_id
         locale = interaction.locale
         # Re-dealing a big game is heavy work: in the server's line.
         async with self.bot.heavy.turn(
-            interaction.guild_id, Lane.OTHER, acknowledge=lambda: defer_public(interaction)
+            interaction.guild_id,
+            Lane.OTHER,
+            acknowledge=lambda: (defer_public if likely else defer_private)(interaction),
         ):
+            game = await self.game_by_id(game_id, interaction.guild_id)
+            if game.status.is_live:
+                raise self.refusal("still_on", game=game.id)
+            assert game.seed is not None
             problems = await self.verify_game(game)
             if problems:
                 text = self.say("verify_failed", locale) + "\n"

@@ -3,11 +3,10 @@ apology plus a log line with the game id. Shared by slash commands and buttons."
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -22,8 +21,10 @@ log = logging.getLogger(__name__)
 
 # Discord refuses message content over 2,000 characters; a reply is cut to fit, never lost.
 MESSAGE_LIMIT = 2000
-# Set in ``Interaction.extras`` while a public "thinking..." placeholder waits for its answer.
+# Set in ``Interaction.extras`` while a deferred "thinking..." placeholder waits for its answer:
+# a public one (the channel sees what fills it), or a private one (only the member does).
 PUBLIC_PLACEHOLDER = "public_placeholder"
+PRIVATE_PLACEHOLDER = "private_placeholder"
 
 
 class UserError(Exception):
@@ -99,9 +100,18 @@ def fit_message(text: str) -> str:
 
 async def defer_public(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge at once with a public "thinking..." placeholder, for an answer the channel
-    will see; a refusal sent afterwards (``answer(..., ephemeral=True)``) still stays private."""
+    will see. Whatever fills it is public: decide refusals before (from what the bot holds in
+    memory), or use :func:`defer_private` when they cannot be known without the database."""
     interaction.extras[PUBLIC_PLACEHOLDER] = True
     await interaction.response.defer(thinking=True)
+
+
+async def defer_private(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge at once with a private "thinking..." placeholder: the member alone sees what
+    fills it. A public answer after it (:func:`answer` with ``ephemeral=False``) fills it with a
+    private copy and posts the answer for the channel as a follow-up."""
+    interaction.extras[PRIVATE_PLACEHOLDER] = True
+    await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def answer(
@@ -111,25 +121,45 @@ async def answer(
     ephemeral: bool,
     files: Sequence[discord.File] = (),
     view: discord.ui.View | None = None,
-) -> None:
-    """Answer ``interaction`` whether or not it was acknowledged already.
+) -> discord.Message | None:
+    """Answer ``interaction`` whether or not it was acknowledged already, by Discord's
+    documented paths only (Interactions: Receiving and Responding); returns the public message
+    for a public answer made after the acknowledgement.
 
-    After :func:`defer_public`, Discord fills the public placeholder with the first follow-up,
-    whatever its flags say; a private answer then removes the placeholder and follows up
-    privately instead, so a refusal never shows in the channel.
+    * Not acknowledged yet: the answer is the interaction's response.
+    * A "thinking..." placeholder waits (:func:`defer_public`, :func:`defer_private`): the
+      answer fills it by editing it (the original response). A private answer in a public
+      placeholder is seen by the channel (the placeholder's visibility cannot change): callers
+      refuse privately before a public defer, so this is left to races. A public answer in a
+      private placeholder fills it privately, then goes to the channel as a follow-up.
+    * Otherwise (the placeholder was filled, or a component was acknowledged silently): a
+      follow-up message, private or public as asked.
+
+    A placeholder is never deleted to be replaced by a follow-up: what Discord does with a
+    follow-up after its deferred response was deleted is not documented.
     """
-    extra: dict[str, Any] = {"files": list(files)} if files else {}
-    if view is not None:
-        extra["view"] = view
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
     content = fit_message(content)
     if not interaction.response.is_done():
+        if files:
+            extra["files"] = list(files)
         await interaction.response.send_message(content, ephemeral=ephemeral, **extra)
-        return
-    placeholder = interaction.extras.pop(PUBLIC_PLACEHOLDER, False)
-    if placeholder and ephemeral:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
-    await interaction.followup.send(content, ephemeral=ephemeral, **extra)
+        return None
+    public = interaction.extras.pop(PUBLIC_PLACEHOLDER, False)
+    private = interaction.extras.pop(PRIVATE_PLACEHOLDER, False)
+    if public or (private and ephemeral):
+        if public and ephemeral:
+            log.info("a private answer to %s fills its public placeholder", interaction.id)
+        edited = await interaction.edit_original_response(
+            content=content, attachments=list(files), **extra
+        )
+        return None if ephemeral else edited
+    if private:  # a public answer after a private acknowledgement: the member's copy first
+        await interaction.edit_original_response(content=content)
+    if files:
+        extra["files"] = list(files)
+    sent = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **extra)
+    return None if ephemeral else sent
 
 
 async def send_ephemeral(
@@ -144,29 +174,34 @@ async def send_ephemeral(
 
 
 async def report_error(
-    interaction: discord.Interaction[Any], error: BaseException, *, context: str = ""
+    interaction: discord.Interaction[Any],
+    error: BaseException,
+    *,
+    context: str | Callable[[], Awaitable[str]] = "",
 ) -> None:
-    """Answer the user for ``error`` and log it if it is a bug. Never raises."""
+    """Answer the member for ``error`` (privately), then log it if it is a bug, with its
+    ``context`` (which game; or a coroutine that finds it, asked only for a bug, once the member
+    has the answer). Never raises."""
     text = friendly_message(error, interaction.locale)
+    try:
+        await send_ephemeral(interaction, text or message("apology", interaction.locale))
+    except discord.HTTPException:
+        log.warning("could not tell user %s about an error", interaction.user.id)
     if text is None:
         original = getattr(error, "original", error)
         command = interaction.command.qualified_name if interaction.command else None
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id")
+        where = context if isinstance(context, str) else await context()
         log.error(
             "error in %s (%s) for user %s in channel %s of server %s",
             command or custom_id or "interaction",
-            context or "no game",
+            where or "no game",
             interaction.user.id,
             interaction.channel_id,
             interaction.guild_id,
             exc_info=original,
         )
-        text = message("apology", interaction.locale)
-    try:
-        await send_ephemeral(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell user %s about an error", interaction.user.id)
 
 
 async def after_answer(interaction: discord.Interaction[Any]) -> None:
@@ -186,11 +221,9 @@ class GameNightTree(app_commands.CommandTree[Any]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Answer a failed command (:func:`report_error`), then deliver waiting notices."""
-        # The game's context is for the log of a bug only: a refusal (a flood's included) is
-        # answered without asking the database.
-        expected = friendly_message(error, interaction.locale) is not None
-        context = "" if expected else await self._game_context(interaction)
-        await report_error(interaction, error, context=context)
+        # The game's context is for the log of a bug only, and asks the database: after the
+        # answer.
+        await report_error(interaction, error, context=lambda: self._game_context(interaction))
         await after_answer(interaction)
 
     async def _game_context(self, interaction: discord.Interaction[Any]) -> str:

@@ -11,8 +11,10 @@ engine, its renderer, its cog and its tests, and nothing else.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
@@ -22,7 +24,7 @@ from discord.ext import commands
 
 from bot.errors import UserError, after_answer, report_error
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.storage import GameRow, LeaseLostError, ServerSettings, Storage
+from bot.storage import GameRow, GameStatus, LeaseLostError, ServerSettings, Storage
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -33,6 +35,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives each game's tasks to finish what they do
 LEASE_WAIT = 1.0  # seconds a game task refused by its shard's lease waits before looking again
 RETRY_CEILING = 60.0  # the longest wait between two tries of a failing game task
+ENDED_REMEMBERED = 1000  # games seen ending that each cog keeps in mind (GameCog.ended)
 
 # Discord's JSON error codes the games tell apart (Topics: Opcodes and Status Codes).
 UNKNOWN_CHANNEL = 10003  # the channel (or thread) was deleted
@@ -137,6 +140,13 @@ class GameCog(commands.Cog, Generic[LiveT]):
     def __init__(self, bot: GameNightBot) -> None:
         self.bot = bot
         self.live: dict[int, LiveT] = {}
+        # The live games of this kind that this client runs, as last read or written: what an
+        # interaction is first answered from, before anything is asked of the database (which
+        # then decides). Loaded with the games at start-up, kept current by the bot's writes.
+        self.known: dict[int, GameRow] = {}
+        # Games of this kind seen ending lately, with their server: a question about one (its
+        # verification) is likely answered, publicly.
+        self.ended: dict[int, int | None] = {}
         self.closing = False
 
     @classmethod
@@ -173,20 +183,80 @@ class GameCog(commands.Cog, Generic[LiveT]):
     # -- the server's settings -----------------------------------------------------------------
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
-        """The ``/gamenight settings`` of server ``guild_id`` (the defaults outside a server)."""
-        if guild_id is None:
-            return ServerSettings(0)
-        return await self.storage.server_settings(guild_id)
+        """The ``/gamenight settings`` of server ``guild_id`` (the defaults outside a server),
+        from memory (``GameNightBot.settings_of``)."""
+        return self.bot.settings_of(guild_id)
 
     async def host_settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
         """The settings a game opened by ``interaction`` follows (its public messages speak
         ``public_locale``; its start options default to ``defaults(kind)``), once the member
         may host in the server (:func:`may_host`); anyone else is refused privately, the host
-        role named."""
+        role named. From memory: it may come before the acknowledgement."""
         settings = await self.server_settings(interaction.guild_id)
         if not may_host(interaction, settings):
             raise UserError("host_role_only", role=settings.host_role_id)
         return settings
+
+    # -- the games in memory -------------------------------------------------------------------
+
+    def remember(self, game: GameRow | None) -> None:
+        """Hold ``game`` as it now stands while it is live; forget it once it is over."""
+        if game is None or game.kind != self.kind:
+            return
+        if game.status.is_live:
+            self.known[game.id] = game
+            return
+        self.known.pop(game.id, None)
+        self.ended[game.id] = game.guild_id
+        while len(self.ended) > ENDED_REMEMBERED:
+            del self.ended[next(iter(self.ended))]
+
+    def remembered(self, game_id: int) -> GameRow | None:
+        """Live game ``game_id`` of this kind as the bot last knew it (None: not live here)."""
+        return self.known.get(game_id)
+
+    def remembered_in_channel(self, channel_id: int | None) -> GameRow | None:
+        """The live game of this kind in the channel as the bot last knew it (the latest)."""
+        found = [game for game in self.known.values() if game.channel_id == channel_id]
+        return max(found, key=lambda game: game.id) if found else None
+
+    async def store_game(
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        state: str | None = None,
+        options: dict[str, Any] | None = None,
+        lobby_message_id: int | None = None,
+        expect_status: GameStatus | None = None,
+        expect_state: str | None = None,
+    ) -> bool:
+        """``Storage.update_game``, and the game in memory changed alike when it was."""
+        changed = await self.storage.update_game(
+            game_id,
+            status=status,
+            state=state,
+            options=options,
+            lobby_message_id=lobby_message_id,
+            expect_status=expect_status,
+            expect_state=expect_state,
+        )
+        known = self.known.get(game_id)
+        if changed and known is not None:
+            now = time.time()
+            self.remember(
+                dataclasses.replace(
+                    known,
+                    status=known.status if status is None else status,
+                    state=known.state if state is None else state,
+                    options=known.options if options is None else dict(options),
+                    lobby_message_id=lobby_message_id or known.lobby_message_id,
+                    started_at=known.started_at
+                    or (now if status is GameStatus.RUNNING else None),
+                    finished_at=now if status is not None and not status.is_live else None,
+                )
+            )
+        return changed
 
     # -- live games ----------------------------------------------------------------------------
 
@@ -221,7 +291,9 @@ class GameCog(commands.Cog, Generic[LiveT]):
     async def release_if_over(self, game_id: int) -> None:
         """Forgets the companion of ``game_id`` once the game is no longer live."""
         game = await self.storage.get_game(game_id)
+        self.remember(game)
         if game is None or not game.status.is_live:
+            self.known.pop(game_id, None)
             self.release(game_id)
 
     def is_closing(self) -> bool:

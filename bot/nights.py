@@ -36,7 +36,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.errors import UserError, answer, defer_public
+from bot.errors import UserError, answer, defer_private, defer_public
 from bot.games import LEASE_WAIT
 from bot.i18n import LocaleLike
 from bot.permissions import can_change_own_events, can_create_events, require_posting
@@ -102,6 +102,8 @@ class GameNights(commands.Cog):
     kind: ClassVar[str]
     nights_wake: asyncio.Event
     nights_task: asyncio.Task[None] | None
+    nights_held: dict[int, ScheduleRow]
+    nights_reserved: list[tuple[int, int]]  # (server, host) of plans being stored
 
     # -- what the game provides (CallingGameCog and the cogs) ----------------------------------
 
@@ -112,6 +114,18 @@ class GameNights(commands.Cog):
 
     def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
         """Message ``key`` naming this game (``GameCog.say``)."""
+        raise NotImplementedError
+
+    async def store_game(
+        self,
+        game_id: int,
+        *,
+        status: GameStatus | None = None,
+        options: dict[str, Any] | None = None,
+        lobby_message_id: int | None = None,
+        expect_status: GameStatus | None = None,
+    ) -> bool:
+        """Change a stored game, and the game in memory alike (``GameCog.store_game``)."""
         raise NotImplementedError
 
     def refusal(self, key: str, /, **values: Any) -> UserError:
@@ -181,6 +195,7 @@ class GameNights(commands.Cog):
             self.nights_wake.clear()
             try:
                 pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
+                self.nights_held = {schedule.id: schedule for schedule in pending}
                 now = self.bot.now()
                 stepped = False
                 for schedule in (s for s in pending if self.next_step_at(s) <= now):
@@ -249,15 +264,15 @@ class GameNights(commands.Cog):
         try:
             message_id = await self.post_lobby(game, note)
         except discord.NotFound:  # the channel was deleted: no week after this one either
-            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            await self.store_game(game.id, status=GameStatus.CANCELLED)
             gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
             await self.miss(schedule, gone, goes_on=False)
             return
         except discord.Forbidden:  # shut to the bot, which a moderator may undo: weeks go on
-            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            await self.store_game(game.id, status=GameStatus.CANCELLED)
             await self.miss(schedule, "night_missed_channel")
             return
-        await self.storage.update_game(game.id, lobby_message_id=message_id)
+        await self.store_game(game.id, lobby_message_id=message_id)
 
     async def miss(
         self, schedule: ScheduleRow, key: str, *, goes_on: bool = True, **values: Any
@@ -286,7 +301,7 @@ class GameNights(commands.Cog):
         guild = await self.bot.server(schedule.guild_id)
         if guild is not None and await self.channel_gone(guild, schedule.channel_id):
             if schedule.game_id is not None:
-                await self.storage.update_game(
+                await self.store_game(
                     schedule.game_id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
                 )
             gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
@@ -304,13 +319,13 @@ class GameNights(commands.Cog):
         game = await self.storage.get_game(schedule.game_id) if schedule.game_id else None
         if game is not None and game.status is GameStatus.LOBBY:
             if await self.storage.count_players(game.id):
-                if await self.storage.update_game(
+                if await self.store_game(
                     game.id, status=GameStatus.RUNNING, expect_status=GameStatus.LOBBY
                 ):
                     self.start_running(game.id)
                     await self.move_event(schedule.guild_id, schedule.event_id, EVENT_ACTIVE)
             else:
-                await self.storage.update_game(
+                await self.store_game(
                     game.id,
                     status=GameStatus.CANCELLED,
                     options={**game.options, "nobody_came": True},
@@ -539,22 +554,39 @@ class GameNights(commands.Cog):
             moment = parse_when(when, now, zone)
         except WhenError as error:
             raise UserError(error.key, when=quoted(when), zone=str(zone)) from None
-        await defer_public(interaction)
-        try:  # counted and added at once: a burst of plans cannot pass the limits
-            schedule = await self.storage.add_schedule(
-                kind=self.kind,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=interaction.user.id,
-                starts_at=moment.timestamp(),
-                lobby_minutes=lobby,
-                weekly=weekly,
-                options={},
-                server_limit=NIGHTS_PER_SERVER,
-                member_limit=NIGHTS_PER_MEMBER,
-            )
-        except NightLimitError as full:
-            raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
+        # The plan is announced in public: acknowledged publicly unless the limits, as counted
+        # from memory with the plans being stored, may refuse it (then privately, and the
+        # database counts). Plans are stored in the order they came, so that those counted
+        # within the limits are stored first.
+        guild_id, host_id = interaction.guild_id, interaction.user.id
+        place = self.bot.in_order.place(("nights", guild_id))
+        within = self.within_limits_in_memory(guild_id, host_id)
+        reservation = (guild_id, host_id)
+        if within:
+            self.nights_reserved.append(reservation)
+        try:
+            await (defer_public if within else defer_private)(interaction)
+            async with place:
+                try:  # counted and added at once: a burst of plans cannot pass the limits
+                    schedule = await self.storage.add_schedule(
+                        kind=self.kind,
+                        guild_id=guild_id,
+                        channel_id=interaction.channel_id,
+                        host_id=host_id,
+                        starts_at=moment.timestamp(),
+                        lobby_minutes=lobby,
+                        weekly=weekly,
+                        options={},
+                        server_limit=NIGHTS_PER_SERVER,
+                        member_limit=NIGHTS_PER_MEMBER,
+                    )
+                except NightLimitError as full:
+                    raise self.refusal(f"nights_limit_{full.scope}", limit=full.limit) from None
+                self.nights_held[schedule.id] = schedule
+        finally:
+            place.leave()
+            if within:
+                self.nights_reserved.remove(reservation)
         no_event = await self.create_event(schedule)
         self.nights_wake.set()
         locale = settings.public_locale(interaction.guild_locale)
@@ -569,10 +601,26 @@ class GameNights(commands.Cog):
         text += "\n" + self.say(no_event or "night_event", locale, limit=MAX_SERVER_EVENTS)
         await answer(interaction, text, ephemeral=False)
 
+    def within_limits_in_memory(self, guild_id: int, host_id: int) -> bool:
+        """Whether one more night in server ``guild_id`` by ``host_id`` stays within the limits,
+        counting the nights to come that every calling game holds in memory, and the plans
+        being stored that were counted within them."""
+        cogs = [cog for cog in self.bot.cogs.values() if isinstance(cog, GameNights)]
+        hosts = [
+            night.host_id
+            for cog in cogs
+            for night in cog.nights_held.values()
+            if night.guild_id == guild_id and night.status.is_pending
+        ]
+        hosts += [host for cog in cogs for guild, host in cog.nights_reserved if guild == guild_id]
+        return len(hosts) < NIGHTS_PER_SERVER and hosts.count(host_id) < NIGHTS_PER_MEMBER
+
     async def list_nights(self, interaction: discord.Interaction[Any]) -> None:
         """``/<game> schedules``: this server's planned nights of this game, privately."""
         if interaction.guild_id is None:
             raise UserError("server_only")
+        # A private answer: acknowledged before the database is asked.
+        await defer_private(interaction)
         nights = await self.storage.pending_schedules(self.kind, interaction.guild_id)
         locale = interaction.locale
         if not nights:
@@ -592,7 +640,19 @@ class GameNights(commands.Cog):
         await answer(interaction, "\n".join(lines), ephemeral=True)
 
     async def cancel_night(self, interaction: discord.Interaction[Any], night: int) -> None:
-        """``/<game> unschedule``: call a planned night off (its host or Manage Server)."""
+        """``/<game> unschedule``: call a planned night off (its host or Manage Server).
+
+        A night held in memory is refused at once when it is not the member's to call off, and
+        acknowledged publicly otherwise; any other is acknowledged privately, and the database
+        says."""
+        is_manager = getattr(getattr(interaction.user, "guild_permissions", None), "manage_guild", False)
+        held = self.nights_held.get(night)
+        if held is not None and held.guild_id == interaction.guild_id:
+            if interaction.user.id != held.host_id and not is_manager:
+                raise UserError("host_only", host=held.host_id)
+            await defer_public(interaction)
+        else:
+            await defer_private(interaction)
         schedule = await self.storage.get_schedule(night)
         if (
             schedule is None
@@ -601,15 +661,15 @@ class GameNights(commands.Cog):
             or not schedule.status.is_pending
         ):
             raise self.refusal("night_unknown", night=night)
-        is_manager = getattr(getattr(interaction.user, "guild_permissions", None), "manage_guild", False)
         if interaction.user.id != schedule.host_id and not is_manager:
             raise UserError("host_only", host=schedule.host_id)
         if not await self.storage.update_schedule(
             schedule.id, expect=schedule.status, status=ScheduleStatus.CANCELLED
         ):
             raise self.refusal("night_unknown", night=night)
+        self.nights_held.pop(schedule.id, None)
         if schedule.game_id is not None:
-            await self.storage.update_game(
+            await self.store_game(
                 schedule.game_id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
             self.start_running(schedule.game_id)  # the lobby says it is off

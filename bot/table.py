@@ -21,17 +21,19 @@ import logging
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
 from discord.utils import MISSING
 
+from bot.acks import Place
 from bot.errors import (
-    PUBLIC_PLACEHOLDER,
     UserError,
+    answer,
     check_range,
+    defer_private,
     defer_public,
 )
 from bot.games import GameCog, dispatch_component, post_refusal
@@ -237,6 +239,7 @@ class TableGameCog(GameCog[LiveTable]):
         for game in await self.storage.live_games(self.kind):
             if not self.bot.runs_guild(game.guild_id):
                 continue  # another shard's: another process runs it
+            self.remember(game)
             await self.resume(game)
             self.arm_timer(game.id)
 
@@ -296,10 +299,47 @@ class TableGameCog(GameCog[LiveTable]):
             raise self.refusal("table_no_such_game", game=game_id)
         return game
 
+    def remembered_of_player(self, user_id: int) -> list[GameRow]:
+        """The live games of this kind seating ``user_id``, from memory."""
+        return sorted(
+            (game for game in self.known.values() if user_id in self.seats_of(game)),
+            key=lambda game: game.id,
+        )
+
+    @staticmethod
+    def seats_of(game: GameRow) -> list[int]:
+        """The members playing a game, as the players stored: its host, and once a challenge is
+        accepted, the other member of its ``seats`` (a duel's; never the bot's)."""
+        seats = game.options.get("seats")
+        if not isinstance(seats, list) or game.status is GameStatus.LOBBY:
+            return [game.host_id]
+        return [int(user) for user in seats if int(user) != BOT_SEAT_ID]
+
+    @contextlib.asynccontextmanager
+    async def seated_in_order(
+        self, interaction: discord.Interaction[Any], *members: discord.abc.Snowflake | None
+    ) -> AsyncIterator[Place]:
+        """A place in the line of each member's games of this kind (``bot.acks.InOrder``),
+        taken at once and given up at the end: their games open in the order asked."""
+        keys = [(self.kind, interaction.user.id)]
+        keys += [(self.kind, member.id) for member in members if member is not None]
+        place = self.bot.in_order.place(*dict.fromkeys(keys))
+        try:
+            yield place
+        finally:
+            place.leave()
+
+    def check_free_in_memory(self, user_id: int, *, member: str | None = None) -> None:
+        """:meth:`check_free` from memory: before the acknowledgement, the refusal is private."""
+        self.refuse_busy(self.remembered_of_player(user_id), member)
+
     async def check_free(self, user_id: int, *, member: str | None = None) -> None:
         """Refuse if ``user_id`` is already in a live game of this kind (call under seating);
         ``member`` names them when they are not the one asking."""
-        games = await self.storage.live_games_of_player(user_id, self.kind)
+        self.refuse_busy(await self.storage.live_games_of_player(user_id, self.kind), member)
+
+    def refuse_busy(self, games: Sequence[GameRow], member: str | None) -> None:
+        """The refusal of a member already playing ``games`` (none: no refusal)."""
         if games:
             where = _jump_link(games[0])
             if member is None:
@@ -317,10 +357,12 @@ class TableGameCog(GameCog[LiveTable]):
         """Put ``shown`` on the game's message: through ``interaction`` when it was pressed
         there (it must be deferred), otherwise by editing the stored message."""
         attachments: Any = MISSING if shown.files is None else shown.files
+        # (Pressed on the game's message: also before its id is stored, a press that came
+        # while the database stored it.)
         if (
             interaction is not None
             and interaction.message is not None
-            and interaction.message.id == game.lobby_message_id
+            and game.lobby_message_id in {None, interaction.message.id}
         ):
             await interaction.edit_original_response(
                 content=shown.content, view=shown.view, attachments=attachments
@@ -336,19 +378,14 @@ class TableGameCog(GameCog[LiveTable]):
         except discord.HTTPException:
             log.warning("could not update the message of %s game %s", self.kind, game.id)
 
-    async def post(
-        self, interaction: discord.Interaction[Any], shown: Shown
-    ) -> discord.InteractionMessage | discord.WebhookMessage:
+    async def post(self, interaction: discord.Interaction[Any], shown: Shown) -> discord.Message:
         """Answer ``interaction`` with a new public message and return it (after
-        :func:`defer_public`, the message fills the placeholder)."""
-        files: Any = shown.files if shown.files else MISSING
-        if interaction.response.is_done():
-            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-            return await interaction.followup.send(
-                shown.content, view=shown.view, files=files, wait=True
-            )
-        await interaction.response.send_message(shown.content, view=shown.view, files=files)
-        return await interaction.original_response()
+        :func:`defer_public`, the message fills the placeholder; after a component's silent
+        acknowledgement, it is a follow-up)."""
+        posted = await answer(
+            interaction, shown.content, ephemeral=False, files=shown.files or (), view=shown.view
+        )
+        return posted if posted is not None else await interaction.original_response()
 
 
 def _jump_link(game: GameRow) -> str:
@@ -521,16 +558,23 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 "seats": [user.id, opponent.id],
                 "names": [user.display_name, opponent.display_name],
             }
-        # The challenge is the answer; the database may be busy, so acknowledge first.
-        await defer_public(interaction)
-        async with self.seating:
-            await self.check_free(user.id)
-            if not against_bot:
-                assert opponent is not None
-                await self.check_free(opponent.id, member=opponent.mention)
-            game = await self.open_game(
-                interaction, host_id=user.id, options=options, against_bot=against_bot
-            )
+        # Already playing: refused at once, from memory. The challenge is the answer, and the
+        # database may be slow: acknowledge first; publicly, unless another game of one of
+        # the players came first and is not done (then privately, and the database says).
+        self.check_free_in_memory(user.id)
+        if not against_bot:
+            assert opponent is not None
+            self.check_free_in_memory(opponent.id, member=opponent.mention)
+        async with self.seated_in_order(interaction, opponent) as place:
+            await (defer_private if place.behind else defer_public)(interaction)
+            async with place, self.seating:
+                await self.check_free(user.id)
+                if not against_bot:
+                    assert opponent is not None
+                    await self.check_free(opponent.id, member=opponent.mention)
+                game = await self.open_game(
+                    interaction, host_id=user.id, options=options, against_bot=against_bot
+                )
         await self.publish(interaction, game)
 
     async def open_game(
@@ -561,6 +605,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             state=state,
             status=GameStatus.RUNNING if against_bot else GameStatus.LOBBY,
         )
+        self.remember(game)
         for seat, user_id in enumerate(self.seats(game)):
             if user_id == host_id:
                 await self.storage.add_player(
@@ -575,7 +620,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             if self.seats(game)[self.turn_seat(engine)] == BOT_SEAT_ID:
                 said = await self.bot_replies(game, engine, self.channel_locale(game))
                 new_options = {**game.options, "last": said}
-                await self.storage.update_game(
+                await self.store_game(
                     game.id, state=self.state_of(engine), options=new_options
                 )
                 fresh = await self.storage.get_game(game.id)
@@ -594,9 +639,9 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             message = await self.post(interaction, shown)
         except BaseException:
             # Nobody saw the game: call it off, so its players are not held in it.
-            await self.storage.update_game(game.id, status=GameStatus.CANCELLED)
+            await self.store_game(game.id, status=GameStatus.CANCELLED)
             raise
-        await self.storage.update_game(game.id, lobby_message_id=message.id)
+        await self.store_game(game.id, lobby_message_id=message.id)
         self.arm_timer(game.id)
 
     async def resume(self, game: GameRow) -> None:
@@ -609,7 +654,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             **game.options,
             "deadline": self.deadline_after(float(game.options["turn_time"])),
         }
-        if await self.storage.update_game(game.id, options=options, expect_state=game.state):
+        if await self.store_game(game.id, options=options, expect_state=game.state):
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             await self.show(fresh, await self.board(fresh, self.load(fresh)))
@@ -664,7 +709,17 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         arg: str,
         values: Sequence[str],
     ) -> None:
-        """Dispatches the game's buttons and selects: accept, decline, resign, rematch, moves."""
+        """Dispatches the game's buttons and selects: accept, decline, resign, rematch, moves.
+
+        Each is acknowledged before the database is asked: silently (the game's message is
+        edited, a rematch is posted anew, a refusal follows privately), or with a private
+        "thinking..." for a resignation, whose answer is private."""
+        if action not in {"accept", "decline", "resign", "rematch", "cell", "line"}:
+            raise UserError("button_gone")
+        if action == "resign":
+            await defer_private(interaction)
+        else:
+            await interaction.response.defer()
         game = await self.game_by_id(game_id)
         if action == "accept":
             await self.accept(interaction, game)
@@ -689,7 +744,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             raise self.refusal("table_only_challenged", who=self.who(game, challenged))
         live = self.live_game(game.id)
         gone = self.refusal("table_not_waiting", game=game.id)
-        await interaction.response.defer()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
         async with self.seating, live.lock:
             current = await self.storage.get_game(game.id)
             if current is None or current.status is not GameStatus.LOBBY:
@@ -706,7 +762,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 **current.options,
                 "deadline": self.deadline_after(float(current.options["turn_time"])),
             }
-            started = await self.storage.update_game(
+            started = await self.store_game(
                 game.id,
                 status=GameStatus.RUNNING,
                 options=options,
@@ -727,9 +783,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         if seat is None:
             raise UserError("table_not_your_challenge")
         withdrawn = interaction.user.id == game.host_id
-        await interaction.response.defer()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
         async with self.live_game(game.id).lock:
-            ended = await self.storage.update_game(
+            ended = await self.store_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
         if not ended:
@@ -769,10 +826,12 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """A move by button, select or command: checked, played, answered, shown."""
         self.check_turn(game, interaction.user.id)
         is_component = interaction.type is discord.InteractionType.component
-        if is_component:
+        if interaction.response.is_done():
+            pass
+        elif is_component:
             await interaction.response.defer()
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer_private(interaction)
         live = self.live_game(game.id)
         async with live.lock:
             fresh = await self.storage.get_game(game.id)
@@ -786,7 +845,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             options = {**fresh.options, "last": said}
             if not self.is_over(engine):
                 options["deadline"] = self.deadline_after(float(fresh.options["turn_time"]))
-                stored = await self.storage.update_game(
+                stored = await self.store_game(
                     fresh.id,
                     state=self.state_of(engine),
                     options=options,
@@ -803,8 +862,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                     fresh, engine, options, winner=self.winner_seat(engine), interaction=interaction
                 )
         if not is_component:
-            await interaction.followup.send(
-                message("table_played", interaction.locale, move=said[0]), ephemeral=True
+            await answer(
+                interaction, message("table_played", interaction.locale, move=said[0]), ephemeral=True
             )
 
     async def bot_replies(
@@ -830,7 +889,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         seat = self.seat_of(game, interaction.user.id)
         if seat is None:
             raise UserError("table_players_resign")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():
+            await defer_private(interaction)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
@@ -838,12 +898,14 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 raise self.refusal("table_over", game=game.id)
             engine = self.load(fresh)
             await self.finish(fresh, engine, dict(fresh.options), winner=1 - seat, end="resign")
-        await interaction.followup.send(
-            self.say("table_resigned", interaction.locale, game=game.id), ephemeral=True
+        await answer(
+            interaction, self.say("table_resigned", interaction.locale, game=game.id), ephemeral=True
         )
 
     async def resign_command(self, interaction: discord.Interaction[Any]) -> None:
-        """``/<game> resign``: resign the member's current game of this kind."""
+        """``/<game> resign``: resign the member's current game of this kind (a private answer:
+        acknowledged before the database is asked)."""
+        await defer_private(interaction)
         games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
         if not games:
             raise self.refusal("table_not_in_game")
@@ -854,9 +916,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         await self.resign(interaction, game)
 
     async def _withdraw(self, interaction: discord.Interaction[Any], game: GameRow) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():
+            await defer_private(interaction)
         async with self.live_game(game.id).lock:
-            ended = await self.storage.update_game(
+            ended = await self.store_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
         if not ended:
@@ -866,14 +929,14 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         )
         await self.show(game, Shown(withdrawn, discord.ui.View(timeout=None)))
         self.live_game(game.id).wake.set()
-        await interaction.followup.send(
-            message("table_you_withdrew", interaction.locale, game=game.id), ephemeral=True
+        await answer(
+            interaction, message("table_you_withdrew", interaction.locale, game=game.id), ephemeral=True
         )
 
     async def on_deadline(self, game: GameRow) -> None:
         """An unanswered challenge expires; a player out of time loses."""
         if game.status is GameStatus.LOBBY:
-            ended = await self.storage.update_game(
+            ended = await self.store_game(
                 game.id, status=GameStatus.CANCELLED, expect_status=GameStatus.LOBBY
             )
             if ended:
@@ -905,7 +968,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """
         options = {**options, "winner": winner, "end": end}
         options.pop("deadline", None)
-        ended = await self.storage.update_game(
+        ended = await self.store_game(
             game.id,
             status=GameStatus.FINISHED,
             state=self.state_of(engine),
@@ -988,7 +1051,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             raise self.refusal("table_rematch_forgotten", game=game.id)
         server = await self.host_settings(interaction)
         require_posting(interaction)
-        await defer_public(interaction)
+        if not interaction.response.is_done():
+            await defer_public(interaction)
         seats, names = self.seats(game), self.names(game)
         against_bot = BOT_SEAT_ID in seats
         options = {
@@ -1013,7 +1077,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             new_game = await self.open_game(
                 interaction, host_id=interaction.user.id, options=options, against_bot=against_bot
             )
-            await self.storage.update_game(
+            await self.store_game(
                 game.id, options={**again.options, "rematch": new_game.id}
             )
         await self.publish(interaction, new_game)

@@ -19,7 +19,7 @@ from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
 from bot.dots_solution import solved_board
-from bot.errors import check_range
+from bot.errors import check_range, defer_private
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
 from bot.storage import GameRow
@@ -267,13 +267,16 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
     @group.command(name="move", description=_("Draw a line, e.g. A1-A2"))
     @app_commands.describe(line=_("Two neighbouring dots, e.g. A1-A2 or B2-C2"))
     async def move_slash(self, interaction: discord.Interaction[Any], line: str) -> None:
+        # A private answer (the board shows the move): acknowledged before the database is asked.
+        await defer_private(interaction)
         await self.move(interaction, await self.current_game(interaction.user.id), line)
 
     @move_slash.autocomplete("line")
     async def line_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
+        # From memory only: an autocomplete is answered without asking the database.
+        games = self.remembered_of_player(interaction.user.id)
         if not games:
             return []
         engine = self.load(games[0])

@@ -203,6 +203,7 @@ class GameNight(
             text = self.describe(shown, interaction, locale)
         else:
             shown = await self.bot.storage.change_server_settings(guild_id, change)
+            self.bot.known_settings[guild_id] = shown  # what interactions are answered from
             text = "\n".join(
                 [message("settings_saved", locale), self.describe(shown, interaction, locale)]
             )

@@ -24,7 +24,7 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
-from bot.errors import PUBLIC_PLACEHOLDER, UserError, check_range, defer_public, send_ephemeral
+from bot.errors import UserError, answer, check_range, defer_public, send_ephemeral
 from bot.housie_calls import nickname
 from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
@@ -263,6 +263,7 @@ class Housie(
         """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
         assert verdict.board is not None
         await self.storage.set_board_out(verdict.board.id)
+        self.board_out_in_memory(verdict.board)
         locale = self.channel_locale(game)
         prize = self.prize_name(verdict.prize, locale)
         return self.say(
@@ -353,19 +354,23 @@ class Housie(
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
     ) -> None:
-        game = await self.button_game(interaction, game_id)
+        if action.startswith("prize") and action[5:].isdigit():
+            prizes = list(Prize)
+            index = int(action[5:])
+            if index >= len(prizes):
+                raise UserError("button_gone")
+            await self.claim(interaction, game_id, prizes[index].value, None)
+            return
+        if not self.answers_privately(action):
+            await super().on_button(interaction, action, game_id)
+            return
+        game = await self.button_game(interaction, game_id)  # (acknowledged already)
         if action == "join" and int(game.options.get("max_tickets", 1)) > 1:
             await self.offer_ticket_counts(interaction, game)
         elif action.startswith("tickets") and action[7:].isdigit():
             await self.join(interaction, game, tickets=self.ticket_count(game, int(action[7:])))
         elif action == "claim":
             await self.offer_prizes(interaction, game)
-        elif action.startswith("prize") and action[5:].isdigit():
-            prizes = list(Prize)
-            index = int(action[5:])
-            if index >= len(prizes):
-                raise UserError("button_gone")
-            await self.claim(interaction, game, prizes[index].value, None)
         else:
             await super().on_button(interaction, action, game_id)
 
@@ -409,6 +414,14 @@ class Housie(
         await send_ephemeral(
             interaction, self.say("housie_which_prize", interaction.locale), view=view
         )
+
+    def prizes_offered_now(self, game: GameRow) -> list[str]:
+        """:meth:`prizes_offered` from what the bot holds in memory (for autocomplete)."""
+        live = self.live.get(game.id)
+        seen = live.announced if live is not None else None
+        winners = live.winners if live is not None and live.winners is not None else []
+        offered = {*self.open_prizes(game), *(w.prize for w in winners if w.draw_seq == seen)}
+        return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
 
     async def prizes_offered(self, game: GameRow) -> list[str]:
         """The prizes a claim may name now, in the order they are listed: those still played,
@@ -504,6 +517,8 @@ class Housie(
         interaction: discord.Interaction[Any],
         tickets: app_commands.Range[int, 1, MAX_TICKETS] = 1,
     ) -> None:
+        # Every answer is private: acknowledged before the database is asked.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.game_here(interaction)
         await self.join(interaction, game, tickets=self.ticket_count(game, tickets))
 
@@ -517,6 +532,7 @@ class Housie(
     @app_commands.command(name="board", description=_("Show the caller's board of called numbers"))
     @member_cooldown(BOARD_VIEW_RATE)
     async def board_command(self, interaction: discord.Interaction[Any]) -> None:
+        self.known_here(interaction)  # no game here: refused at once, privately
         # A burst of views must not hold up the caller, nor other servers: the server's line.
         async with self.bot.heavy.turn(
             interaction.guild_id, Lane.VIEW, acknowledge=lambda: defer_public(interaction)
@@ -525,10 +541,11 @@ class Housie(
             called = await self.seen_calls(game)
             locale = self.channel_locale(game)  # a public answer, as the calls
             image = await asyncio.to_thread(render.render_caller_board, called, locale=locale)
-        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-        await interaction.followup.send(
+        await answer(
+            interaction,
             self.say("housie_board_now", locale, game=game.id, count=len(called)),
-            file=attachment(image),
+            ephemeral=False,
+            files=[attachment(image)],
         )
 
     @app_commands.command(name="claim", description=_("Claim a prize"))
@@ -548,10 +565,9 @@ class Housie(
     async def prize_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.channel_id is None:
-            return []
-        game = await self.storage.live_game_in_channel(interaction.channel_id, [self.kind])
-        values = await self.prizes_offered(game) if game else [p.value for p in Prize]
+        # From memory only: an autocomplete is answered without asking the database.
+        game = self.remembered_in_channel(interaction.channel_id)
+        values = self.prizes_offered_now(game) if game else [p.value for p in Prize]
         typed = current.strip().lower()[:100]
         return [
             app_commands.Choice(name=self.prize_name(value, interaction.locale), value=value)
@@ -570,6 +586,8 @@ class Housie(
             ticket, game_id = housie.decode_ticket_code(code, self.bot.settings.signing_key)
         except GameError as error:
             raise UserError("housie_code_bad", error=error) from None
+        # A private answer: acknowledged before the database is asked.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         # Codes from another server's games are not this server's to confirm.
         game = await self.storage.get_game(game_id)
         if game is None or game.kind != self.kind or game.guild_id != interaction.guild_id:

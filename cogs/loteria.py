@@ -430,6 +430,8 @@ class Loteria(
 
     @app_commands.command(name="join", description=_("Join the Lotería game in this channel"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
+        # Every answer is private: acknowledged before the database is asked.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.join(interaction, await self.game_here(interaction), tickets=1)
 
     @app_commands.command(

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
-from bot.errors import UserError, check_range, defer_public
+from bot.errors import UserError, answer, check_range, defer_private, defer_public
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
@@ -239,32 +239,37 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         require_posting(interaction)
         user = interaction.user
         state = PICK_STATE if start is None else TriangleGame.new(start).to_state()
-        await defer_public(interaction)
-        async with self.seating:
-            await self.check_free(user.id)
-            game = await self.storage.create_game(
-                kind=self.kind,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=user.id,
-                seed=None,
-                options={
-                    "deadline": self.deadline_after(self.idle_seconds),
-                    "hints": 0,
-                    "guild_locale": settings.public_locale(interaction.guild_locale),
-                },
-                state=state,
-                status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
-            )
-            await self.storage.add_player(
-                game.id,
-                user.id,
-                display_name=user.display_name,
-                locale=str(interaction.locale),
-                boards=lambda _seat, _first: [],
-            )
+        # Already playing: refused at once, from memory; then acknowledged before the database
+        # (privately if another puzzle of theirs came first and is not done).
+        self.check_free_in_memory(user.id)
+        async with self.seated_in_order(interaction) as place:
+            await (defer_private if place.behind else defer_public)(interaction)
+            async with place, self.seating:
+                await self.check_free(user.id)
+                game = await self.storage.create_game(
+                    kind=self.kind,
+                    guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id,
+                    host_id=user.id,
+                    seed=None,
+                    options={
+                        "deadline": self.deadline_after(self.idle_seconds),
+                        "hints": 0,
+                        "guild_locale": settings.public_locale(interaction.guild_locale),
+                    },
+                    state=state,
+                    status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
+                )
+                self.remember(game)
+                await self.storage.add_player(
+                    game.id,
+                    user.id,
+                    display_name=user.display_name,
+                    locale=str(interaction.locale),
+                    boards=lambda _seat, _first: [],
+                )
         message = await self.post(interaction, await self.message(game, self.load(game)))
-        await self.storage.update_game(game.id, lobby_message_id=message.id)
+        await self.store_game(game.id, lobby_message_id=message.id)
         self.arm_timer(game.id)
 
     @group.command(name="solve", description=_("Show a solution as an animation"))
@@ -278,24 +283,25 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         async with self.bot.heavy.turn(
             interaction.guild_id,
             Lane.OTHER,
-            acknowledge=lambda: interaction.response.defer(thinking=True),
+            acknowledge=lambda: defer_public(interaction),
         ):
             jumps = await asyncio.to_thread(best_line, start_board(start))
             settings = await self.server_settings(interaction.guild_id)
             locale = settings.public_locale(interaction.guild_locale)  # a public answer
             animation = await asyncio.to_thread(render_solution, start, jumps, locale)
         text = solution_text(start, jumps, locale)
-        await interaction.followup.send(text, file=attachment(animation))
+        await answer(interaction, text, ephemeral=False, files=[attachment(animation)])
 
     @group.command(name="quit", description=_("Give up your Tricky Triangle game"))
     async def quit_slash(self, interaction: discord.Interaction[Any]) -> None:
+        # A private answer: acknowledged before the database is asked.
+        await defer_private(interaction)
         games = await self.storage.live_games_of_player(interaction.user.id, self.kind)
         if not games:
             raise UserError("tri_no_game")
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.put_away(games[0], "given up")
-        await interaction.followup.send(
-            self.say("tri_gave_up", interaction.locale, game=games[0].id), ephemeral=True
+        await answer(
+            interaction, self.say("tri_gave_up", interaction.locale, game=games[0].id), ephemeral=True
         )
 
     # -- components ----------------------------------------------------------------------------
@@ -308,18 +314,27 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         arg: str,
         values: Sequence[str],
     ) -> None:
+        if action not in {"hint", "hole", "quit"}:
+            raise UserError("button_gone")
+        # Refused at once when memory is sure (someone else's puzzle); then acknowledged before
+        # the database is asked: privately for a hint (a private answer), silently otherwise
+        # (the puzzle's message is edited; a refusal follows privately).
+        known = self.remembered(game_id)
+        if known is not None and interaction.user.id != known.host_id:
+            raise UserError("tri_not_yours", host=known.host_id)
+        if action == "hint":
+            self.bot.cooldowns.hit("triangle hint", HINT_RATE, interaction)
+            await defer_private(interaction)
+        else:
+            await interaction.response.defer()
         game = await self.game_by_id(game_id)
         if interaction.user.id != game.host_id:
             raise UserError("tri_not_yours", host=game.host_id)
         if not game.status.is_live:
             raise self.refusal("table_over", game=game.id)
         if action == "hint":
-            self.bot.cooldowns.hit("triangle hint", HINT_RATE, interaction)
             await self.hint(interaction, game)
             return
-        if action not in {"hole", "quit"}:
-            raise UserError("button_gone")
-        await interaction.response.defer()
         if action == "quit":
             await self.put_away(game, "given up", interaction)
             return
@@ -349,7 +364,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             if puzzle.is_over:
                 status = GameStatus.FINISHED
                 options.pop("deadline")
-        stored = await self.storage.update_game(
+        stored = await self.store_game(
             game.id,
             status=status,
             state=puzzle.to_state(),
@@ -381,14 +396,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 if len(starts) == HOLES
                 else message("tri_some_starts", locale, starts=", ".join(map(str, starts)))
             )
-            await interaction.response.send_message(text, ephemeral=True)
+            await answer(interaction, text, ephemeral=True)
             return
         # The solver is heavy work (if cached once warm): in the server's line (bot.throttle).
-        async with self.bot.heavy.turn(
-            interaction.guild_id,
-            Lane.OTHER,
-            acknowledge=lambda: interaction.response.defer(ephemeral=True, thinking=True),
-        ):
+        async with self.bot.heavy.turn(interaction.guild_id, Lane.OTHER):
             best = await asyncio.to_thread(puzzle.hint)
             if best is None:
                 raise UserError("tri_no_jump_left")
@@ -397,8 +408,9 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             hints = int(fresh.options.get("hints", 0)) + 1
-            await self.storage.update_game(game.id, options={**fresh.options, "hints": hints})
-        await interaction.followup.send(
+            await self.store_game(game.id, options={**fresh.options, "hints": hints})
+        await answer(
+            interaction,
             message(
                 "tri_hint_text",
                 locale,
@@ -423,7 +435,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 raise self.refusal("table_over", game=game.id)
             options = {**fresh.options, "end": reason, "selected": None}
             options.pop("deadline", None)
-            ended = await self.storage.update_game(
+            ended = await self.store_game(
                 game.id,
                 status=GameStatus.CANCELLED,
                 options=options,
@@ -440,7 +452,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         # Called under the game's lock, which put_away takes itself: do it without.
         options = {**game.options, "end": "left idle", "selected": None}
         options.pop("deadline", None)
-        ended = await self.storage.update_game(
+        ended = await self.store_game(
             game.id, status=GameStatus.CANCELLED, options=options, expect_state=game.state
         )
         if ended:

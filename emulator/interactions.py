@@ -135,11 +135,30 @@ class InteractionResult:
 
     @property
     def ephemeral(self) -> bool:
-        """Whether the answer the person sees is private (see :meth:`reply`)."""
+        """Whether the answer the person sees is private (see :meth:`reply`): after a silent
+        acknowledgement of a component (the message not edited since), its first follow-up."""
         shown = self.message
         if shown is not None and shown.deleted and self.followups:
             shown = self.followups[0]
+        silent = self.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE
+        if silent and shown is not None and shown.edits <= self.edits_at_ack and self.followups:
+            shown = self.followups[0]
         return shown is not None and shown.ephemeral
+
+    @property
+    def placeholder_deleted_unfilled(self) -> bool:
+        """Whether the "thinking..." placeholder of a deferred response was deleted before
+        anything filled it. Discord documents that the first follow-up after a deferred
+        response edits that placeholder (Interactions: Receiving and Responding, Create
+        Followup Message), and not what a follow-up does once it is gone: it answered 10008
+        Unknown Message until a change in 2021."""
+        placeholder = self.message
+        return (
+            self.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+            and placeholder is not None
+            and placeholder.deleted
+            and placeholder.loading
+        )
 
     # Shortcuts to the response message, for terse assertions.
     @property

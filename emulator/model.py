@@ -1088,7 +1088,9 @@ class Failure:
     ``kind`` is one of: ``spec`` (request not allowed by Discord's OpenAPI spec), ``rule`` (a
     Discord limit such as 2000 characters), ``unauthorized``, ``double_ack``, ``late_ack``,
     ``interaction_failed`` (not acknowledged in time), ``bad_callback``, ``unknown_interaction``,
-    ``unknown_webhook``, ``followup_before_ack``, ``dm_closed`` (403 / 50007),
+    ``unknown_webhook``, ``followup_before_ack``, ``followup_after_deleted_placeholder`` (a
+    follow-up once a deferred response's placeholder was deleted unfilled: 404 / 10008),
+    ``dm_closed`` (403 / 50007),
     ``missing_permissions`` (403 / 50013), ``unanswered`` (an interaction still not acknowledged
     when the emulator stopped), ``unsupported`` (a real route the emulator does not
     implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011),

@@ -1209,6 +1209,18 @@ class RestApi:
         payload = request.body or {}
         original = result.message
         self._thread_allows(result.channel, "interaction")
+        if result.placeholder_deleted_unfilled:
+            # Undocumented: refused as Discord once did, and recorded.
+            raise ApiError(
+                404,
+                10008,
+                "Unknown Message",
+                failure="followup_after_deleted_placeholder",
+                details=[
+                    f"{result.describe()}: a follow-up after its deferred response was deleted "
+                    "unfilled; answer privately at first, or edit the placeholder"
+                ],
+            )
         if (
             result.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
             and original is not None

@@ -893,6 +893,12 @@ class Storage:
         row = await self._one("SELECT * FROM server_settings WHERE guild_id = ?", (guild_id,))
         return server_settings_row(row) if row else ServerSettings(guild_id)
 
+    async def all_server_settings(self) -> list[ServerSettings]:
+        """Every server's settings that were ever changed (the others have the defaults): what
+        the bot holds in memory, so that an interaction is answered without asking."""
+        rows = await self._all("SELECT * FROM server_settings ORDER BY guild_id")
+        return [server_settings_row(row) for row in rows]
+
     async def change_server_settings(
         self, guild_id: int, change: Callable[[ServerSettings], ServerSettings]
     ) -> ServerSettings:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
 
 from bot import calling
+from bot.storage import Storage
 from emulator.model import Message
 
 
@@ -38,3 +41,62 @@ async def run_calls(cog: Any, game_id: int, count: int) -> None:
     """Make ``count`` calls right now through the cog's own caller path."""
     for _ in range(count):
         assert await cog.call_next(game_id)
+
+
+class StuckDatabase:
+    """The bot's database, made to hang on demand: while :meth:`stuck`, every query and every
+    write waits (none completes) until the block ends."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._real = storage._backend
+        self._free = asyncio.Event()
+        self._free.set()
+        storage._backend = self  # type: ignore[assignment]
+
+    @contextlib.asynccontextmanager
+    async def stuck(self) -> AsyncIterator[None]:
+        self._free.clear()
+        try:
+            yield
+        finally:
+            self._free.set()
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        await self._free.wait()
+        return await self._real.fetch(sql, params)
+
+    async def write(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
+        await self._free.wait()
+        return await self._real.write(work)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+class SlowDatabase:
+    """The bot's database, a slow one on demand (a server over a network, or a busy one):
+    while :meth:`slow`, every query and every write waits ``delay`` seconds first."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._real = storage._backend
+        self.delay = 0.0
+        storage._backend = self  # type: ignore[assignment]
+
+    @contextlib.contextmanager
+    def slow(self, delay: float) -> Iterator[None]:
+        self.delay = delay
+        try:
+            yield
+        finally:
+            self.delay = 0.0
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._real.fetch(sql, params)
+
+    async def write(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._real.write(work)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)

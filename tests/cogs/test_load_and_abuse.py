@@ -159,7 +159,13 @@ async def test_a_bug_gets_an_apology_and_a_log_line_with_the_game(
     assert reply.ephemeral
     assert "Sorry, something went wrong" in reply.content
     assert "boom" not in reply.content
-    logged = [r for r in caplog.records if r.levelname == "ERROR" and "loteria tabla" in r.message]
-    assert logged
+    # The log line follows the answer (finding the game asks the database).
+    logged = await emulator.wait_until(
+        lambda: [
+            r for r in caplog.records if r.levelname == "ERROR" and "loteria tabla" in r.message
+        ],
+        5,
+        lambda: "the error's log line",
+    )
     assert f"game {game.id}" in logged[0].message
     assert f"of server {guild.id}" in logged[0].message

@@ -203,8 +203,8 @@ async def test_a_player_who_does_not_move_loses_on_time(emulator: Emulator, star
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     alice, bob = guild.add_member("alice"), guild.add_member("bob")
-    # 15 s turns at 1/50 speed: 0.3 s.
-    bot = await start_bot(time_scale=0.02, extensions=EXTENSIONS)
+    # 15 s turns at 1/10 speed: 1.5 s (room for a network away, as Discord is).
+    bot = await start_bot(time_scale=0.1, extensions=EXTENSIONS)
 
     board = await (await alice.slash("tictactoe play", opponent=bob, turn_time=15)).reply()
     game = game_id_of(board)

@@ -203,6 +203,17 @@ class MinimalBot(discord.Client):
             await interaction.edit_original_response(content="thought about it")
             await interaction.followup.send("and one more thing")
 
+        @tree.command(description="Thinks in public, then hides its refusal (not documented)")
+        async def hide(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            # The placeholder deleted unfilled, then a private follow-up: what Discord does with
+            # it is not documented (it answered 10008 once).
+            await interaction.delete_original_response()
+            try:
+                await interaction.followup.send("only you see this", ephemeral=True)
+            except discord.HTTPException as error:
+                self.errors.append(error)
+
         @tree.command(description="DMs you a card")
         async def card(interaction: discord.Interaction) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)

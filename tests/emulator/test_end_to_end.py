@@ -127,6 +127,26 @@ async def test_thinking_defer_then_edit_and_followup(emulator, tmp_path):
         assert [m.content for m in general.messages] == ["thought about it", "and one more thing"]
 
 
+async def test_a_followup_after_a_deleted_placeholder_is_refused(emulator, tmp_path):
+    """Discord documents that the first follow-up after a deferred response fills its
+    "thinking..." placeholder, and not what one does after the placeholder was deleted
+    unfilled: the emulator refuses it (404 / 10008, as Discord once did) and records it."""
+    _, general, alice, _ = make_world(emulator)
+    bot = MinimalBot(tmp_path / "bot.sqlite3")
+    async with run_bot(emulator, bot):
+        result = await alice.slash("hide")
+        await emulator.wait_until(lambda: bot.errors, 5, lambda: "the follow-up's answer")
+        (error,) = bot.errors
+        assert isinstance(error, discord.NotFound)
+        assert error.code == 10008
+        assert result.message is not None
+        assert result.message.deleted
+        assert result.followups == []
+        assert general.messages_seen_by(alice.user) == []
+        (failure,) = emulator.take_failures("followup_after_deleted_placeholder")
+        assert "hide" in str(failure)
+
+
 async def test_slash_command_in_a_dm(emulator, tmp_path):
     _, _, alice, _ = make_world(emulator)
     async with run_bot(emulator, MinimalBot(tmp_path / "bot.sqlite3")):
