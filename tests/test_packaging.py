@@ -3,6 +3,7 @@ enough for the emulator to find Discord's API description (no folder beside the 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -13,11 +14,21 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
+# What a build leaves in a source folder, and what is not the project's.
+NOT_THE_PROJECT = shutil.ignore_patterns(
+    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache", ".ruff_cache"
+)
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # Built from a copy: setuptools builds in the source folder, where another test process
+    # (pytest-xdist) may be building at the same moment.
+    source = tmp_path_factory.mktemp("source") / "gamenight"
+    shutil.copytree(PROJECT_ROOT, source, ignore=NOT_THE_PROJECT)
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(PROJECT_ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
         check=True,
         capture_output=True,
     )

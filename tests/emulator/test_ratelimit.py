@@ -93,11 +93,20 @@ async def test_sixth_message_in_a_window_gets_429_with_discords_headers():
         assert emu.rate_limited == 1
 
 
-async def test_rate_limits_are_off_by_default(emulator):
+async def test_the_tests_emulator_limits_a_channel_to_five_posts_as_discord_does(emulator):
+    # The ``emulator`` fixture is as strict as Discord unless a test says otherwise.
     channel = emulator.add_guild("g").add_channel("general")
-    statuses = [(await post_message(emulator, channel.id, f"m{i}")).status for i in range(12)]
-    assert statuses == [200] * 12
-    assert emulator.rate_limited == 0
+    statuses = [(await post_message(emulator, channel.id, f"m{i}")).status for i in range(6)]
+    assert statuses == [200] * 5 + [429]
+    assert emulator.rate_limited == 1
+
+
+async def test_an_emulator_made_without_options_has_rate_limits_off():
+    async with Emulator() as emu:
+        channel = emu.add_guild("g").add_channel("general")
+        statuses = [(await post_message(emu, channel.id, f"m{i}")).status for i in range(12)]
+        assert statuses == [200] * 12
+        assert emu.rate_limited == 0
 
 
 async def test_discord_py_waits_out_the_message_bucket(tmp_path):

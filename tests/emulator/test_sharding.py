@@ -302,6 +302,10 @@ async def test_an_identify_beyond_the_limit_ends_every_session_and_resets_the_to
 # -- raw sessions --------------------------------------------------------------------------------
 
 
+# Both sessions IDENTIFY at once: with Discord's limits the second would wait out the 5 s
+# max_concurrency window (test_identifies_beyond_max_concurrency_get_invalid_session), which
+# is not what this shows.
+@pytest.mark.emulator(rate_limits=False)
 async def test_the_same_shard_may_connect_twice_and_both_sessions_get_its_events(emulator):
     ours = emulator.add_guild("On shard 0", shard=(0, 2))
     general = ours.add_channel("general")
