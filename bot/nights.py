@@ -37,7 +37,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import UserError, answer, defer_private, defer_public
-from bot.games import LEASE_WAIT
+from bot.games import LEASE_WAIT, PostRefusal, post_refusal
 from bot.i18n import LocaleLike
 from bot.permissions import can_change_own_events, can_create_events, require_posting
 from bot.storage import (
@@ -263,14 +263,16 @@ class GameNights(commands.Cog):
         note = self.say("night_lobby_note", locale, night=schedule.id, at=int(schedule.starts_at))
         try:
             message_id = await self.post_lobby(game, note)
-        except discord.NotFound:  # the channel was deleted: no week after this one either
+        except discord.HTTPException as error:
+            refusal = post_refusal(error)
+            if refusal is None:  # Discord failed for now: the loop tries again
+                raise
             await self.store_game(game.id, status=GameStatus.CANCELLED)
-            gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
-            await self.miss(schedule, gone, goes_on=False)
-            return
-        except discord.Forbidden:  # shut to the bot, which a moderator may undo: weeks go on
-            await self.store_game(game.id, status=GameStatus.CANCELLED)
-            await self.miss(schedule, "night_missed_channel")
+            if refusal is PostRefusal.GONE:  # the channel was deleted: no week after this one
+                gone = "night_weekly_channel_gone" if schedule.weekly else "night_channel_gone"
+                await self.miss(schedule, gone, goes_on=False)
+            else:  # shut to the bot (a permission, a closed thread, AutoMod): weeks go on
+                await self.miss(schedule, "night_missed_channel")
             return
         await self.store_game(game.id, lobby_message_id=message_id)
 

@@ -13,6 +13,12 @@ from bot import calling
 from bot.storage import Storage
 from emulator.model import Message
 
+# The network between a bot and Discord: 50-150 ms each way for every request, its answer and
+# every gateway event. The end-to-end tests of joins, starts and claims run over it (with
+# ``@over_the_network``), so that an answer that only fits Discord's 3 s on loopback fails.
+NETWORK_LATENCY = (0.05, 0.15)
+over_the_network = pytest.mark.emulator(latency=NETWORK_LATENCY)
+
 
 def button_id(message: Message, action: str) -> str:
     """The custom id of the calling-game button for ``action`` (join, start, claim, ...)."""

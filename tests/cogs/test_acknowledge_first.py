@@ -10,7 +10,9 @@ import pytest
 
 from bot import app
 from emulator import Emulator
-from tests.cogs.helpers import button_id
+from tests.cogs.helpers import button_id, over_the_network
+
+pytestmark = over_the_network
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 

@@ -11,13 +11,16 @@ from PIL import Image
 
 from bot import calling
 from bot.storage import BoardRow, WinnerRow
-from emulator import Emulator
+from emulator import Emulator, RateLimits
 from emulator.model import Member
 from engine.fairness import draw_order
 from engine.housie import Prize, Ticket, check_prize
 from tests.cogs.helpers import button_id, grace_over, run_calls
 
-pytestmark = pytest.mark.backends()
+# Whole games at the test clock's speed (a call every few hundredths of a second), about claims
+# and summaries rather than Discord's pace: Discord's limits, on, over windows five times as
+# short (a game of 90 calls takes 18 s, not 90). tests/cogs/test_housie.py plays at Discord's.
+pytestmark = [pytest.mark.backends(), pytest.mark.emulator(rate_limits=RateLimits().faster(5))]
 
 NAMES = ("محمد عبد الله", "李小龍", "Zoë the Extraordinarily Long Display Name")
 SPANISH_PRIZES = {Prize.EARLY_FIVE: "Cinco primeros", Prize.FULL_HOUSE: "Cartón lleno"}

@@ -11,13 +11,16 @@ import discord
 import pytest
 
 from bot import calling
-from emulator import Emulator, Fault
+from emulator import Emulator, Fault, RateLimits
 from engine.fairness import draw_order
 from engine.housie import Prize, tickets_at
 from engine.loteria import Pattern, check_claim, tablas_at
 from tests.cogs.helpers import button_id, grace_over, run_calls
 
-pytestmark = pytest.mark.backends()
+# Whole games at the test clock's speed (a call every few hundredths of a second), about claims
+# and summaries rather than Discord's pace: Discord's limits, on, over windows five times as
+# short (a game of 90 calls takes 18 s, not 90). tests/cogs/test_housie.py plays at Discord's.
+pytestmark = [pytest.mark.backends(), pytest.mark.emulator(rate_limits=RateLimits().faster(5))]
 
 HOUSIE_ORDER_SIZE = 90
 

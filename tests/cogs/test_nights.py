@@ -319,6 +319,32 @@ async def test_a_weekly_night_whose_channel_was_deleted_is_called_off(
     assert len(host.dms) == 1
 
 
+async def test_a_weekly_night_whose_lobby_automod_blocks_misses_this_week_only(
+    emulator: Emulator, start_bot
+):
+    """AutoMod refuses the lobby (400 / 200000): not "channel gone" (a moderator can mend it)
+    and not retried forever: the host hears this week's night could not open, and next week's
+    is planned."""
+    guild = emulator.add_guild("Game Night")
+    general = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+    await (await host.slash("housie schedule", when="in 1 hour", weekly=True)).reply()
+    (night,) = await bot.storage.pending_schedules("housie")
+    block = emulator.block_messages("hosted by", channel=general)
+
+    await move_clock(emulator, bot, cog, 55 * MINUTE)
+    notice = await host.wait_for_dm(lambda m: f"#{night.id}" in m.content)
+    assert "could not open" in notice.content
+    assert emulator.rest.automod_blocked == 1
+    assert (await bot.storage.get_schedule(night.id)).status is ScheduleStatus.MISSED
+    (next_week,) = await bot.storage.pending_schedules("housie")
+    assert next_week.starts_at == night.starts_at + 7 * 24 * 3600
+    assert await bot.storage.live_games() == []
+    emulator.unblock_messages(block)
+
+
 def refused_event_requests(emulator: Emulator) -> list:
     """The bot's scheduled-event requests Discord refused (injected faults aside)."""
     return [

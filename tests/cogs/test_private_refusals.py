@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from emulator import CallbackType, Emulator
 from emulator.interactions import InteractionResult
-from tests.cogs.helpers import button_id, run_calls
+from tests.cogs.helpers import button_id, over_the_network, run_calls
+
+pytestmark = over_the_network
 
 ORIGINAL = "/messages/@original"
 

@@ -17,7 +17,9 @@ from typing import Any
 from emulator import Emulator
 from emulator.interactions import InteractionResult
 from emulator.model import Message
-from tests.cogs.helpers import StuckDatabase, button_id, run_calls
+from tests.cogs.helpers import StuckDatabase, button_id, over_the_network, run_calls
+
+pytestmark = over_the_network
 
 # Seconds the test waits for an acknowledgement while the database hangs: less than Discord's 3.
 ACK_WAIT = 2.5

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from emulator import Emulator
 from emulator.interactions import InteractionResult
-from tests.cogs.helpers import SlowDatabase, button_id, run_calls
+from tests.cogs.helpers import SlowDatabase, button_id, over_the_network, run_calls
 
-pytestmark = pytest.mark.emulator(latency=(0.05, 0.15), rate_limits=True)
+pytestmark = over_the_network
 
 SLOW = 1.5  # seconds per database call while the crowd presses
 ACK = 3.0  # Discord's deadline

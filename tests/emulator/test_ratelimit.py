@@ -12,7 +12,7 @@ import aiohttp
 import discord
 
 from emulator import Emulator, RateLimits, RouteLimit, run_bot
-from emulator.ratelimit import RateLimiter, bucket_of
+from emulator.ratelimit import RateLimiter, bucket_hash, bucket_of
 from tests.emulator.minimal_bot import MinimalBot
 
 
@@ -196,8 +196,9 @@ def test_a_route_limit_applies_per_resource_with_one_bucket_hash():
     assert first.headers["X-RateLimit-Bucket"] == other.headers["X-RateLimit-Bucket"]
     edit = limiter.check("messages.edit:1", counts_globally=True, kind="messages.edit")
     assert edit.headers["X-RateLimit-Bucket"] != first.headers["X-RateLimit-Bucket"]
-    # A switched-off bucket (DM opens by default) only counts towards the global limit.
-    assert limiter.check("dm.open:@me", counts_globally=True, kind="dm.open").headers == {}
+    # A switched-off bucket only counts towards the global limit.
+    off = RateLimiter(RateLimits(dm_opens=None), clock=clock)
+    assert off.check("dm.open:@me", counts_globally=True, kind="dm.open").headers == {}
     clock.now += 0.25
     assert limiter.check("reactions:1", counts_globally=True, kind="reactions").allowed
 
@@ -272,6 +273,19 @@ async def test_dm_opens_and_scheduled_events_are_limited_when_a_test_sets_a_numb
         assert (await call(emu, "GET", path))[0] == 200  # reading is not in the bucket
 
 
+async def test_dm_opens_are_a_bucket_of_their_own_by_default_with_the_global_numbers():
+    async with Emulator(rate_limits=True) as emu:
+        guild = emu.add_guild("g")
+        member = guild.add_member("p")
+        status, headers, _ = await call(
+            emu, "POST", "/users/@me/channels", {"recipient_id": str(member.id)}
+        )
+        assert status == 200
+        assert headers["X-RateLimit-Limit"] == "50"
+        assert headers["X-RateLimit-Remaining"] == "49"
+        assert headers["X-RateLimit-Bucket"] == bucket_hash("dm.open")
+
+
 async def test_interaction_webhooks_are_limited_per_interaction_and_not_globally(tmp_path):
     # A global limit of 6 a minute, which the interaction webhooks (10 requests here) never
     # touch: "The endpoints below are not bound to the application's Global Rate Limit"
@@ -328,3 +342,23 @@ async def test_discord_py_waits_out_the_reaction_and_edit_buckets(tmp_path):
         assert emu.rate_limiter is not None
         assert emu.rate_limiter.exhausted >= 5
         assert emu.rate_limited == 0  # discord.py read the headers and waited
+
+
+def test_faster_limits_keep_their_counts_over_shorter_windows():
+    limits = RateLimits(dm_opens=RouteLimit(2, 4.0), scheduled_events=None).faster(5)
+    assert (limits.channel_messages, limits.channel_messages_window) == (5, 1.0)
+    assert (limits.global_requests, limits.global_window) == (50, 0.2)
+    assert limits.message_edits == RouteLimit(5, 1.0)
+    assert limits.reactions == RouteLimit(1, 0.05)
+    assert limits.dm_opens == RouteLimit(2, 0.8)
+    assert limits.scheduled_events is None
+    assert limits.identify_window == RateLimits().identify_window
+
+
+async def test_faster_limits_still_refuse_the_sixth_post_within_the_window():
+    async with Emulator(rate_limits=RateLimits().faster(5)) as emu:
+        channel = emu.add_guild("g").add_channel("general")
+        statuses = [(await post_message(emu, channel.id, f"m{i}")).status for i in range(6)]
+        assert statuses == [200] * 5 + [429]
+        await asyncio.sleep(1.0)  # the 5 s window, five times as fast
+        assert (await post_message(emu, channel.id, "again")).status == 200
