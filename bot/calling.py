@@ -1957,20 +1957,42 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         channel = self.bot.get_partial_messageable(game.channel_id)
         first, *rest = texts
         attempts = [[attachment(p) for p in pictures], []] if pictures else [[]]
+        refused: discord.HTTPException | None = None
         for files in attempts:
             try:
                 await channel.send(first, files=files)
+                refused = None
                 break
             except discord.HTTPException as error:
                 log.warning("could not post the summary of game %s", game.id, exc_info=True)
+                refused = error
                 if post_refusal(error) is PostRefusal.GONE:
                     return
+        if refused is not None:
+            if post_refusal(refused) is not None:  # refused for good (AutoMod, a permission...)
+                await self.tell_summary_refused(game, refused)
+            return
         for text in rest:
             try:
                 await channel.send(text)
             except discord.HTTPException:
                 log.warning("could not post the winners of game %s", game.id, exc_info=True)
                 return
+
+    async def tell_summary_refused(self, game: GameRow, error: discord.HTTPException) -> None:
+        """The game is over but Discord refused its summary for good: its host hears it, and
+        how the seed and the results can still be seen."""
+        await self.bot.tell(
+            game.host_id,
+            self.say(
+                "host_summary_refused",
+                self.channel_locale(game),
+                game=game.id,
+                channel=game.channel_id,
+                code=error.code,
+                error=_short(error.text),
+            ),
+        )
 
     async def verify(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """Checks finished game ``game_id`` of this server against its seed, in public.

@@ -948,6 +948,14 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "(error {code}: {error}). Cuando se resuelva, usa `/{kind} resume` ahí. No se pierde "
         "nada.",
     ),
+    "host_summary_refused": (
+        "{title} #{game} in <#{channel}> is over, but Discord refused its results there (error "
+        "{code}: {error}). Its seed and winners stay verifiable with "
+        "`/{kind} verify game:{game}`.",
+        "{titulo} #{game} en <#{channel}> terminó, pero Discord rechazó sus resultados ahí "
+        "(error {code}: {error}). Su semilla y sus ganadores se pueden verificar con "
+        "`/{kind} verify game:{game}`.",
+    ),
     "status_stalled_thread": (
         "⚠️ Paused: this thread was archived or locked. Once it is open again, the host can use "
         "`/{kind} resume`.",

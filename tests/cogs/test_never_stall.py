@@ -484,3 +484,19 @@ async def test_a_riddle_deleted_before_its_card_is_revealed_is_posted_again(
     (draw,) = await bot.storage.draws(game.id)
     assert draw.message_id == revealed.id
     assert (await bot.storage.get_game(game.id)).status.value == "running"
+
+
+async def test_a_summary_automod_blocks_is_told_to_the_host(emulator: Emulator, start_bot):
+    """The game is over but AutoMod refuses its summary (seed reveal included): the host hears
+    it and how the game can still be verified, not only the log."""
+    bot, cog, game, _guild, channel, host, _player, _lobby = await start_game(emulator, start_bot)
+    await run_calls(cog, game.id, 3)
+    emulator.block_messages("is over", channel=channel)
+    await (await host.slash("loteria stop")).reply()
+    dm = await host.wait_for_dm(lambda m: "refused its results" in m.content)
+    assert f"#{game.id}" in dm.content
+    assert f"/loteria verify game:{game.id}" in dm.content
+    assert "200000" in dm.content  # AutoMod's error code
+    assert emulator.rest.automod_blocked >= 1
+    assert [m for m in channel.messages if "is over" in m.content] == []
+    assert (await bot.storage.get_game(game.id)).status.value == "finished"
