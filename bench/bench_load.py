@@ -1174,14 +1174,15 @@ class LoadBench:
     def report_failures(self, emu: Emulator) -> None:
         failed = [result for result in emu.interactions if result.failure is not None]
         for result in failed:
+            if not self.restarts:  # (a fleet's failover kills without restarting)
+                self.notes.append(f"failed: {result.describe()}")
+                continue
             # When it was sent, against the nearest SIGKILL restart: sent while the bot was
             # down, it waits for the new session (as the emulator holds it), like a late answer.
             killed, back = min(self.restarts, key=lambda kb: abs(result.created_at - kb[1]))
             self.notes.append(
                 f"failed: {result.describe()}, sent {result.created_at - killed:+.2f} s after a "
                 f"kill, {result.created_at - back:+.2f} s after the bot was back"
-                if self.restarts
-                else f"failed: {result.describe()}"
             )
         kinds = Counter(f.kind for f in emu.failures)
         text = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common()) or "none"

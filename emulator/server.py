@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any, ClassVar
 
 from aiohttp import web
 
@@ -65,6 +66,21 @@ class Emulator(InteractionWorld):
     ``command_rules`` enforces the naming, size and count rules of application commands and
     ``command_creates_per_day`` new commands a day per scope.
     """
+
+    # Discord's stricter rules that every test and the sandbox meet (``as_strict_as_discord``);
+    # latency is not among them: it is for the tests of joins, starts and claims.
+    DISCORDS_RULES: ClassVar[dict[str, bool]] = {
+        "rate_limits": True,
+        "invalid_request_limit": True,
+        "gateway_limits": True,
+        "command_rules": True,
+    }
+
+    @classmethod
+    def as_strict_as_discord(cls, **options: Any) -> Emulator:
+        """An emulator with :attr:`DISCORDS_RULES` on; ``options`` add others or change
+        these (``rate_limits=RateLimits().faster(5)``)."""
+        return cls(**(cls.DISCORDS_RULES | options))
 
     def __init__(
         self,

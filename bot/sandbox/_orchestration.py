@@ -161,14 +161,7 @@ class Sandbox:
         with scratch as temp:
             # As strict as Discord (its rate limits, the invalid-request ban, the gateway's
             # limits, the rules of commands): what the sandbox shows is what a server would see.
-            async with Emulator(
-                strict=False,
-                bot_name="Game Night",
-                rate_limits=True,
-                invalid_request_limit=True,
-                gateway_limits=True,
-                command_rules=True,
-            ) as emu:
+            async with Emulator.as_strict_as_discord(strict=False, bot_name="Game Night") as emu:
                 self.emu = emu
                 self.transcript = Transcript(emu, self.out, self.style, images)
                 self._introduce(images)

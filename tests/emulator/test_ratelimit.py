@@ -362,3 +362,14 @@ async def test_faster_limits_still_refuse_the_sixth_post_within_the_window():
         assert statuses == [200] * 5 + [429]
         await asyncio.sleep(1.0)  # the 5 s window, five times as fast
         assert (await post_message(emu, channel.id, "again")).status == 200
+
+
+async def test_as_strict_as_discord_turns_every_rule_on_and_a_test_may_change_one():
+    async with Emulator.as_strict_as_discord() as strict:
+        assert strict.rate_limiter is not None
+        assert strict.rest.invalid_requests.limit is not None
+        assert strict.gateway.limits is not None
+    async with Emulator.as_strict_as_discord(rate_limits=RateLimits().faster(5)) as faster:
+        assert faster.rate_limiter is not None
+        assert faster.rate_limiter.limits.channel_messages_window == 1.0
+        assert faster.gateway.limits is not None
