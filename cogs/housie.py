@@ -37,7 +37,7 @@ from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS
-from engine.housie import HousieGame, Prize, Ticket, TicketDealer, check_prize
+from engine.housie import HousieGame, Prize, Ticket, TicketDealer, check_prize, prize_numbers
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -617,7 +617,7 @@ def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
     seen = set(called)
     if prize is Prize.EARLY_FIVE:
         return max(0, 5 - len(ticket.numbers & seen))
-    return len(ticket.prize_numbers(prize) - seen)
+    return len(prize_numbers(ticket, prize) - seen)
 
 
 def prizes_of(switches: Sequence[str]) -> tuple[Prize, ...]:

@@ -2,8 +2,8 @@
 ticket, labelled in English or Spanish.
 
 The highlighted cells come from the engine's own definitions (``Pattern.masks``,
-``Ticket.prize_numbers``), so a picture cannot drift from the rules claims are judged by. Each
-picture depends only on its language, so it is drawn once per language and kept.
+``engine.housie.prize_numbers``), so a picture cannot drift from the rules claims are judged by.
+Each picture depends only on its language, so it is drawn once per language and kept.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from bot.render.common import (
 )
 from bot.render.housie import BLANK
 from bot.render.loteria import bean
-from engine.housie import COLUMNS, ROWS, Prize, Ticket
+from engine.housie import COLUMNS, ROWS, Prize, Ticket, prize_numbers
 from engine.loteria import TABLA_CELLS, TABLA_SIDE, Pattern
 
 SUPERSAMPLE = 2  # shapes are drawn at twice the size and shrunk, for smooth edges
@@ -318,7 +318,7 @@ def prize_example(prize: Prize) -> frozenset[int]:
     """The numbers of ``HELP_TICKET`` highlighted for ``prize``."""
     if prize is Prize.EARLY_FIVE:
         return EARLY_FIVE_EXAMPLE
-    return HELP_TICKET.prize_numbers(prize)
+    return prize_numbers(HELP_TICKET, prize)
 
 
 def ticket_panel_origin(index: int) -> tuple[int, int]:

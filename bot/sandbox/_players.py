@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.storage import BoardRow, GameRow
 from emulator import Member
-from engine.housie import HousieGame, Prize, Ticket, check_prize
+from engine.housie import HousieGame, Prize, Ticket, check_prize, prize_numbers
 from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim
 
 MAX_PLAYERS = 24  # one name each below
@@ -84,7 +84,7 @@ def loteria_cards_missing(tabla: Tabla, called: Sequence[int], pattern: Pattern)
 
 def housie_numbers_missing(ticket: Ticket, called: Sequence[int], prize: Prize) -> int:
     """How many more of the ticket's numbers must be called for ``prize``."""
-    needed = ticket.prize_numbers(prize)
+    needed = prize_numbers(ticket, prize)
     hits = len(needed & set(called))
     if prize is Prize.EARLY_FIVE:
         return max(0, 5 - hits)

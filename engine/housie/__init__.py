@@ -42,6 +42,7 @@ from engine.housie.prizes import (
     PrizeCheck,
     PrizeReason,
     check_prize,
+    prize_numbers,
 )
 from engine.housie.sampling import (
     TICKETS_PER_STRIP,
@@ -107,6 +108,7 @@ __all__ = [
     "generate_strip",
     "generate_ticket",
     "layout_count",
+    "prize_numbers",
     "strip_count",
     "strip_ticket_type_odds",
     "ticket_count",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -146,8 +147,33 @@ def _mask_of(numbers: Iterable[int]) -> int:
     return bits
 
 
+# Claim checks read two caches per ticket, held here (not on the ticket: the ticket's module
+# knows nothing of prizes) for as long as the ticket lives.
+_MASKS: weakref.WeakKeyDictionary[Ticket, dict[Prize, int]] = weakref.WeakKeyDictionary()
+_WINS: weakref.WeakKeyDictionary[Ticket, dict[Prize, PrizeCheck]] = weakref.WeakKeyDictionary()
+
+
+def _masks_of(ticket: Ticket) -> dict[Prize, int]:
+    masks = _MASKS.get(ticket)
+    if masks is None:
+        masks = _MASKS[ticket] = _masks_on(ticket)
+    return masks
+
+
+def _wins_of(ticket: Ticket) -> dict[Prize, PrizeCheck]:
+    wins = _WINS.get(ticket)
+    if wins is None:
+        wins = _WINS[ticket] = _wins_on(ticket)
+    return wins
+
+
+def prize_numbers(ticket: Ticket, prize: Prize) -> frozenset[int]:
+    """The numbers that make ``prize`` on ``ticket`` (all 15 for Early Five)."""
+    return _numbers_in(_masks_of(ticket)[prize])
+
+
 def _masks_on(ticket: Ticket) -> dict[Prize, int]:
-    """Per prize, the mask of the numbers that make it on ``ticket`` (cached by the ticket)."""
+    """Per prize, the mask of the numbers that make it on ``ticket``."""
     top, middle, bottom = ([n for n in row if n] for row in ticket.rows)
     full = ticket.mask
     return {
@@ -163,7 +189,7 @@ def _masks_on(ticket: Ticket) -> dict[Prize, int]:
 
 
 def _wins_on(ticket: Ticket) -> dict[Prize, PrizeCheck]:
-    """The valid result for each fixed-set prize on ``ticket`` (cached by the ticket)."""
+    """The valid result for each fixed-set prize on ``ticket``."""
     return {
         prize: _check(
             True,
@@ -172,7 +198,7 @@ def _wins_on(ticket: Ticket) -> dict[Prize, PrizeCheck]:
             PrizeReason.COMPLETE,
             prize=prize,
         )
-        for prize, mask in ticket._prize_masks.items()
+        for prize, mask in _masks_of(ticket).items()
         if prize is not Prize.EARLY_FIVE
     }
 
@@ -264,7 +290,7 @@ def check_prize(
     called_mask = called.mask if type(called) is Calls else _mask_of_calls(called)
     if not called_mask:
         return _NOTHING_CALLED
-    needed = ticket._prize_masks[prize]
+    needed = _masks_of(ticket)[prize]
     last = called[-1]
     if prize is Prize.EARLY_FIVE:
         hits = called_mask & needed
@@ -297,10 +323,10 @@ def check_prize(
             count=len(numbers),
         )
     if not require_last:
-        return ticket._wins[prize]
+        return _wins_of(ticket)[prize]
     if not needed >> last & 1:
         return _slept(prize, last, needed)
-    return _completed_last(prize, ticket._wins[prize].numbers, last)
+    return _completed_last(prize, _wins_of(ticket)[prize].numbers, last)
 
 
 def _first_five(called: Sequence[int], needed: int) -> int:

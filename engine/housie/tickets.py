@@ -17,12 +17,8 @@ import enum
 import functools
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.errors import GameError
-
-if TYPE_CHECKING:
-    from engine.housie.prizes import Prize, PrizeCheck
 
 ROWS = 3
 COLUMNS = 9
@@ -166,26 +162,6 @@ class Ticket:
             if number in row and number:
                 return r, row.index(number)
         return None
-
-    # Claim checks read these two per-ticket caches. The prize rules that fill them live in
-    # ``engine.housie.prizes``, which builds on this module, so it is imported on first use.
-    @functools.cached_property
-    def _prize_masks(self) -> dict[Prize, int]:
-        """Per prize, the mask of the numbers that make it (all 15 for Early Five)."""
-        from engine.housie import prizes
-
-        return prizes._masks_on(self)
-
-    @functools.cached_property
-    def _wins(self) -> dict[Prize, PrizeCheck]:
-        """The (shared) valid result for each fixed-set prize, without the last-call rule."""
-        from engine.housie import prizes
-
-        return prizes._wins_on(self)
-
-    def prize_numbers(self, prize: Prize) -> frozenset[int]:
-        """The numbers that make ``prize`` on this ticket (all 15 for Early Five)."""
-        return _numbers_in(self._prize_masks[prize])
 
     def to_state(self) -> str:
         """Each row's 5 numbers as 2-digit decimals, rows joined by ``/``."""

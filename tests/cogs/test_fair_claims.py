@@ -13,7 +13,7 @@ import pytest
 from bot import calling
 from emulator import Emulator, Fault, RateLimits
 from engine.fairness import draw_order
-from engine.housie import Prize, tickets_at
+from engine.housie import Prize, prize_numbers, tickets_at
 from engine.loteria import Pattern, check_claim, tablas_at
 from tests.cogs.helpers import button_id, grace_over, run_calls
 
@@ -414,7 +414,7 @@ async def start_housie(emulator: Emulator, start_bot, seed: bytes, tickets: list
 
 
 def missing(ticket, prize: Prize, called) -> int:
-    return len(ticket.prize_numbers(prize) - set(called))
+    return len(prize_numbers(ticket, prize) - set(called))
 
 
 async def test_housie_claim_without_a_ticket_costs_the_closest_one_once(
