@@ -1221,17 +1221,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 )
         if not gone:
             self.touch_lobby(game_id, urgent=True)  # (a deleted channel has no lobby to edit)
-        await self.bot.tell(
-            game.host_id,
-            self.say(
-                HOST_NOTICES[refusal],
-                self.channel_locale(game),
-                game=game.id,
-                channel=game.channel_id,
-                code=error.code,
-                error=_short(error.text),
-            ),
-        )
+        await self.tell_host_refused(game, HOST_NOTICES[refusal], error)
 
     async def seconds_to_next_call(self, game_id: int) -> float | None:
         """How long until the next call (or the end) is due; None when the game is not
@@ -1970,7 +1960,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                     return
         if refused is not None:
             if post_refusal(refused) is not None:  # refused for good (AutoMod, a permission...)
-                await self.tell_summary_refused(game, refused)
+                await self.tell_host_refused(game, "host_summary_refused", refused)
             return
         for text in rest:
             try:
@@ -1979,13 +1969,15 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 log.warning("could not post the winners of game %s", game.id, exc_info=True)
                 return
 
-    async def tell_summary_refused(self, game: GameRow, error: discord.HTTPException) -> None:
-        """The game is over but Discord refused its summary for good: its host hears it, and
-        how the seed and the results can still be seen."""
+    async def tell_host_refused(
+        self, game: GameRow, key: str, error: discord.HTTPException
+    ) -> None:
+        """Discord refused a post of ``game`` for good (a call, its summary): its host hears
+        ``key``, with Discord's code and words, by DM or else at their next interaction."""
         await self.bot.tell(
             game.host_id,
             self.say(
-                "host_summary_refused",
+                key,
                 self.channel_locale(game),
                 game=game.id,
                 channel=game.channel_id,
