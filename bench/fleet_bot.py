@@ -17,7 +17,7 @@ import discord
 
 from bot.app import run_bot
 from bot.config import Settings
-from bot.endpoints import apply_endpoints
+from bot.fleet.endpoints import apply_endpoints
 
 
 def main() -> int:

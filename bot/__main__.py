@@ -1,4 +1,4 @@
-"""``python -m bot``: the ``gamenight`` command (``bot.cli``); without a sub-command it runs the
+"""``python -m bot``: the ``gamenight`` command (``bot.ops.cli``); without a sub-command it runs the
 bot with settings from the environment or ``.env``."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from bot.cli import main as cli_main
+from bot.ops.cli import main as cli_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:

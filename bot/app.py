@@ -25,21 +25,21 @@ from discord.ext import commands
 from bot import render
 from bot.acks import InOrder, PendingAcknowledgements, ServerArrivals
 from bot.config import ConfigError, Settings
-from bot.connection_guard import ConnectionLimits
-from bot.errors import PUBLIC_PLACEHOLDER, GameNightTree
-from bot.games import GameCog, GameKind
-from bot.gateway_sessions import (
+from bot.fleet.gateway_sessions import (
     close_resumably,
     current_sessions,
     fetch_server,
     launch_resumed,
     unanswerable,
 )
-from bot.http_server import HttpEndpoint
+from bot.fleet.shards import shard_of
+from bot.games import GameCog, GameKind
 from bot.i18n import GameNightTranslator
-from bot.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
+from bot.ops.connection_guard import ConnectionLimits
+from bot.ops.http_server import HttpEndpoint
+from bot.ops.metrics import Metrics, rest_trace, watch_acknowledgements, watch_rest
 from bot.plurals import counted
-from bot.shards import shard_of
+from bot.replies import PUBLIC_PLACEHOLDER, GameNightTree
 from bot.storage import (
     NOTICE_PREFIX,
     ResumableSession,
@@ -125,7 +125,7 @@ class GameNightBot(commands.AutoShardedBot):
     """Holds the settings and the open database; cogs reach them through ``bot.storage``.
 
     Sharded as discord.py's ``AutoShardedBot``: by default every shard Discord recommends, in
-    this process; in a fleet (``bot.fleet``), the ``shard_ids`` of ``shard_count`` this client
+    this process; in a fleet (``bot.fleet.process``), the ``shard_ids`` of ``shard_count`` this client
     holds the leases of, its games fenced by them (``storage`` is ``Storage.fenced``)."""
 
     def __init__(
@@ -186,7 +186,7 @@ class GameNightBot(commands.AutoShardedBot):
         self._shards_ready: dict[int, asyncio.Event] = {}  # READY and the servers in
         self._shards_connected: dict[int, asyncio.Event] = {}  # READY
         # A fleet's client RESUMEs the sessions its shards' previous holders handed over
-        # (bot.gateway_sessions), and hands its own over when it stops.
+        # (bot.fleet.gateway_sessions), and hands its own over when it stops.
         self._to_resume = dict(resume_sessions or {})
         self._resuming: set[int] = set()
         self.resumed_shards: set[int] = set()  # resumed: their servers are not in the cache
@@ -194,7 +194,7 @@ class GameNightBot(commands.AutoShardedBot):
         self._drop_unanswerable_interactions()
         watch_acknowledgements()
         self.http_endpoint: HttpEndpoint | None = None
-        # The HTTP endpoint's connection limits (None: bot.http_server's, read at start).
+        # The HTTP endpoint's connection limits (None: bot.ops.http_server's, read at start).
         self.endpoint_limits = endpoint_limits
         self.answer_session: aiohttp.ClientSession | None = None
         self._stopping = asyncio.Event()  # close() has begun: a wait before connecting ends

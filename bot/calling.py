@@ -26,19 +26,19 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.attachments import attachment
-from bot.errors import (
-    UserError,
-    answer,
-    defer_private,
-    defer_public,
-    send_ephemeral,
-)
 from bot.games import UNKNOWN_MESSAGE, GameCog, PostRefusal, dispatch_component, post_refusal
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.nights import GameNights
 from bot.permissions import require_posting
 from bot.reasons import reason_text
 from bot.render import Rendered
+from bot.replies import (
+    UserError,
+    answer,
+    defer_private,
+    defer_public,
+    send_ephemeral,
+)
 from bot.storage import (
     BoardRow,
     ChannelBusyError,

@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlparse, urlsplit
 
 from dotenv.parser import parse_stream
 
-from bot.shards import AUTO, ShardPlan, ShardSettingError, parse_shards
+from bot.fleet.shards import AUTO, ShardPlan, ShardSettingError, parse_shards
 
 HOW_TO_GET_CREDENTIALS = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "

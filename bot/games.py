@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 import discord
 from discord.ext import commands
 
-from bot.errors import UserError, after_answer, report_error
 from bot.i18n import LocaleLike, is_spanish, message
+from bot.replies import UserError, after_answer, report_error
 from bot.storage import GameRow, GameStatus, LeaseLostError, ServerSettings, Storage
 
 if TYPE_CHECKING:

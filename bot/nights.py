@@ -36,10 +36,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.errors import UserError, answer, defer_private, defer_public
 from bot.games import LEASE_WAIT, PostRefusal, post_refusal
 from bot.i18n import LocaleLike
 from bot.permissions import can_change_own_events, can_create_events, require_posting
+from bot.replies import UserError, answer, defer_private, defer_public
 from bot.storage import (
     ChannelBusyError,
     GameDefaults,

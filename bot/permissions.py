@@ -12,8 +12,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import UserError
 from bot.i18n import LocaleLike, is_spanish
+from bot.replies import UserError
 
 # What the games post in a channel: messages (calls, results, summaries) with pictures.
 CHANNEL_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages", "attach_files")

@@ -29,16 +29,16 @@ import discord
 from discord.utils import MISSING
 
 from bot.acks import Place
-from bot.errors import (
+from bot.games import GameCog, dispatch_component, post_refusal
+from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
+from bot.permissions import require_posting
+from bot.replies import (
     UserError,
     answer,
     check_range,
     defer_private,
     defer_public,
 )
-from bot.games import GameCog, dispatch_component, post_refusal
-from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
-from bot.permissions import require_posting
 from bot.storage import GameRow, GameStatus
 from engine.errors import quoted
 from engine.fairness import SeededRandom

@@ -5,7 +5,7 @@ take the bot's pictures, solver and leaderboards away from every other server.
 (a picture drawn on demand, the solver, a leaderboard, a re-deal) each allow a member a few uses
 in a window, more than a real player needs in normal play (the rates below). One more is
 answered privately with when to try again (``app_commands.CommandOnCooldown``, which
-``bot.errors`` words) and does nothing else. The buckets are discord.py's own ``Cooldown``, one
+``bot.replies`` words) and does nothing else. The buckets are discord.py's own ``Cooldown``, one
 per member (Discord user) and command, kept by each bot (``GameNightBot.cooldowns``).
 
 **Heavy work** (:class:`HeavyWork`): that work waits its turn in a queue of its server. A server
@@ -37,8 +37,8 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
+from bot.replies import UserError
 
 T = TypeVar("T")
 

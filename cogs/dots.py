@@ -19,9 +19,9 @@ from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
 from bot.dots_solution import solved_board
-from bot.errors import check_range, defer_private
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
+from bot.replies import check_range, defer_private
 from bot.storage import GameRow
 from bot.table import (
     BOT_SEAT_ID,

@@ -24,10 +24,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands, tasks
 
 from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGameCog
-from bot.errors import UserError, after_answer, check_range, report_error
 from bot.games import is_server_manager
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.plurals import counted
+from bot.replies import UserError, after_answer, check_range, report_error
 from bot.storage import ServerLanguage, ServerSettings
 from bot.when import WhenError, zone_named
 from engine.errors import quoted

@@ -21,10 +21,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.attachments import attachment
-from bot.errors import UserError
 from bot.games import GameCog
 from bot.i18n import LocaleLike, message
 from bot.render.common import Palette, Rendered
+from bot.replies import UserError
 from bot.throttle import HELP_PICTURES_RATE, Lane
 from engine.errors import quoted
 

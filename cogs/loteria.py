@@ -22,12 +22,12 @@ from bot.calling import (
     Verdict,
 )
 from bot.cantor import Verse, verse_of_card
-from bot.errors import UserError, check_range
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import help as render_help
 from bot.render import loteria as render
 from bot.render import results as render_results
+from bot.replies import UserError, check_range
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, member_cooldown
 from engine.errors import GameError, quoted

@@ -20,10 +20,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.attachments import attachment
-from bot.errors import UserError, defer_public, fit_message
 from bot.i18n import LocaleLike, message
 from bot.render import Rendered
 from bot.render.leaderboard import GameStandings, Standing, render_leaderboard
+from bot.replies import UserError, defer_public, fit_message
 from bot.storage import LeaderboardRow
 from bot.throttle import STATS_RATE, Lane, member_cooldown
 

@@ -16,9 +16,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
-from bot.errors import UserError
 from bot.i18n import LocaleLike, message
 from bot.render.tictactoe import render_tictactoe
+from bot.replies import UserError
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
 from engine.errors import quoted

@@ -18,10 +18,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
-from bot.errors import UserError, answer, check_range, defer_private, defer_public
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
+from bot.replies import UserError, answer, check_range, defer_private, defer_public
 from bot.storage import GameRow, GameStatus
 from bot.table import Shown, TableButton, TableGameCog
 from bot.throttle import HINT_RATE, SOLVE_RATE, Lane, member_cooldown

@@ -22,14 +22,31 @@ def layer_list() -> str:
     return DOC[start : DOC.index("\n\n", start)]
 
 
+def is_group(package: Path) -> bool:
+    """A folder that only groups modules (its ``__init__.py`` holds a docstring and nothing else)."""
+    body = ast.parse((package / "__init__.py").read_text(encoding="utf-8")).body
+    return len(body) == 1 and isinstance(body[0], ast.Expr)
+
+
 def bot_modules() -> set[str]:
-    """The modules and packages directly in ``bot/`` (entry points and builders included)."""
+    """The modules and packages of ``bot/`` (entry points and builders included), a group's
+    modules by their path in it (``ops/cli``)."""
     found = {p.stem for p in (ROOT / "bot").glob("*.py") if p.stem not in {"__init__", "__main__"}}
-    found |= {p.name for p in (ROOT / "bot").iterdir() if (p / "__init__.py").exists()}
+    for package in (p for p in (ROOT / "bot").iterdir() if (p / "__init__.py").exists()):
+        inside = {f"{package.name}/{m.stem}" for m in package.glob("[!_]*.py")}
+        found |= inside if is_group(package) else {package.name}
     return found
 
 
-IDENTIFIER = r"`([a-z_][a-z0-9_]*)/?`"
+def named_modules() -> set[str]:
+    """Every module of a package of ``bot/``, by its path (``storage/database_file``)."""
+    return {
+        f"{p.parent.name}/{p.stem}"
+        for p in (ROOT / "bot").glob("*/[!_]*.py")
+    }
+
+
+IDENTIFIER = r"`([a-z_][a-z0-9_]*(?:/[a-z_][a-z0-9_]*)?)/?`"
 
 
 def test_every_module_of_bot_is_in_the_layers():
@@ -50,14 +67,15 @@ def functions_of_bot() -> set[str]:
 def test_every_name_in_the_layers_exists():
     """A module of bot/, a function or method of it, or a command the project installs."""
     scripts = re.findall(r'^(\S+) = "', (ROOT / "pyproject.toml").read_text(), re.MULTILINE)
-    known = bot_modules() | functions_of_bot() | set(scripts)
+    known = bot_modules() | named_modules() | functions_of_bot() | set(scripts)
     unknown = sorted(set(re.findall(IDENTIFIER, layer_list())) - known)
     assert unknown == [], f"the layers name what bot/ does not have: {unknown}"
 
 
 def path_exists(text: str) -> bool:
     relative = text.rstrip("/")
-    return any((base / relative).exists() for base in (ROOT, ROOT / "bot"))
+    bases = (ROOT, ROOT / "bot")
+    return any((b / relative).exists() or (b / f"{relative}.py").exists() for b in bases)
 
 
 @pytest.mark.parametrize(

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.cli import build_parser
-from bot.healthcheck import own_endpoint
-from bot.http_server import DATABASE_TIMEOUT
-from tests.bot.test_cli import BOT_ID, TOKEN
+from bot.ops.cli import build_parser
+from bot.ops.healthcheck import own_endpoint
+from bot.ops.http_server import DATABASE_TIMEOUT
+from tests.bot.ops.test_cli import BOT_ID, TOKEN
 from tests.conftest import SIGNING_KEY
 from tests.postgres_server import PostgresServer
 
@@ -259,7 +259,7 @@ def test_the_fleet_template_runs_one_process_of_a_fleet_per_instance(tmp_path: P
 
 
 def test_the_compose_fleet_splits_the_shards_and_keeps_a_standby():
-    from bot.shards import parse_shards
+    from bot.fleet.shards import parse_shards
 
     text = (DEPLOY / "compose.fleet.yaml").read_text()
     plans = [parse_shards(found) for found in re.findall(r"GAMENIGHT_SHARDS: (\S+)", text)]
@@ -372,7 +372,7 @@ def seconds(duration: str) -> float:
     return int(parts[1] or 0) * 60 + float(parts[2] or 0)
 
 
-BOT_HEALTHCHECK = ["python", "-m", "bot.healthcheck"]
+BOT_HEALTHCHECK = ["python", "-m", "bot.ops.healthcheck"]
 
 
 def test_the_image_checks_the_bots_health_without_curl():
@@ -389,7 +389,7 @@ def test_the_image_checks_the_bots_health_without_curl():
     environment = dict(item.split("=", 1) for item in shlex.split(settings["ENV"]))
     port = environment["GAMENIGHT_METRICS_PORT"]
     assert own_endpoint(environment) == f"http://127.0.0.1:{port}/healthz"
-    assert importlib.util.find_spec("bot.healthcheck") is not None
+    assert importlib.util.find_spec("bot.ops.healthcheck") is not None
 
 
 def test_compose_checks_the_bots_health():

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.database_file import UnusableDatabaseError, is_sqlite_file
 from bot.plurals import counted, plural
 from bot.storage._migrations import MIGRATIONS
 from bot.storage._postgres import PostgresTransaction, open_postgres, redact
 from bot.storage._rows import ConflictError, Row, StorageError
 from bot.storage._sqlite import SQLiteBackend, open_sqlite
 from bot.storage._storage import Storage, hold_database
+from bot.storage.database_file import UnusableDatabaseError, is_sqlite_file
 
 # Parents before children, for the foreign keys.
 TABLES = (
@@ -49,7 +49,7 @@ _ONE_ROW = {
     "closed_dms": "closed_dm",
     "schedules": "schedule",
 }
-# A fleet's running state (bot.fleet), which means nothing to another database: not copied.
+# A fleet's running state (bot.fleet.process), which means nothing to another database: not copied.
 NOT_COPIED = frozenset({"shard_leases", "gateway_identify"})
 # Columns whose values PostgreSQL makes (identity columns), and that SQLite holds as rowid.
 IDENTITY = {

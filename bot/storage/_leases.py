@@ -1,4 +1,4 @@
-"""Shard leases in PostgreSQL: which process runs each shard's games (``bot.fleet``).
+"""Shard leases in PostgreSQL: which process runs each shard's games (``bot.fleet.process``).
 
 A lease is a row of ``shard_leases``: the shard, the fleet's shard count, the owner (one
 process's run, a name that is never reused), a fencing **token** and ``expires_at`` on the

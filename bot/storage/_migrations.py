@@ -275,7 +275,7 @@ CREATE TABLE server_settings (
 CREATE INDEX games_by_finish ON games (finished_at);
 """
 
-# Shard leases (bot.fleet): which process runs each shard's games, until when, under which
+# Shard leases (bot.fleet.process): which process runs each shard's games, until when, under which
 # fencing token (one more at every change of hands), and who asks for it back; and the pacing
 # of gateway IDENTIFYs across processes (Discord's max_concurrency buckets). Used on PostgreSQL
 # only (a fleet needs it); created on both so that the schema means the same.
@@ -309,7 +309,7 @@ CREATE TABLE gateway_identify (
 );
 """
 
-# 7: the gateway session of each leased shard (``bot.fleet``): a process taking the shard over
+# 7: the gateway session of each leased shard (``bot.fleet.process``): a process taking the shard over
 # RESUMEs it rather than IDENTIFYing anew (IDENTIFYs are paced at one per 5 s; RESUMEs are not).
 _GATEWAY_SESSIONS_SQLITE = """
 ALTER TABLE shard_leases ADD COLUMN session_id TEXT;

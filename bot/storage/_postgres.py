@@ -47,9 +47,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.database_file import UnusableDatabaseError, newer_schema
 from bot.storage._migrations import Migration
 from bot.storage._rows import ConflictError, Row, StorageError
+from bot.storage.database_file import UnusableDatabaseError, newer_schema
 
 log = logging.getLogger(__name__)
 

@@ -12,15 +12,15 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from bot.database_file import (
+from bot.storage._migrations import Migration
+from bot.storage._rows import ConflictError, Row
+from bot.storage.database_file import (
     check_database_path,
     create_private,
     damaged,
     newer_schema,
     unusable_because_of,
 )
-from bot.storage._migrations import Migration
-from bot.storage._rows import ConflictError, Row
 
 log = logging.getLogger(__name__)
 

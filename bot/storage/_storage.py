@@ -16,8 +16,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from bot.database_file import lock_database
-from bot.shards import shard_of
+from bot.fleet.shards import shard_of
 from bot.storage._backend import Backend, Transaction
 from bot.storage._leases import (
     Fence,
@@ -62,6 +61,7 @@ from bot.storage._rows import (
     server_settings_row,
 )
 from bot.storage._sqlite import open_sqlite
+from bot.storage.database_file import lock_database
 
 DatabaseTarget = Path | str  # a SQLite file, or a postgresql:// URL
 T = TypeVar("T")
@@ -1220,7 +1220,7 @@ class Storage:
 
         await self._write_game(game_id, nothing)
 
-    # -- shard leases (PostgreSQL; bot.fleet) --------------------------------------------------
+    # -- shard leases (PostgreSQL; bot.fleet.process) --------------------------------------------------
 
     async def lease_heartbeat(self, request: HeartbeatRequest) -> HeartbeatOutcome:
         """Renew, release, take over and ask for leases, in one transaction (see ``_leases``)."""

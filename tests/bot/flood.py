@@ -1,5 +1,5 @@
 """Many idle or slow TCP connections against a server, for the tests of the connection limits
-(``bot.connection_guard``): the endpoint's, the REST proxy's."""
+(``bot.ops.connection_guard``): the endpoint's, the REST proxy's."""
 
 from __future__ import annotations
 

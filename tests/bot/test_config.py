@@ -158,7 +158,7 @@ def test_retention_is_off_unless_set():
 
 
 def test_check_config_names_the_retention():
-    from bot.config_check import DatabaseState, summary
+    from bot.ops.config_check import DatabaseState, summary
 
     base = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY}
     state = DatabaseState("db", None, None)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.database_file import lock_database
 from bot.storage import CopyConflictError, GameDefaults, GameStatus, Storage, copy_database
+from bot.storage.database_file import lock_database
 from tests.raw_sql import raw_execute
 
 pytestmark = pytest.mark.backends("postgres")

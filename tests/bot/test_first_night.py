@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.invite import invite_url
+from bot.ops.invite import invite_url
 from emulator import Emulator
-from tests.bot.test_cli import TOKEN, environment
+from tests.bot.ops.test_cli import TOKEN, environment
 from tests.bot.test_startup import (
     ROOT,
     bot_environment,
@@ -594,7 +594,7 @@ def test_backup_force_replaces_only_a_regular_file(tmp_path: Path, make, kind: s
 
 
 WITHOUT_FCNTL = (
-    "import sys; sys.modules['fcntl'] = None; from bot.cli import main; sys.exit(main())"
+    "import sys; sys.modules['fcntl'] = None; from bot.ops.cli import main; sys.exit(main())"
 )
 
 

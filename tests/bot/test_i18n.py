@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import UserError
 from bot.i18n import MESSAGES, Plural, Text, message
 from bot.plurals import counted, plural
+from bot.replies import UserError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").glob("*.py")])

@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from bot.database_file import UnusableDatabaseError
 from bot.storage import (
     Delivery,
     Fence,
@@ -30,6 +29,7 @@ from bot.storage import (
 )
 from bot.storage._backend import Transaction
 from bot.storage._leases import SESSION_MAX_AGE
+from bot.storage.database_file import UnusableDatabaseError
 
 pytestmark = pytest.mark.backends("postgres")
 
@@ -420,7 +420,7 @@ async def test_a_fleet_and_a_process_running_every_shard_keep_each_other_off(
 
 
 def test_a_refused_write_is_explained_to_the_member():
-    from bot.errors import friendly_message
+    from bot.replies import friendly_message
 
     assert "moving to another of the bot's processes" in str(friendly_message(LeaseLostError(3)))
     assert "otro proceso del bot" in str(friendly_message(LeaseLostError(3), "es-ES"))

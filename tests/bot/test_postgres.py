@@ -11,7 +11,6 @@ import logging
 import asyncpg
 import pytest
 
-from bot.database_file import UnusableDatabaseError
 from bot.storage import (
     MIGRATIONS,
     ChannelBusyError,
@@ -21,6 +20,7 @@ from bot.storage import (
     hold_database,
     redact,
 )
+from bot.storage.database_file import UnusableDatabaseError
 from tests.commit_cutter import CommitCutter
 from tests.postgres_server import (
     PostgresServer,

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import pytest
 
 import engine
-from bot.errors import UserError, friendly_message
 from bot.i18n import MESSAGES, message
 from bot.reasons import error_text, number_list, reason_text
+from bot.replies import UserError, friendly_message
 from cogs.housie import SPANISH_PRIZE_NAMES
 from engine.dots import DotsGame, parse_line
 from engine.errors import GameError, Reason

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.errors import UserError
+from bot.replies import UserError
 from bot.throttle import HEAVY_IN_ALL, HEAVY_PER_SERVER, HeavyWork, Lane
 
 FLOODED, QUIET, THIRD = 1, 2, 3

@@ -11,7 +11,7 @@ import logging
 import pytest
 from discord.http import Route
 
-from bot.metrics import InvalidRequests, Metrics
+from bot.ops.metrics import InvalidRequests, Metrics
 from bot.storage import Delivery
 from emulator import Emulator, Fault, RateLimits
 from emulator.model import Channel, Guild, Member, Message
@@ -165,7 +165,7 @@ async def test_invalid_requests_are_counted_as_discord_counts_them_and_warned_of
     shut = [guild.add_member(f"shut{i}", dms_open=False) for i in range(2)]
     before = emulator.invalid_requests
     bot = await start_bot(metrics=Metrics(InvalidRequests(warn_at=3)))
-    caplog.set_level(logging.WARNING, logger="bot.metrics")
+    caplog.set_level(logging.WARNING, logger="bot.ops.metrics")
 
     _, lobby = await lobby_with(guild, host, "loteria")
     # A 429 for a shared resource does not count (Discord says so); discord.py retries it.

@@ -28,7 +28,7 @@ from emulator import Emulator, RateLimits
 from emulator.model import Channel, Guild, Member, Message
 from engine.fairness import draw_order
 from engine.loteria import Pattern, Tabla
-from tests.bot.test_session_starts import spend_session_starts
+from tests.bot.fleet.test_session_starts import spend_session_starts
 from tests.cogs.helpers import button_id
 from tests.conftest import SIGNING_KEY
 

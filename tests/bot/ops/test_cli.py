@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import COMMANDS, main
-from bot.database_file import UnusableDatabaseError, lock_database
+from bot.ops.cli import COMMANDS, main
 from bot.storage import MIGRATIONS
+from bot.storage.database_file import UnusableDatabaseError, lock_database
 from emulator import Emulator
 from tests.bot.test_startup import (
     ROOT,

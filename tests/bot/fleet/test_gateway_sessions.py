@@ -1,4 +1,4 @@
-"""A client RESUMEs the gateway sessions another client handed over (bot.gateway_sessions), as a
+"""A client RESUMEs the gateway sessions another client handed over (bot.fleet.gateway_sessions), as a
 fleet's process does when it takes shards over: no IDENTIFY, the events missed in between
 replayed, interactions past Discord's deadline dropped, the servers read over REST when needed."""
 
@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.app import GameNightBot
-from bot.gateway_sessions import UNANSWERABLE_AFTER
+from bot.fleet.gateway_sessions import UNANSWERABLE_AFTER
 from emulator import Emulator
 
 pytestmark = pytest.mark.emulator(shards=2)

@@ -79,7 +79,7 @@ def run(options: argparse.Namespace) -> int:
     spent are one line on stderr and exit code 2 (docs/PROMISES.md lists every case). The token is asked of Discord first (``GET /users/@me``, as ``check-config
     --online`` does), so that a refused token touches neither the database nor the log.
     """
-    from bot.database_file import UnusableDatabaseError, file_locks
+    from bot.storage.database_file import UnusableDatabaseError, file_locks
 
     try:
         settings = load_settings(options)
@@ -91,10 +91,10 @@ def run(options: argparse.Namespace) -> int:
     import logging
 
     from bot.app import STOP_SIGNALS, run_bot
-    from bot.config_check import DiscordUnreachableError, TokenRefusedError, ask_discord
-    from bot.endpoints import apply_endpoints
-    from bot.fleet import run_fleet
+    from bot.fleet.endpoints import apply_endpoints
+    from bot.fleet.process import run_fleet
     from bot.logs import setup_logging
+    from bot.ops.config_check import DiscordUnreachableError, TokenRefusedError, ask_discord
 
     # Libraries at INFO at most, and no secret in any line (bot/logs.py says why).
     setup_logging(settings.log_level, secrets=(settings.token, settings.signing_key))
@@ -196,7 +196,7 @@ def invite(options: argparse.Namespace) -> int:
 
     The client id is ``--client-id``, or read from ``DISCORD_TOKEN``.
     """
-    from bot.invite import SCOPES, NoClientIdError, client_id_from_token, invite_url
+    from bot.ops.invite import SCOPES, NoClientIdError, client_id_from_token, invite_url
     from bot.permissions import INVITE_PERMISSIONS, PERMISSION_NAMES, invite_permissions
 
     client_id: int | None = options.client_id
@@ -242,7 +242,7 @@ def backup(options: argparse.Namespace) -> int:
     """``gamenight backup``: a consistent copy of the SQLite database (PostgreSQL has pg_dump).
     Exit code 2 when refused before copying (no database, a FILE that cannot or must not be
     written), 1 when the copy failed."""
-    from bot.backup import BackupError, BackupRefusedError, backup_database
+    from bot.ops.backup import BackupError, BackupRefusedError, backup_database
 
     values = setting_values(env_file=env_files(options))
     if options.database is None and "://" in values.get("GAMENIGHT_DATABASE", ""):
@@ -283,7 +283,8 @@ def check_config(options: argparse.Namespace) -> int:
     secrets left out; with ``--online``, Discord's word on the token too."""
     import asyncio
 
-    from bot.config_check import (
+    from bot.fleet.endpoints import apply_endpoints
+    from bot.ops.config_check import (
         DiscordUnreachableError,
         TokenRefusedError,
         ask_discord,
@@ -292,9 +293,8 @@ def check_config(options: argparse.Namespace) -> int:
         summary,
         token_problem,
     )
-    from bot.database_file import UnusableDatabaseError, file_locks
-    from bot.endpoints import apply_endpoints
-    from bot.invite import invite_url
+    from bot.ops.invite import invite_url
+    from bot.storage.database_file import UnusableDatabaseError, file_locks
 
     try:
         settings = load_settings(options)
@@ -342,8 +342,8 @@ def migrate_db(options: argparse.Namespace) -> int:
     """``gamenight migrate-db``: a SQLite database copied into PostgreSQL, ids kept."""
     import asyncio
 
-    from bot.database_file import UnusableDatabaseError
     from bot.storage import StorageError, copy_database, is_postgres_url, redact
+    from bot.storage.database_file import UnusableDatabaseError
 
     if is_postgres_url(str(options.source)) or not is_postgres_url(options.target):
         return fail("migrate-db copies a SQLite file into a postgresql:// database")
@@ -429,9 +429,9 @@ def rest_proxy(options: argparse.Namespace) -> int:
     ``DISCORD_TOKEN`` (the one token it forwards, read as the bot reads it)."""
     import asyncio
 
-    from bot import rest_proxy as proxy
-    from bot.connection_guard import ConnectionLimits
+    from bot.fleet import rest_proxy as proxy
     from bot.logs import setup_logging
+    from bot.ops.connection_guard import ConnectionLimits
 
     upstream = options.upstream or proxy.DEFAULT_UPSTREAM
     if not upstream.startswith(("http://", "https://")):

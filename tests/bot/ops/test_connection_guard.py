@@ -1,4 +1,4 @@
-"""The limits on an aiohttp server's connections (``bot.connection_guard``), on a real server
+"""The limits on an aiohttp server's connections (``bot.ops.connection_guard``), on a real server
 over loopback: timeouts for idle connections and slow headers, the cap, the log."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from contextlib import asynccontextmanager
 import pytest
 from aiohttp import web
 
-from bot import http_server, rest_proxy
-from bot.connection_guard import REFUSAL, ConnectionGuard, ConnectionLimits, track_requests
+from bot.fleet import rest_proxy
+from bot.ops import http_server
+from bot.ops.connection_guard import REFUSAL, ConnectionGuard, ConnectionLimits, track_requests
 from tests.bot.flood import (
     close_all,
     closed_by_server,
@@ -46,7 +47,7 @@ async def guarded(
 
 
 def guard_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "bot.connection_guard"]
+    return [r.getMessage() for r in caplog.records if r.name == "bot.ops.connection_guard"]
 
 
 async def test_idle_connections_and_slow_headers_are_closed(caplog: pytest.LogCaptureFixture):

@@ -24,7 +24,9 @@ import aiohttp
 import discord
 
 from bot.config import WHERE_TOKENS_ARE_MADE, Settings
-from bot.database_file import (
+from bot.ops.invite import NoClientIdError, client_id_from_token
+from bot.storage import MIGRATIONS
+from bot.storage.database_file import (
     UnusableDatabaseError,
     check_database_path,
     check_file_writable,
@@ -33,8 +35,6 @@ from bot.database_file import (
     newer_schema,
     unusable_because_of,
 )
-from bot.invite import NoClientIdError, client_id_from_token
-from bot.storage import MIGRATIONS
 
 # A bot token: three parts of base64url (letters, digits, - and _) separated by dots.
 TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
@@ -93,7 +93,7 @@ def token_problem(token: str) -> str | None:
 
 async def ask_discord(token: str) -> BotIdentity:
     """Who the token is, asked of Discord (or of ``DISCORD_API_BASE_URL``, as set with
-    ``bot.endpoints.apply_endpoints``) the way discord.py logs in: ``GET /users/@me``. Raises
+    ``bot.fleet.endpoints.apply_endpoints``) the way discord.py logs in: ``GET /users/@me``. Raises
     ``TokenRefusedError`` on a 401, ``DiscordUnreachableError`` when there is no answer."""
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     try:

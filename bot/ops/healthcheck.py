@@ -1,4 +1,4 @@
-"""``python -m bot.healthcheck [URL]``: a container's health check, without curl.
+"""``python -m bot.ops.healthcheck [URL]``: a container's health check, without curl.
 
 Exit code 0 when ``/healthz`` answers 200 (the bot: its gateway connected and its database
 answering; the REST proxy: serving), 1 otherwise, with one line saying why. Without ``URL``,
@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Check ``argv[0]`` (a ``/healthz`` URL) or the bot's own endpoint; the exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if len(arguments) > 1 or any(a.startswith("-") for a in arguments):
-        print("usage: python -m bot.healthcheck [URL of a /healthz]", file=sys.stderr)
+        print("usage: python -m bot.ops.healthcheck [URL of a /healthz]", file=sys.stderr)
         return 1
     if arguments:
         url = arguments[0]

@@ -21,9 +21,9 @@ import discord
 import pytest
 from discord.http import HTTPClient, handle_message_parameters
 
-from bot import rest_proxy
-from bot.cli import main
-from bot.rest_proxy import GlobalBudget, ProxyOptions, RestProxy, is_exempt, redacted
+from bot.fleet import rest_proxy
+from bot.fleet.rest_proxy import GlobalBudget, ProxyOptions, RestProxy, is_exempt, redacted
+from bot.ops.cli import main
 from emulator import Emulator, RateLimits
 from emulator.driver import Member
 from emulator.endpoints import endpoints
@@ -42,7 +42,7 @@ from tests.cogs.helpers import button_id
 
 __all__ = ["many_descriptors"]  # a fixture
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CROWD = 30  # members joining in each of two servers
 
 
@@ -464,7 +464,7 @@ async def test_only_the_bots_token_is_forwarded_and_nothing_is_kept_per_token(
         )
     )
     assert grown < 64 * 1024, f"{grown} bytes kept for 2,000 tokens"
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.rest_proxy"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.fleet.rest_proxy"]
     refusals = [line for line in lines if "without the bot's token" in line]
     assert len(refusals) == 1
     assert "stranger" not in caplog.text

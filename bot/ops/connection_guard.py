@@ -1,5 +1,5 @@
 """Limits on the connections an aiohttp server keeps open: the bot's HTTP endpoint
-(``bot.http_server``) and the REST proxy (``bot.rest_proxy``).
+(``bot.ops.http_server``) and the REST proxy (``bot.fleet.rest_proxy``).
 
 Without them, idle connections are never dropped: a thousand of them use up a process's file
 descriptors (systemd's default soft limit is 1,024), and then the bot can open no connection of

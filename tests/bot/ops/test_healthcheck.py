@@ -1,4 +1,4 @@
-"""``python -m bot.healthcheck``, the containers' health check (deploy/), run as the container
+"""``python -m bot.ops.healthcheck``, the containers' health check (deploy/), run as the container
 engine runs it: a process of its own, its exit code and its one line."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.healthcheck import own_endpoint
-from bot.rest_proxy import ProxyOptions, RestProxy
+from bot.fleet.rest_proxy import ProxyOptions, RestProxy
+from bot.ops.healthcheck import own_endpoint
 from emulator import Emulator
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def healthcheck(
@@ -25,7 +25,7 @@ async def healthcheck(
         key: value for key, value in os.environ.items() if not key.startswith("GAMENIGHT_")
     }
     process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "bot.healthcheck", *arguments),
+        *(sys.executable, "-m", "bot.ops.healthcheck", *arguments),
         cwd=folder,
         env={**environment, "PYTHONPATH": str(ROOT), **settings},
         stdout=asyncio.subprocess.PIPE,

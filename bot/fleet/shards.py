@@ -5,7 +5,7 @@ Discord splits a bot's servers over ``shard_count`` shards by ``(guild_id >> 22)
 run them all (``auto``: as many as Discord recommends, discord.py's ``AutoShardedBot``); a fleet
 of processes splits them, each naming its own (``0-7/32``), or holding none until a process
 stops (``standby/32``). A fleet needs PostgreSQL: who runs which shard is a lease there (see
-``bot.fleet``).
+``bot.fleet.process``).
 """
 
 from __future__ import annotations

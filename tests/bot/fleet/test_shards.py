@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from bot.config import ConfigError, Settings
-from bot.shards import AUTO, ShardPlan, ShardSettingError, format_shards, parse_shards, shard_of
+from bot.fleet.shards import (
+    AUTO,
+    ShardPlan,
+    ShardSettingError,
+    format_shards,
+    parse_shards,
+    shard_of,
+)
 from bot.storage import HeartbeatRequest, LeaseRow, LeaseTerms, plan_heartbeat
 from emulator.model import shard_of as emulator_shard_of
 

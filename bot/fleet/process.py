@@ -21,7 +21,7 @@ with the tokens of its leases, and every game write it makes is fenced by them
 (``Storage.fenced``): once another process holds the shard, nothing it writes (a call, a
 claim's verdict) is accepted, and it posts no more calls.
 
-**Gateway sessions** go with the leases (``bot.gateway_sessions``): each heartbeat saves the
+**Gateway sessions** go with the leases (``bot.fleet.gateway_sessions``): each heartbeat saves the
 sessions of the shards held, a client that stops closes its connections so that its sessions
 stay resumable and saves them as its shards are released, and a client starting on shards
 another process (or client) ran RESUMEs their sessions rather than IDENTIFYing anew.
@@ -58,10 +58,10 @@ from bot.app import (
     start_endpoint,
 )
 from bot.config import Settings
+from bot.fleet.shards import format_shards
 from bot.games import GameKind
-from bot.http_server import HttpEndpoint
-from bot.metrics import Metrics
-from bot.shards import format_shards
+from bot.ops.http_server import HttpEndpoint
+from bot.ops.metrics import Metrics
 from bot.storage import (
     Fence,
     HeartbeatOutcome,

@@ -1,4 +1,4 @@
-"""Handing a shard's gateway session from one bot client to the next (``bot.fleet``).
+"""Handing a shard's gateway session from one bot client to the next (``bot.fleet.process``).
 
 A fleet's process that takes a shard over RESUMEs the session its previous holder saved in the
 lease row (``bot.storage``'s ``ResumableSession``) instead of IDENTIFYing a new one: Discord

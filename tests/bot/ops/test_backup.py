@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import BackupError, backup_database
+from bot.ops.backup import BackupError, backup_database
 from bot.storage import MIGRATIONS
 from emulator import Emulator
 from engine.fairness import draw_order

@@ -19,7 +19,7 @@ It forwards the bot's requests only: those whose ``Authorization`` is the bot's 
 or none on another route, is answered 401 by the proxy itself: Discord never sees it, so
 strangers' invalid requests cannot get the fleet's address banned (Discord bans an address
 after 10,000 invalid requests in 10 minutes), and the proxy remembers nothing per token.
-Its own connections are limited as the bot's HTTP endpoint's are (``bot.connection_guard``).
+Its own connections are limited as the bot's HTTP endpoint's are (``bot.ops.connection_guard``).
 
 A request takes a token from its bot's budget before it goes; the token comes back one window
 (1 s) after Discord's answer arrives. Discord counts a request between its sending and its
@@ -57,7 +57,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-from bot.connection_guard import ConnectionGuard, ConnectionLimits, track_requests
+from bot.ops.connection_guard import ConnectionGuard, ConnectionLimits, track_requests
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""What the bot counts for its operator, in Prometheus' terms (served by ``bot.http_server``).
+"""What the bot counts for its operator, in Prometheus' terms (served by ``bot.ops.http_server``).
 
 One :class:`Metrics` per bot, on a registry of its own (two bots in one process, as in the tests,
 do not mix their figures). The games count calls, claims and board deliveries as they happen;

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 import pytest
 
-from bot.invite import NoClientIdError, client_id_from_token, invite_url
+from bot.ops.invite import NoClientIdError, client_id_from_token, invite_url
 from bot.permissions import (
     CHANNEL_PERMISSIONS,
     EVENT_PERMISSIONS,

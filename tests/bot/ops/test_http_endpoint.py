@@ -16,7 +16,7 @@ from urllib.parse import unquote
 import aiohttp
 import pytest
 
-from bot.http_server import default_limits
+from bot.ops.http_server import default_limits
 from emulator import Emulator, Fault
 from tests.bot.flood import (
     Connection,
@@ -34,7 +34,7 @@ from tests.conftest import SIGNING_KEY
 
 __all__ = ["many_descriptors"]  # a fixture
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def sample(text: str, name: str, **labels: str) -> float:

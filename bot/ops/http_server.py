@@ -3,11 +3,11 @@ already brings:
 
 - ``/healthz``: 200 when the gateway is connected (every shard the process runs) and the
   database answers, else 503, with a JSON body saying which (and, in a fleet, the shards held);
-- ``/metrics``: Prometheus' text format (``bot.metrics``);
+- ``/metrics``: Prometheus' text format (``bot.ops.metrics``);
 - ``/verify/``: the verification page (``bot/web/``), a static page that recomputes a finished
   game in the player's browser from its link's fragment, which never reaches this server.
 
-Its connections are limited (``bot.connection_guard``): at most a quarter of the process's
+Its connections are limited (``bot.ops.connection_guard``): at most a quarter of the process's
 descriptor limit (256 under systemd's default of 1,024; 1,024 at most), so that idle or slow
 connections never leave the bot without descriptors for its own connections to Discord.
 """
@@ -22,9 +22,9 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
-from bot.connection_guard import ConnectionGuard, ConnectionLimits, track_requests
 from bot.games import GameKind
-from bot.metrics import Metrics
+from bot.ops.connection_guard import ConnectionGuard, ConnectionLimits, track_requests
+from bot.ops.metrics import Metrics
 from bot.storage import Storage
 from bot.verify_link import PAGE_NAME, WEB_DIR
 
@@ -48,7 +48,7 @@ def default_limits() -> ConnectionLimits:
 
 class Observed(Protocol):
     """What the endpoint reports on: a bot (``bot.app.GameNightBot``), or a fleet's process
-    and the clients it runs (``bot.fleet.FleetProcess``)."""
+    and the clients it runs (``bot.fleet.process.FleetProcess``)."""
 
     storage: Storage
     metrics: Metrics

@@ -1,4 +1,4 @@
-"""``bot.endpoints.apply_endpoints`` points discord.py at another REST base and gateway."""
+"""``bot.fleet.endpoints.apply_endpoints`` points discord.py at another REST base and gateway."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import discord.http
 import pytest
 import yarl
 
-from bot.endpoints import apply_endpoints, current_endpoints
+from bot.fleet.endpoints import apply_endpoints, current_endpoints
 
 
 @pytest.fixture
