@@ -47,8 +47,11 @@ CROWD = 30  # members joining in each of two servers
 
 
 @pytest.fixture
-async def proxy(emulator: Emulator) -> AsyncIterator[RestProxy]:
-    options = ProxyOptions(token=emulator.token, upstream=emulator.api_base_url, port=0)
+async def proxy(emulator: Emulator, request: pytest.FixtureRequest) -> AsyncIterator[RestProxy]:
+    """A REST proxy in front of the emulator; its global limit by indirect parametrisation
+    (``@pytest.mark.parametrize("proxy", [20], indirect=True)``), Discord's by default."""
+    limit: dict[str, int] = {"limit": request.param} if hasattr(request, "param") else {}
+    options = ProxyOptions(token=emulator.token, upstream=emulator.api_base_url, port=0, **limit)
     async with RestProxy(options) as running:
         yield running
 
@@ -165,19 +168,11 @@ def test_log_lines_name_routes_without_tokens_or_ids():
 GLOBAL_LIMIT = 20
 
 
-@pytest.fixture
-async def proxy_at_20(emulator: Emulator) -> AsyncIterator[RestProxy]:
-    options = ProxyOptions(
-        token=emulator.token, upstream=emulator.api_base_url, port=0, limit=GLOBAL_LIMIT
-    )
-    async with RestProxy(options) as running:
-        yield running
-
-
 @pytest.mark.emulator(rate_limits=RateLimits(global_requests=GLOBAL_LIMIT), max_concurrency=2)
 @pytest.mark.parametrize("through_proxy", [True, False], ids=["proxy", "direct"])
+@pytest.mark.parametrize("proxy", [GLOBAL_LIMIT], indirect=True)
 async def test_two_bot_processes_share_the_global_limit_through_the_proxy(
-    emulator: Emulator, start_bot, proxy_at_20: RestProxy, tmp_path: Path, through_proxy: bool
+    emulator: Emulator, start_bot, proxy: RestProxy, tmp_path: Path, through_proxy: bool
 ):
     """Two shards of one bot, each with its own database, deal a crowd each at the same moment:
     about 120 DM requests that count against the bot's global limit. Through the proxy Discord
@@ -196,7 +191,7 @@ async def test_two_bot_processes_share_the_global_limit_through_the_proxy(
     ]
     assert [bot.shard_ids for bot in bots] == [[0], [1]]
     if through_proxy:
-        await route_bots_through(proxy_at_20)
+        await route_bots_through(proxy)
     lobbies = [await (await host.slash("loteria start", prizes="line")).reply() for host in hosts]
     first = len(emulator.requests)
 
@@ -219,11 +214,11 @@ async def test_two_bot_processes_share_the_global_limit_through_the_proxy(
     assert len(dm_sends) >= 2 * CROWD
     if through_proxy:
         assert global_429s(dealt) == 0
-        assert proxy_at_20.stats.delayed > 0  # more than the limit was asked for: the proxy paced it
-        assert proxy_at_20.stats.exempt >= 2 * CROWD  # the Join acknowledgements, at once
+        assert proxy.stats.delayed > 0  # more than the limit was asked for: the proxy paced it
+        assert proxy.stats.exempt >= 2 * CROWD  # the Join acknowledgements, at once
     else:
         assert global_429s(dealt) > 0
-        assert proxy_at_20.stats.forwarded == 0
+        assert proxy.stats.forwarded == 0
 
 
 @pytest.mark.emulator(rate_limits=True)
