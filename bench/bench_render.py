@@ -1,4 +1,4 @@
-"""Rendering speed and size: run by hand, prints figures (the README quotes them).
+"""Rendering speed and size: run by hand, prints figures (bench/README.md quotes them).
 
     python bench/bench_render.py [--repeat 200] [--busy]
 

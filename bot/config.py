@@ -325,7 +325,7 @@ class Settings:
             raise ConfigError(
                 f"GAMENIGHT_SHARDS={shards_text} splits the shards between processes, which needs "
                 "PostgreSQL (a SQLite file serves one process): set GAMENIGHT_DATABASE to a "
-                "postgresql:// URL (README: Running at scale), or GAMENIGHT_SHARDS=auto"
+                "postgresql:// URL (docs/SCALING.md: Running at scale), or GAMENIGHT_SHARDS=auto"
             )
 
         retention_text = values.get("GAMENIGHT_RETENTION_DAYS", "").strip()

@@ -2,7 +2,7 @@
 
 The page recomputes a Lotería or Housie game in the player's browser from what the link's
 fragment (the part after ``#``, which browsers never send to a server) carries. Format 1, a
-``key=value&...`` list (documented in the README, "Verify it yourself"):
+``key=value&...`` list (documented in docs/FAIRNESS.md, "Verify it yourself"):
 
 ``v``           ``1``, the format
 ``game``        ``loteria`` or ``housie``

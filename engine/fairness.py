@@ -1,6 +1,6 @@
 """Provably fair randomness: a 32-byte seed committed before play, revealed after.
 
-Algorithm (documented in the README with a test vector):
+Algorithm (documented in docs/FAIRNESS.md with a test vector):
 
 * ``commitment(seed)`` is ``sha256(seed).hexdigest()``; it is posted before the first draw.
 * A ``SeededRandom(seed, label)`` is a byte stream made of the blocks

@@ -407,7 +407,7 @@ def test_the_compose_fleet_sends_every_process_through_the_rest_proxy():
         for name, service in services.items()
         if service.get("command", [])[:2] == ["gamenight", "rest-proxy"]
     }
-    assert len(proxies) == 1, "one REST proxy for the fleet (README: The REST proxy)"
+    assert len(proxies) == 1, "one REST proxy for the fleet (docs/SCALING.md: The REST proxy)"
     ((proxy_name, proxy),) = proxies.items()
     options = build_parser("gamenight").parse_args(proxy["command"][1:])
     assert options.host == "0.0.0.0"  # the other containers reach it

@@ -248,7 +248,7 @@ def backup(options: argparse.Namespace) -> int:
     if options.database is None and "://" in values.get("GAMENIGHT_DATABASE", ""):
         return fail(
             "gamenight backup copies a SQLite database; back up PostgreSQL with pg_dump "
-            "(see the README's PostgreSQL section)"
+            "(see docs/SCALING.md, PostgreSQL)"
         )
     source: Path = options.database or database_path(values)
     try:

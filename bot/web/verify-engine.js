@@ -1,7 +1,7 @@
 /* Game Night: recompute a Lotería or Housie game from its revealed seed.
  *
  * A port of engine/fairness.py, engine/loteria.py and engine/housie/, written from the
- * README's "Fair draws" section: the HMAC-SHA256 stream, the draw order, tabla and strip
+ * docs/FAIRNESS.md, "Fair draws": the HMAC-SHA256 stream, the draw order, tabla and strip
  * dealing, and when each board completes each prize. No network, no dependencies; the page's
  * tests compare every function here with the Python engine.
  *
@@ -175,7 +175,7 @@ const GamenightEngine = (() => {
   const BATCH = 8; // HMAC blocks computed at once (WebCrypto is asynchronous)
 
   /**
-   * The README's stream: blocks HMAC-SHA256(key=seed, msg=label || ":" || counter as 8 bytes
+   * The stream of docs/FAIRNESS.md: blocks HMAC-SHA256(key=seed, msg=label || ":" || counter as 8 bytes
    * big-endian) for counter 0, 1, 2, ...; getrandbits(k) takes ceil(k/8) bytes big-endian and
    * keeps the top k bits; randbelow(n) draws k = bitLength(n) bits until the value is < n.
    */
@@ -605,7 +605,7 @@ const GamenightEngine = (() => {
     return stripTables;
   }
 
-  /** Six tickets from the count-matrix plan and the fill integer (see the README). */
+  /** Six tickets from the count-matrix plan and the fill integer (see docs/FAIRNESS.md). */
   function fillStrip(plan, fillIndex) {
     const { layouts: layoutTable } = housieTables();
     const remaining = COLUMN_SIZE.map((size) => (1 << size) - 1);
@@ -645,7 +645,7 @@ const GamenightEngine = (() => {
     return { matrixIndex, plan, fillBound, fillIndex, tickets: fillStrip(plan, fillIndex) };
   }
 
-  /** The first `count` strips of a game, with their intermediate values (for the README vector). */
+  /** The first `count` strips of a game, with their intermediate values (for the documented test vector). */
   async function dealStrips(seedHex, count) {
     const stream = await Stream.open(seedHex, "deal");
     const strips = [];

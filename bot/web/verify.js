@@ -1,6 +1,6 @@
 /* Game Night's verification page: reads the game from the URL fragment (or the form),
  * recomputes it with GamenightEngine and shows the result. The fragment format is in the
- * README ("Verify it yourself"); bot/verify_link.py writes it.
+ * docs/FAIRNESS.md ("Verify it yourself"); bot/verify_link.py writes it.
  *
  * Exposed as the global `GamenightVerify` so the tests can call the same functions the page uses.
  */
@@ -48,8 +48,8 @@ const GamenightVerify = (() => {
       button_verify: "Verify",
       results_title: "Result",
       footer:
-        'How the draws work, and what this page can and cannot prove: the bot\'s README, "Fair ' +
-        'draws".',
+        'How the draws work, and what this page can and cannot prove: the bot\'s ' +
+        'docs/FAIRNESS.md.',
       working: "Computing…",
       done: "Done: {boards} boards recomputed.",
       game_title: "{game} #{id}",
@@ -141,8 +141,8 @@ const GamenightVerify = (() => {
       button_verify: "Verificar",
       results_title: "Resultado",
       footer:
-        'Cómo funcionan los sorteos, y qué puede y qué no puede probar esta página: el README ' +
-        'del bot, "Fair draws".',
+        'Cómo funcionan los sorteos, y qué puede y qué no puede probar esta página: ' +
+        'docs/FAIRNESS.md del bot.',
       working: "Calculando…",
       done: "Listo: {boards} tableros recalculados.",
       game_title: "{game} n.º {id}",
@@ -275,7 +275,7 @@ const GamenightVerify = (() => {
 
   // -------------------------------------------------------------------------------- parsing
 
-  /** The fragment's fields as a plain object of strings (see the README for the format). */
+  /** The fragment's fields as a plain object of strings (see docs/FAIRNESS.md for the format). */
   function parseFragment(hash) {
     const text = String(hash || "").replace(/^#/, "");
     const params = new URLSearchParams(text);

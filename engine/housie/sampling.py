@@ -41,8 +41,8 @@ Uniform sampling, exactly (no retry loop besides the unbiased ``randbelow``)
     first integers and one second integer, so every valid strip is equally likely.
     ``generate_ticket(rng)`` is ``ticket_from_rank(randbelow(ticket_count()))``.
 
-The README's "Dealing a strip, exactly" spells the same algorithm out step by step, with a test
-vector.
+docs/FAIRNESS.md's "Dealing a strip, exactly" spells the same algorithm out step by step, with a
+test vector.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from engine.loteria import (
 )
 
 SEED = bytes(range(32))
-# The README's test vector for a 54-card deck.
+# The test vector of docs/FAIRNESS.md for a 54-card deck.
 VECTOR_54 = (25, 22, 43, 16, 3, 45, 53, 29, 30, 38)
 
 # The classic order, typed out independently of the engine.

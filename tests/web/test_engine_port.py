@@ -32,7 +32,7 @@ def first_call(order: Sequence[int], complete: Callable[[Sequence[int]], bool]) 
     return low
 
 
-def test_readme_draw_order_vector(engine_page):
+def test_the_documented_draw_order_vector(engine_page):
     orders = engine_page.evaluate(
         "async (seed) => [await GamenightEngine.drawOrder(seed, 54),"
         " await GamenightEngine.drawOrder(seed, 90)]",
@@ -42,7 +42,7 @@ def test_readme_draw_order_vector(engine_page):
     assert tuple(orders[1][:10]) == VECTOR_90
 
 
-def test_readme_strip_vector(engine_page):
+def test_the_documented_strip_vector(engine_page):
     found = engine_page.evaluate(
         """async (seed) => {
             const E = GamenightEngine;

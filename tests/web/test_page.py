@@ -194,7 +194,7 @@ def test_screenshots_of_verified_games(open_page, screenshot_dir, link, viewport
     print(f"screenshot: {path}")
 
 
-def test_a_screenshot_for_the_readme(open_page, screenshot_dir):
+def test_a_screenshot_for_the_docs(open_page, screenshot_dir):
     """docs/images/verify-page.png is this picture: a Housie game checked, in Spanish."""
     page = open_page(housie_link(), viewport={"width": 1000, "height": 900})
     assert wait_verified(page) == "yes"
