@@ -103,7 +103,7 @@ def imports_of(path: Path) -> list[tuple[str, bool]]:
     return found
 
 
-SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").glob("*.py")])
+SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").rglob("*.py")])
 
 
 def test_every_module_has_a_layer():

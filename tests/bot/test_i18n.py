@@ -15,7 +15,7 @@ from bot.plurals import counted, plural
 from bot.replies import UserError
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").glob("*.py")])
+SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").rglob("*.py")])
 # The calls whose first argument is a message key.
 KEYED_CALLS = {"UserError", "message", "say", "refusal"}
 # A game's name: English templates say {title}, Spanish ones may say {titulo} (its Spanish name).
