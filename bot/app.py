@@ -68,6 +68,14 @@ def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
 EXTENSIONS: tuple[str, ...] = discover_extensions()
 
 
+def import_cogs(extensions: Sequence[str] = EXTENSIONS) -> None:
+    """Import every cog's module with no bot to load it into, which registers each game's words
+    (its cog imports ``cogs/<game>/words.py``): for what words a game's messages while no bot
+    runs, the tests and the message checks. Nothing is set up; a bot loads its cogs itself."""
+    for name in extensions:
+        importlib.import_module(name)
+
+
 # discord.py names the tasks that run slash commands and component callbacks so.
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0

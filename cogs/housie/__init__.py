@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.housie.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
 from bot.calling import (
     DEFAULT_INTERVAL,

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.loteria.words  # noqa: F401  (its words, registered on import)
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
