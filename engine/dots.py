@@ -26,7 +26,7 @@ Public API (what the cog and the renderer use):
   gift) and ``Level.HARD``:
 
   - given the board's ``solution`` (a :class:`engine.dots_solution.SolvedBoard`, which ships for
-    3x3 and ``bot.dots_solution`` loads), perfect play from the first move: a line of the best
+    3x3 and ``cogs.dots.solution`` loads), perfect play from the first move: a line of the best
     exact value, read from the table (ties as below);
   - otherwise, once at most :data:`EXACT_LINE_LIMIT` lines are free: exact alpha-beta with a
     transposition table (ties go to a capture, then a safe line; a sacrifice only when strictly

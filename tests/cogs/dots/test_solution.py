@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from bot.dots_solution import solved_board, unpack
-from bot.dots_solution_build import XZ_FILTERS, build, solve
+from cogs.dots.solution import solved_board, unpack
+from cogs.dots.solution_build import XZ_FILTERS, build, solve
 from engine.dots import (
     DotsError,
     DotsGame,
