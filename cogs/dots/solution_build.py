@@ -8,7 +8,7 @@ development dependency: the bot only reads the result). A position's value, the 
 side to move wins from there on, depends only on its lines, so the sets are solved in layers
 from the full board (value 0) back to the empty one; a set's value is the best over its free
 lines of the boxes the line completes plus the value after it (the mover moves again), or minus
-the value after it when it completes none. The format is described in ``engine.dots_solution``.
+the value after it when it completes none. The format is described in ``engine.dots.solution``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cogs.dots.solution import TABLES, read_table
-from engine.dots import _board
-from engine.dots_solution import ENTRY_BITS, SolvedBoard, symmetries
+from engine.dots.rules import _board
+from engine.dots.solution import ENTRY_BITS, SolvedBoard, symmetries
 
 Masks = npt.NDArray[np.uint32]
 DATA = Path(__file__).resolve().parent / "data"

@@ -12,11 +12,11 @@ from engine.dots import (
     DotsGame,
     Level,
     Player,
-    _board,
     choose_line,
     exact_line_values,
 )
-from engine.dots_solution import SolvedBoard, symmetries, table_size
+from engine.dots.rules import _board
+from engine.dots.solution import SolvedBoard, symmetries, table_size
 
 BOARD = _board(3, 3)
 LINES = len(BOARD.lines)

@@ -20,7 +20,8 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
-from engine.dots import Line, Orientation, _bits, _Board, _board, _gain
+from engine.dots.rules import Line, Orientation, _bits, _Board, _board
+from engine.dots.search import _gain
 
 ENTRY_BITS: Final = 4
 
