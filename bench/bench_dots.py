@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.dots_solution import solved_board
+from cogs.dots.solution import solved_board
 from engine import dots
 from engine.dots import DotsGame, Level, Line, Player, choose_line
 

@@ -30,8 +30,6 @@ from collections.abc import Callable
 
 import PIL
 
-from bot.cantor import verse
-from bot.housie_calls import nickname
 from bot.render import leaderboard, warm_up
 from bot.render.common import Rendered
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
@@ -42,6 +40,8 @@ from bot.render.results import (
     render_housie_result,
     render_loteria_result,
 )
+from cogs.housie.call_names import nickname
+from cogs.loteria.verses import verse
 from engine.fairness import draw_order
 from engine.housie import tickets_at
 from engine.loteria import CLASSIC_DECK, Pattern, deal_for_game

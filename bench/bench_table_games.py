@@ -22,10 +22,10 @@ from typing import Any
 
 import PIL
 
-from bot.dots_solution import solved_board
 from bot.render.dots import render_dots
 from bot.render.tictactoe import render_tictactoe
 from bot.render.triangle import render_solution, render_triangle
+from cogs.dots.solution import solved_board
 from engine.dots import DotsGame, choose_line
 from engine.dots import Level as DotsLevel
 from engine.tictactoe import Level, Rules, TicTacToe, choose_move

@@ -54,9 +54,10 @@ log = logging.getLogger(__name__)
 
 
 def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
-    """Every module of the ``cogs`` package, in name order: a new game is a new cog module, and
-    nothing else lists it (each cog registers its own persistent buttons when loaded). Found on
-    disk without importing the package: the bot's modules never import the cogs."""
+    """Every module and package of the ``cogs`` package, in name order (a game's package holds
+    its cog in ``__init__.py``, its own files beside it): a new game is a new cog, and nothing
+    else lists it (each cog registers its own persistent buttons when loaded). Found on disk
+    without importing the package: the bot's modules never import the cogs."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError(f"the {package!r} package of game cogs is missing")
@@ -65,6 +66,14 @@ def discover_extensions(package: str = "cogs") -> tuple[str, ...]:
 
 
 EXTENSIONS: tuple[str, ...] = discover_extensions()
+
+
+def import_cogs(extensions: Sequence[str] = EXTENSIONS) -> None:
+    """Import every cog's module with no bot to load it into, which registers each game's words
+    (its cog imports ``cogs/<game>/words.py``): for what words a game's messages while no bot
+    runs, the tests and the message checks. Nothing is set up; a bot loads its cogs itself."""
+    for name in extensions:
+        importlib.import_module(name)
 
 
 # discord.py names the tasks that run slash commands and component callbacks so.

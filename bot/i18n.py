@@ -1,4 +1,10 @@
-"""English and Spanish: slash-command localisations and player-facing messages."""
+"""English and Spanish: slash-command localisations and player-facing messages.
+
+Here are the words the bot's own modules name: those every game shares (errors, lobbies and
+claims, the table games' challenges, settings, /help's frame, /stats, planned nights) and those
+the pictures draw (``bot/render/``). The rest of a game's words sit beside its cog
+(``cogs/<game>/words.py``, as Red-DiscordBot keeps a cog's words with the cog) and join these
+when the cog is imported, through :func:`register_messages`."""
 
 from __future__ import annotations
 
@@ -36,9 +42,6 @@ SPANISH_LOCALES = frozenset({discord.Locale.spain_spanish, discord.Locale.latin_
 # Discord's rules (lowercase, no spaces); the English name stays the one the bot receives.
 COMMAND_TRANSLATIONS: dict[str, str] = {
     # command, subcommand and option names (some are the same word in Spanish)
-    "loteria": "loteria",
-    "tabla": "tabla",
-    "housie": "tombola",
     "start": "empezar",
     "join": "unirse",
     "claim": "reclamar",
@@ -47,94 +50,30 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "stop": "terminar",
     "speed": "velocidad",
     "verify": "verificar",
-    "ticket": "cartón",
-    "tickets": "cartones",
-    "board": "tablero",
-    "check": "comprobar",
     "stats": "estadísticas",
     "prizes": "premios",
-    "prize": "premio",
     "interval": "intervalo",
     "deck": "baraja",
     "max_players": "max_jugadores",
     "slept_rule": "regla_dormido",
-    "pattern": "figura",
     "seconds": "segundos",
     "game": "partida",
-    "early_five": "cinco_primeros",
-    "lines": "líneas",
-    "corners": "esquinas",
-    "extra_houses": "casas_extra",
-    "code": "código",
-    "tictactoe": "tresenraya",
-    "dots": "timbiriche",
-    "triangle": "triangulo",
     "play": "jugar",
-    "move": "mover",
     "resign": "rendirse",
-    "solve": "resolver",
-    "quit": "abandonar",
     "opponent": "rival",
-    "size": "tamaño",
     "level": "nivel",
     "turn_time": "tiempo_turno",
-    "rows": "filas",
-    "columns": "columnas",
-    "line": "línea",
     "Easy": "Fácil",
     "Normal": "Normal",
-    "Perfect": "Perfecto",
-    "Hard": "Difícil",
-    "Play tic-tac-toe on buttons": "Juega al tres en raya (gato) con botones",
-    "Challenge a member to tic-tac-toe, or play me": (
-        "Reta a un miembro al tres en raya, o juega contra mí"
-    ),
     "Who to challenge; leave empty to play the bot": (
         "A quién retar; déjalo vacío para jugar contra el bot"
     ),
-    "Board size": "Tamaño del tablero",
     "How well the bot plays": "Qué tan bien juega el bot",
     "Seconds per move before a loss on time": "Segundos por jugada antes de perder por tiempo",
-    "Resign your tic-tac-toe game": "Ríndete en tu partida de tres en raya",
-    "Play Dots and Boxes": "Juega a puntos y cajas (timbiriche)",
-    "Challenge a member to Dots and Boxes, or play me": (
-        "Reta a un miembro a puntos y cajas, o juega contra mí"
-    ),
-    "Rows of boxes (2-5)": "Filas de cajas (2-5)",
-    "Columns of boxes (2-5)": "Columnas de cajas (2-5)",
-    "Draw a line, e.g. A1-A2": "Traza una línea, p. ej. A1-A2",
-    "Two neighbouring dots, e.g. A1-A2 or B2-C2": "Dos puntos vecinos, p. ej. A1-A2 o B2-C2",
-    "Resign your Dots and Boxes game": "Ríndete en tu partida de timbiriche",
-    "The Tricky Triangle peg puzzle": "El triángulo de clavijas",
-    "Play the Tricky Triangle peg puzzle": "Juega al triángulo de clavijas",
-    "The hole to leave empty (0-14); leave out to pick it": (
-        "El hoyo que queda vacío (0-14); omítelo para elegirlo"
-    ),
-    "Show a solution as an animation": "Muestra una solución animada",
-    "The hole left empty at the start (0-14)": "El hoyo vacío al empezar (0-14)",
-    "Give up your Tricky Triangle game": "Abandona tu partida del triángulo",
     # choice names
     "Classic": "Clásica",
     "Family": "Familiar",
-    "Line": "Chorro (línea)",
-    "Four corners": "Cuatro esquinas",
-    "Centre": "Centrito",
-    "Square": "Cuadrito",
-    "Full tabla": "Llena",
     # descriptions
-    "Play Lotería, the Mexican bingo": "Juega a la Lotería mexicana",
-    "Play Housie (Tambola), 90-ball bingo": "Juega a la tómbola (Housie), bingo de 90 bolas",
-    "Open a Lotería lobby in this channel": "Abre una sala de Lotería en este canal",
-    "Open a Housie lobby in this channel": "Abre una sala de tómbola en este canal",
-    "Join the Lotería game in this channel": "Únete a la partida de Lotería de este canal",
-    "Join the Housie game in this channel": "Únete a la partida de tómbola de este canal",
-    "Show your tabla with the called cards marked": "Muestra tu tabla con las cartas cantadas",
-    "Show your tickets with the called numbers marked": (
-        "Muestra tus cartones con los números cantados"
-    ),
-    "Show the caller's board of called numbers": "Muestra el tablero de números cantados",
-    "¡Lotería! Claim the prize being played": "¡Lotería! Reclama el premio en juego",
-    "Claim a prize": "Reclama un premio",
     "Pause the calls (host or Manage Server)": "Pausa al cantor (anfitrión o Gestionar servidor)",
     "Resume the calls (host or Manage Server)": "Reanuda al cantor (anfitrión o Gestionar servidor)",
     "End the game now (host or Manage Server)": (
@@ -142,9 +81,6 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     ),
     "Change the seconds between calls": "Cambia los segundos entre cantadas",
     "Check a finished game against its seed": "Comprueba una partida terminada con su semilla",
-    "Check a ticket code: valid, which game, or tampered": (
-        "Comprueba un código de cartón: válido, de qué partida o alterado"
-    ),
     "This server's leaderboard: wins and games played per game": (
         "Clasificación del servidor: victorias y partidas jugadas por juego"
     ),
@@ -184,16 +120,11 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
         "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
     ),
     "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
-    "Prizes in order, e.g. line, corners, full": "Premios en orden, p. ej. line, corners, full",
-    "Seconds between cards (5-120)": "Segundos entre cartas (5-120)",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
-    "Seconds between numbers (5-120)": "Segundos entre números (5-120)",
-    "Classic deck or family deck": "Baraja clásica o familiar",
     "The Lotería deck when the host does not choose one": (
         "La baraja de la lotería si el anfitrión no elige una"
     ),
     "Most players who can join": "Máximo de jugadores",
-    "A win must include the last card called": "Para ganar hay que incluir la última carta cantada",
     "schedule": "programar",
     "schedules": "programadas",
     "unschedule": "desprogramar",
@@ -214,33 +145,7 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "The game nights planned here": "Las noches de juego programadas aquí",
     "Call off a planned game night": "Cancela una noche de juego programada",
     "The game night's number (see schedules)": "El número de la noche de juego (ver programadas)",
-    "verses": "versos",
-    "calls": "cantos",
-    "The cantor's verse with each card, or first as a riddle": (
-        "El verso del cantor con cada carta, o antes como adivinanza"
-    ),
-    "On": "Sí",
-    "Off": "No",
-    "Riddle: the verse first, the card after": "Adivinanza: primero el verso, luego la carta",
-    "Call the numbers plainly, or with their traditional names": (
-        "Cantar los números sin más, o con sus nombres tradicionales"
-    ),
-    "Classic: with their names": "Clásico: con sus nombres",
-    "Plain: the numbers only": "Sencillo: solo los números",
-    "A win must include the last number called": (
-        "Para ganar hay que incluir el último número cantado"
-    ),
-    "The pattern you completed": "La figura que completaste",
     "The game number": "El número de la partida",
-    "Most tickets a player may take (1-6)": "Máximo de cartones por jugador (1-6)",
-    "Play Early Five": "Jugar los cinco primeros",
-    "Play Top, Middle and Bottom Line": "Jugar las líneas de arriba, del medio y de abajo",
-    "Play Four Corners": "Jugar las cuatro esquinas",
-    "Also play 2nd and 3rd Full House": "Jugar también el 2.º y 3.er cartón lleno",
-    "How many tickets you want": "Cuántos cartones quieres",
-    "The prize you completed": "El premio que completaste",
-    "Which of your tickets": "Cuál de tus cartones",
-    "The code printed under the ticket": "El código impreso bajo el cartón",
     # /help: Discord shows Spanish speakers this command as /ayuda.
     "help": "ayuda",
     "How to play: each game's rules, prizes and commands": (
@@ -251,37 +156,12 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     ),
 }
 
-# Option names whose Spanish differs from the command of the same English name.
-OPTION_TRANSLATIONS: dict[str, str] = {"start": "hoyo_inicial"}
+# Option names whose Spanish differs from the command of the same English name (a game's
+# words add theirs).
+OPTION_TRANSLATIONS: dict[str, str] = {}
 
 # Player-facing messages: key -> (English, Spanish). Formatted with str.format(**values).
 MESSAGES: dict[str, tuple[Text, Text]] = {
-    "call_line": (
-        "🎴 **{spanish}** ({english}) · card {seq} of {total}{playing}",
-        "🎴 **{spanish}** · carta {seq} de {total}{playing}",
-    ),
-    "playing_for": (" · playing for **{prize}**", " · se juega por **{prize}**"),
-    "playing_nothing_left": (
-        " · every prize is won: the game is ending",
-        " · ya se ganaron todos los premios: la partida termina",
-    ),
-    "loteria_options": (
-        Plural(
-            "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} player",
-            "Prizes: **{prizes}** · one card every {interval} s · {deck} · up to {most} players",
-            by="most",
-        ),
-        Plural(
-            "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugador",
-            "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} "
-            "jugadores",
-            by="most",
-        ),
-    ),
-    "housie_call": (
-        "🔢 **{value}** · number {seq} of {total}",
-        "🔢 **{value}** · número {seq} de {total}",
-    ),
     "night_planned": (
         Plural(
             "📅 {title} night #{night}: <t:{at}:F> (<t:{at}:R>) in <#{channel}>. The lobby opens "
@@ -443,72 +323,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{when} es dentro de más de un año.",
     ),
     "when_bad_zone": ("{when} is not a time zone I know.", "{when} no es una zona horaria que conozca."),
-    "riddle_line": (
-        "🎴 Card {seq} of {total}: guess it from the cantor's verse…",
-        "🎴 Carta {seq} de {total}: adivínala por el verso del cantor…",
-    ),
-    "loteria_bad_verses": (
-        "Choose verses on, off or riddle.",
-        "Elige versos sí, no o adivinanza.",
-    ),
-    "housie_bad_calls": (
-        "Choose classic or plain calls.",
-        "Elige cantos clásicos o sencillos.",
-    ),
-    "housie_board_after": (
-        Plural("The board after {seq} number:", "The board after {seq} numbers:", by="seq"),
-        Plural("El tablero tras {seq} número:", "El tablero tras {seq} números:", by="seq"),
-    ),
-    "housie_bogey": (
-        "❌ Bogey! {user} claimed {prize} but {reason}. Ticket {ticket} is out for the rest of "
-        "the game.",
-        "❌ ¡Reclamo falso! {user} reclamó {prize}, pero {reason}. El cartón {ticket} queda "
-        "fuera el resto de la partida.",
-    ),
-    "housie_options": (
-        Plural(
-            "Prizes: **{prizes}** · one number every {interval} s · up to {most} ticket each",
-            "Prizes: **{prizes}** · one number every {interval} s · up to {most} tickets each",
-            by="most",
-        ),
-        Plural(
-            "Premios: **{prizes}** · un número cada {interval} s · hasta {most} cartón cada uno",
-            "Premios: **{prizes}** · un número cada {interval} s · hasta {most} cartones cada uno",
-            by="most",
-        ),
-    ),
-    "housie_how_many": ("How many tickets would you like?", "¿Cuántos cartones quieres?"),
-    "housie_which_prize": ("Which prize are you claiming?", "¿Qué premio reclamas?"),
-    "housie_ticket_count": (
-        Plural("Choose {most} ticket.", "Choose 1 to {most} tickets.", by="most"),
-        Plural("Elige {most} cartón.", "Elige de 1 a {most} cartones.", by="most"),
-    ),
-    "housie_not_a_prize": (
-        "{prize} is not a prize; pick one from the list.",
-        "{prize} no es un premio; elige uno de la lista.",
-    ),
-    "housie_code_elsewhere": (
-        "❌ That is not a ticket code from a game in this server.",
-        "❌ Ese no es un código de cartón de una partida de este servidor.",
-    ),
-    "housie_board_now": (
-        Plural("Housie #{game}: {count} number called.", "Housie #{game}: {count} numbers called."),
-        Plural(
-            "Housie #{game}: {count} número cantado.", "Housie #{game}: {count} números cantados."
-        ),
-    ),
-    "loteria_no_prizes": (
-        "Name at least one prize, for example `line, corners, full`.",
-        "Nombra al menos un premio, por ejemplo `line, corners, full`.",
-    ),
-    "loteria_bad_prize": (
-        "{word} is not a prize; choose from {choices}.",
-        "{word} no es un premio; elige entre {choices}.",
-    ),
-    "loteria_prize_twice": (
-        "Each prize can be played once per game.",
-        "Cada premio se juega una sola vez por partida.",
-    ),
     "loteria_bad_deck": (
         "Choose the classic or the family deck.",
         "Elige la baraja clásica o la familiar.",
@@ -516,14 +330,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "out_of_range": (
         "`{option}` must be {low} to {high}.",
         "`{option}` debe estar entre {low} y {high}.",
-    ),
-    "housie_code_bad": (
-        "❌ Not a valid ticket code: {error}.",
-        "❌ Código de cartón no válido: {error}.",
-    ),
-    "housie_code_good": (
-        "✅ Genuine ticket from Housie #{game}: {rows}.",
-        "✅ Cartón auténtico de Housie #{game}: {rows}.",
     ),
     "deck_classic": ("classic deck", "baraja clásica"),
     "deck_family": ("family deck", "baraja familiar"),
@@ -706,17 +512,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Choose the language from the list.",
         "Elige el idioma de la lista.",
     ),
-    "housie_no_default_prizes": (
-        "Name the prizes to play, e.g. early five, lines, corners (Full House is always played).",
-        "Indica los premios que se juegan, p. ej. cinco primeros, líneas, esquinas (el cartón"
-        " lleno se juega siempre).",
-    ),
-    "housie_bad_default_prize": (
-        "{word} is not one of the Housie prizes to choose: {choices} (Full House is always"
-        " played).",
-        "{word} no es uno de los premios de tómbola a elegir: {choices} (el cartón lleno se"
-        " juega siempre).",
-    ),
     "forget_confirm": (
         Plural(
             "This removes you from **{count} finished game** in every server: your name,"
@@ -855,8 +650,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         Plural("your {board}", "your {count} {board}"),
         Plural("tu {board}", "tus {count} {board}"),
     ),
-    "loteria_board": (Plural("tabla", "tablas"), Plural("tabla", "tablas")),
-    "housie_board": (Plural("ticket", "tickets"), Plural("cartón", "cartones")),
     "joined_dm_failed": (
         "You're in {title} #{game}! Discord would not deliver my DM just now, so here is "
         "{boards}. See it any time with `/{kind} {show}`.",
@@ -1230,8 +1023,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "🔎 Compruébalo tú: abre la página de verificación ({page}) y escribe la semilla.",
     ),
     "reason_all_won": ("every prize has been won", "se ganaron todos los premios"),
-    "reason_deck_out": ("the deck ran out", "se acabó la baraja"),
-    "reason_numbers_out": ("all 90 numbers were called", "se cantaron los 90 números"),
     "reason_stopped": ("stopped by the host", "la terminó el anfitrión"),
     "still_on": (
         "{title} #{game} is still on; its seed is revealed when it ends.",
@@ -1255,7 +1046,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Seed `{seed}`, commitment `{commitment}`.",
         "Semilla `{seed}`, compromiso `{commitment}`.",
     ),
-    # -- the table games (tic-tac-toe, Dots and Boxes, Tricky Triangle) ---------------------
+    # -- the table games (bot/table.py): challenges, turns, results, rematches ---------------
     # English templates name the game {title}; Spanish ones {titulo}, its Spanish name.
     "table_no_such_game": (
         "There is no {title} game #{game}.",
@@ -1382,156 +1173,20 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "The rematch is already on: #{game}.",
         "La revancha ya está en marcha: #{game}.",
     ),
-    "ttt_sizes": (
-        "Boards go from {low}x{low} to {high}x{high}.",
-        "Los tableros van de {low}x{low} a {high}x{high}.",
-    ),
-    "ttt_not_a_cell": ("{move} is not a cell.", "{move} no es una casilla."),
-    "ttt_cell_taken": (
-        "cell {cell} is already taken by {mark}",
-        "la casilla {cell} ya es de {mark}",
-    ),
-    "ttt_cell": ("row {row}, column {column}", "fila {row}, columna {column}"),
-    "ttt_said": ("{mark} on {cell}", "{mark} en {cell}"),
-    "ttt_settings": (
-        "{size}x{size}, {k} in a row wins",
-        "{size}x{size}, gana quien haga {k} en raya",
-    ),
-    "ttt_to_move": (
-        "{who} to move ({mark}), <t:{deadline}:R> or it's a loss on time.",
-        "Le toca a {who} ({mark}): juega <t:{deadline}:R> o pierdes por tiempo.",
-    ),
-    "ttt_resign_hint": ("`/{kind} resign` to resign.", "`/{kind} resign` para rendirse."),
-    "ttt_result": (
-        Plural(
-            "🏁 {title} #{game}: **{verdict}** after {count} move.",
-            "🏁 {title} #{game}: **{verdict}** after {count} moves.",
-        ),
-        Plural(
-            "🏁 {titulo} #{game}: **{verdict}** tras {count} jugada.",
-            "🏁 {titulo} #{game}: **{verdict}** tras {count} jugadas.",
-        ),
-    ),
-    "dots_gain": (
-        Plural(" (+{count} box)", " (+{count} boxes)"),
-        Plural(" (+{count} caja)", " (+{count} cajas)"),
-    ),
-    "dots_settings": ("{rows}x{columns} boxes", "{rows}x{columns} cajas"),
     "dots_red": ("red", "rojo"),
     "dots_blue": ("blue", "azul"),
-    "dots_across": ("across", "horizontal"),
-    "dots_down": ("down", "vertical"),
-    "dots_pick_line": ("Draw a line ({first} … {last})", "Traza una línea ({first} … {last})"),
-    "dots_bot": (" ({level} bot)", " (bot {level})"),
-    "dots_last": ("Last: {moves}", "Últimas jugadas: {moves}"),
-    "dots_to_move": (
-        "{square} {who} to move, <t:{deadline}:R> or it's a loss on time. Pick a line below or "
-        "type `/{kind} move`. A box you close earns another turn.",
-        "{square} Le toca a {who}: juega <t:{deadline}:R> o pierdes por tiempo. Elige una línea "
-        "abajo o escribe `/{kind} move`. Quien cierra una caja vuelve a jugar.",
-    ),
-    "dots_result": (
-        "🏁 {title} #{game}: **{verdict}**, {first}–{second}.",
-        "🏁 {titulo} #{game}: **{verdict}**, {first}–{second}.",
-    ),
-    "dots_not_in_game": (
-        "You are not in a {title} game. Start one with `/dots play`.",
-        "No estás en una partida de {titulo}. Empieza una con `/dots play`.",
-    ),
     "tri_pegs": (
         Plural("{count} peg", "{count} pegs"),
         Plural("{count} clavija", "{count} clavijas"),
-    ),
-    "tri_hints": (
-        Plural("{count} hint", "{count} hints"),
-        Plural("{count} pista", "{count} pistas"),
     ),
     "tri_jumps": (
         Plural("{count} jump", "{count} jumps"),
         Plural("{count} salto", "{count} saltos"),
     ),
     "tri_jump_text": ("{origin} over {over} to {target}", "{origin} sobre {over} hasta {target}"),
-    "tri_solution": (
-        "## Tricky Triangle solution, hole {hole} empty\n{jumps}, {ending}:\n{steps}",
-        "## Solución del triángulo, hoyo {hole} vacío\n{jumps}, {ending}:\n{steps}",
-    ),
     "tri_one_left_in": ("one peg left, in hole {hole}", "queda una clavija, en el hoyo {hole}"),
-    "tri_left_at_best": ("{pegs} left at best", "quedan {pegs} como mínimo"),
-    "tri_hint_button": ("Hint", "Pista"),
-    "tri_give_up_button": ("Give up", "Abandonar"),
-    "tri_pick_start": (
-        "Every hole has a peg. **Press the hole to leave empty** to begin.",
-        "Todos los hoyos tienen clavija. **Pulsa el hoyo que quieres dejar vacío** para empezar.",
-    ),
-    "tri_left": ("{pegs} left.", Plural("Queda {pegs}.", "Quedan {pegs}.")),
     "tri_last_jump": (" Last jump: {jump}.", " Último salto: {jump}."),
-    "tri_or": (" or ", " o "),
-    "tri_picked": (
-        "Peg {peg} picked: it can jump to {targets}.",
-        "Clavija {peg} elegida: puede saltar a {targets}.",
-    ),
-    "tri_picked_stuck": (
-        "Peg {peg} picked, but it has no jump: pick another peg.",
-        "Clavija {peg} elegida, pero no tiene salto: elige otra.",
-    ),
-    "tri_how": (
-        "Press a peg, then the empty hole to jump it to, over a neighbour.",
-        "Pulsa una clavija y luego el hoyo vacío adonde saltará, por encima de una vecina.",
-    ),
-    "tri_put_away_early": ("Put away before the first jump.", "Recogido antes del primer salto."),
-    "tri_with_hints": (" (with {hints})", " (con {hints})"),
-    "tri_final_caption": ("{pegs} left: {remark}", "{pegs}: {remark}"),
-    "tri_final": (
-        "Game over: **{pegs} left{hints}. {remark}!**",
-        "Fin del juego: **{pegs} en el tablero{hints}. ¡{remark}!**",
-    ),
-    "tri_ended_caption": ("{pegs} left: {reason}.", "{pegs}: {reason}."),
-    "tri_ended": ("{reason} with {pegs} left.", "{reason} con {pegs} en el tablero."),
-    "tri_given_up": ("given up", "abandonado"),
-    "tri_left_idle": ("left idle", "abandonado por inactividad"),
-    # The traditional remarks (Cracker Barrel's), by pegs left; 4 or more get the last.
-    "tri_remark_1": ("You're genius", "Eres un genio"),
-    "tri_remark_2": ("You're purty smart", "Eres bastante listo"),
-    "tri_remark_3": ("You're just plain dumb", "Eres medio burro"),
-    "tri_remark_more": ("You're just plain eg-no-ra-moose", "Eres un ig-no-ran-tón"),
-    "tri_no_game": (
-        "You have no Tricky Triangle game on.",
-        "No tienes ninguna partida del triángulo en curso.",
-    ),
-    "tri_gave_up": ("You gave up {title} #{game}.", "Abandonaste {titulo} #{game}."),
-    "tri_not_yours": (
-        "This is <@{host}>'s triangle. Start your own with `/triangle play`.",
-        "Este triángulo es de <@{host}>. Empieza el tuyo con `/triangle play`.",
-    ),
-    "tri_hole_empty": (
-        "Hole {hole} is empty: press a peg first, then where it lands.",
-        "El hoyo {hole} está vacío: pulsa primero una clavija y luego dónde cae.",
-    ),
-    # Same English as engine.triangle's rule errors, which players already see.
-    "tri_not_straight": (
-        "{origin} -> {target} is not a straight jump over one neighbouring hole",
-        "{origin} -> {target} no es un salto en línea recta sobre un hoyo vecino",
-    ),
-    "tri_nothing_over": (
-        "nothing to jump over: hole {over} between {origin} and {target} is empty",
-        "no hay nada que saltar: el hoyo {over}, entre {origin} y {target}, está vacío",
-    ),
-    "tri_any_start": (
-        "Any hole will do: every start can be solved down to one peg.",
-        "Cualquier hoyo sirve: todos los comienzos se pueden resolver hasta una clavija.",
-    ),
-    "tri_some_starts": (
-        "These starts can be solved to one peg: {starts}.",
-        "Estos comienzos se pueden resolver hasta una clavija: {starts}.",
-    ),
-    "tri_no_jump_left": ("No jump is left.", "No queda ningún salto."),
-    "tri_hint_text": (
-        "💡 Jump **{origin} → {target}** (over {over}). From there the best you can reach is "
-        "{pegs}.",
-        "💡 Salta **{origin} → {target}** (sobre {over}). Desde ahí, lo mejor que puedes lograr "
-        "es {pegs}.",
-    ),
-    # -- /help: the overview, each game's help (its cog names the keys: GameCog.help_keys) -----
+    # -- /help: the overview and a game's page around its own words (GameCog.help_keys) ------
     "help_overview_title": ("Game Night: how to play", "Noche de juegos: cómo se juega"),
     "help_overview_intro": (
         "Each game in a few words. `{command}` with a game's name gives its rules, prizes and "
@@ -1553,268 +1208,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "help_no_such_game": (
         "There is no game called {game}. Pick one of: {games}.",
         "No hay ningún juego llamado {game}. Elige uno de: {games}.",
-    ),
-    "help_loteria_summary": (
-        "The Mexican bingo: each player gets a 4x4 tabla of cards, the cantor calls a card from "
-        "the 54-card deck every few seconds, and the first to complete the pattern in play wins "
-        "it.",
-        "El bingo mexicano: cada jugador recibe una tabla de 4x4 cartas, el cantor canta una "
-        "carta de la baraja de 54 cada pocos segundos, y quien primero completa la figura en "
-        "juego la gana.",
-    ),
-    "help_loteria_round": (
-        "**How a game goes**\n"
-        "1. Someone opens a lobby with `/loteria start`, choosing the prizes, the seconds between "
-        "cards, the deck and whether the cantor sings each card's verse. Players press **Join** "
-        "(or use `/loteria join`); each gets a different tabla by DM.\n"
-        "2. The host presses **Start**, and the cantor draws a card every few seconds and posts "
-        "it in the channel.\n"
-        "3. Check your tabla as the cards come: `/loteria tabla` shows it with the called cards "
-        "under beans (only you see it).\n"
-        "4. When you complete the pattern being played, press **¡Lotería!** under a call (or use "
-        "`/loteria claim`).\n"
-        "5. The game ends when the last prize is won or the deck runs out. Then its seed is "
-        "revealed, and `/loteria verify` recomputes the whole game from it: nobody, not even the "
-        "bot, could have changed the order of the cards.",
-        "**Cómo va una partida**\n"
-        "1. Alguien abre una sala con `/loteria empezar` y elige los premios, los segundos entre "
-        "cartas, la baraja y si el cantor canta el verso de cada carta. Los jugadores pulsan "
-        "**Unirse** (o usan `/loteria unirse`) y cada uno recibe por mensaje directo una tabla "
-        "distinta.\n"
-        "2. El anfitrión pulsa **Empezar**, y el cantor saca una carta cada pocos segundos y la "
-        "publica en el canal.\n"
-        "3. Revisa tu tabla según salen las cartas: `/loteria tabla` te la muestra con frijoles "
-        "sobre las cartas cantadas (solo la ves tú).\n"
-        "4. Cuando completes la figura en juego, pulsa **¡Lotería!** bajo una cantada (o usa "
-        "`/loteria reclamar`).\n"
-        "5. La partida termina cuando se gana el último premio o se acaba la baraja. Entonces se "
-        "revela su semilla, y `/loteria verificar` recalcula con ella toda la partida: nadie, ni "
-        "siquiera el bot, pudo cambiar el orden de las cartas.",
-    ),
-    "help_loteria_decks": (
-        "**Classic or family deck**\n"
-        "The **classic** deck is the traditional one, Don Clemente Gallo's, and the default. "
-        "Three of its cards caricature people: *El Borracho* (25, a drunkard), *El Negrito* (26, "
-        "a Black man drawn as a racist caricature) and *El Apache* (38, a caricature of a Native "
-        "American). The **family** deck puts *La Piñata*, *El Elote* (the corn cob) and *La "
-        "Mariposa* (the butterfly) in their place, under the same numbers, for tables where those "
-        "cards would hurt or need explaining. Nothing else changes: the same 54 calls in the same "
-        "order, the same tablas, prizes and verification. Choose it with `deck` when you start a "
-        "game; a server's managers can make it the default with `/gamenight settings` and "
-        "`deck`.",
-        "**Baraja clásica o familiar**\n"
-        "La baraja **clásica** es la tradicional, la de Don Clemente Gallo, y la de por defecto. "
-        "Tres de sus cartas caricaturizan a personas: *El Borracho* (25), *El Negrito* (26, un "
-        "hombre negro dibujado como caricatura racista) y *El Apache* (38, una caricatura de un "
-        "indígena norteamericano). La baraja **familiar** pone en su lugar *La Piñata*, *El Elote* "
-        "y *La Mariposa*, con los mismos números, para las mesas donde esas cartas dolerían o "
-        "habría que explicarlas. Nada más cambia: las mismas 54 cantadas en el mismo orden, las "
-        "mismas tablas, premios y verificación. Elígela con `baraja` al empezar una partida; "
-        "quienes administran el servidor pueden hacerla la de por defecto con `/gamenight ajustes` "
-        "y `baraja`.",
-    ),
-    "help_loteria_prizes": (
-        "**Prizes** (see the picture)\n"
-        "The prizes are played one after another, in the order the host chose (by default a "
-        "line, then a full tabla):\n"
-        "- **Line** (*Chorro*): any row, column or diagonal of four.\n"
-        "- **Four corners** (*Cuatro esquinas*): the four corner cards.\n"
-        "- **Centre** (*Centrito*): the four cards in the middle.\n"
-        "- **Square** (*Cuadrito*): any 2x2 block.\n"
-        "- **Full tabla** (*Llena*): all sixteen cards.\n"
-        "With the **slept rule** (`slept_rule`) the winning shape must include the last card "
-        "called: whoever sleeps on a win loses it, unless a later card completes another shape.",
-        "**Premios** (mira la imagen)\n"
-        "Los premios se juegan uno tras otro, en el orden que eligió el anfitrión (por defecto "
-        "un chorro y luego la tabla llena):\n"
-        "- **Chorro**: cualquier fila, columna o diagonal de cuatro.\n"
-        "- **Cuatro esquinas**: las cuatro cartas de las esquinas.\n"
-        "- **Centrito**: las cuatro cartas del centro.\n"
-        "- **Cuadrito**: cualquier bloque de 2x2.\n"
-        "- **Llena**: las dieciséis cartas.\n"
-        "Con la **regla del dormido** (`regla_dormido`) la figura ganadora debe incluir la "
-        "última carta cantada: quien se duerme pierde ese premio, salvo que una carta posterior "
-        "le complete otra figura.",
-    ),
-    "help_loteria_claims": (
-        "**Claims**\n"
-        "- A claim is judged against the cards already announced in the channel when you made "
-        "it.\n"
-        "- Everyone who claims the prize rightly on the same card shares it.\n"
-        "- A false claim is announced to everyone; a second one takes you out of the game.\n"
-        "- The **¡Lotería!** button claims the prize being played now: if your tabla also "
-        "completes the next prize on the same card, press it again.",
-        "**Reclamos**\n"
-        "- Un reclamo se juzga con las cartas ya anunciadas en el canal cuando lo hiciste.\n"
-        "- Quienes reclaman bien el premio con la misma carta lo comparten.\n"
-        "- Un reclamo falso se anuncia a todos; con el segundo quedas fuera de la partida.\n"
-        "- El botón **¡Lotería!** reclama el premio que se juega ahora: si tu tabla también "
-        "completa el siguiente con la misma carta, púlsalo otra vez.",
-    ),
-    "help_housie_summary": (
-        "90-ball bingo (Tambola): each player takes 1 to 6 tickets of 15 numbers, the numbers 1 "
-        "to 90 are called on a timer, and a game has several prizes, from Early Five to Full "
-        "House.",
-        "Bingo de 90 bolas (tómbola): cada jugador toma de 1 a 6 cartones de 15 números, los "
-        "números del 1 al 90 se cantan a intervalos, y una partida tiene varios premios, de los "
-        "cinco primeros al cartón lleno.",
-    ),
-    "help_housie_round": (
-        "**How a game goes**\n"
-        "1. Someone opens a lobby with `/housie start`, choosing the prizes, how many tickets "
-        "each player may take and the seconds between numbers. Players press **Join** (or use "
-        "`/housie join`) and pick how many tickets; they arrive by DM.\n"
-        "2. The host presses **Start**, and a number is called every few seconds, with its "
-        "traditional name unless the host chose plain calls. Every ten numbers the caller's "
-        "board is posted; `/housie board` shows it any time.\n"
-        "3. `/housie ticket` shows your tickets with the called numbers dabbed (only you see "
-        "them).\n"
-        "4. When a ticket completes a prize, press **Claim** under a call and pick the prize (or "
-        "use `/housie claim`).\n"
-        "5. The game ends when every prize is won or all 90 numbers are out; then its seed is "
-        "revealed for `/housie verify`. Every ticket carries a signed code: `/housie check` "
-        "tells whether a code is genuine, and from which game.",
-        "**Cómo va una partida**\n"
-        "1. Alguien abre una sala con `/tombola empezar` y elige los premios, cuántos cartones "
-        "puede tomar cada jugador y los segundos entre números. Los jugadores pulsan **Unirse** "
-        "(o usan `/tombola unirse`) y eligen cuántos cartones quieren; les llegan por mensaje "
-        "directo.\n"
-        "2. El anfitrión pulsa **Empezar**, y se canta un número cada pocos segundos, con su "
-        "nombre tradicional salvo que el anfitrión elija cantos sencillos. Cada diez números se "
-        "publica el tablero del cantor; `/tombola tablero` lo muestra cuando quieras.\n"
-        "3. `/tombola cartón` te muestra tus cartones con los números cantados marcados (solo "
-        "los ves tú).\n"
-        "4. Cuando un cartón complete un premio, pulsa **Reclamar** bajo una cantada y elige el "
-        "premio (o usa `/tombola reclamar`).\n"
-        "5. La partida termina cuando se ganan todos los premios o salen los 90 números; "
-        "entonces se revela su semilla para `/tombola verificar`. Cada cartón lleva un código "
-        "firmado: `/tombola comprobar` dice si un código es auténtico, y de qué partida es.",
-    ),
-    "help_housie_prizes": (
-        "**Prizes** (see the picture)\n"
-        "The host chooses which are played; they can be won in any order:\n"
-        "- **Early Five**: any five numbers of a ticket.\n"
-        "- **Top Line**, **Middle Line**, **Bottom Line**: the five numbers of that row.\n"
-        "- **Four Corners**: the first and last numbers of the top and bottom rows.\n"
-        "- **Full House**: all fifteen numbers.\n"
-        "- **Second** and **Third Full House** (`extra_houses`): the next tickets to be filled, "
-        "in that order; a ticket that has won a house cannot win another.\n"
-        "With the **slept rule** (`slept_rule`) a win must include the last number called.",
-        "**Premios** (mira la imagen)\n"
-        "El anfitrión elige cuáles se juegan; se pueden ganar en cualquier orden:\n"
-        "- **Cinco primeros**: cinco números cualesquiera de un cartón.\n"
-        "- **Línea de arriba**, **Línea del medio**, **Línea de abajo**: los cinco números de esa "
-        "fila.\n"
-        "- **Cuatro esquinas**: el primer y el último número de las filas de arriba y de abajo.\n"
-        "- **Cartón lleno**: los quince números.\n"
-        "- **Segundo** y **Tercer cartón lleno** (`casas_extra`): los siguientes cartones en "
-        "llenarse, en ese orden; un cartón que ya ganó un cartón lleno no puede ganar otro.\n"
-        "Con la **regla del dormido** (`regla_dormido`), para ganar hay que incluir el último "
-        "número cantado.",
-    ),
-    "help_housie_claims": (
-        "**Claims and bogeys**\n"
-        "- A claim is judged against the numbers already announced in the channel when you made "
-        "it; right claims on the same number share the prize.\n"
-        "- Name a ticket (`ticket`) or not: without one, every ticket of yours still in play is "
-        "checked.\n"
-        "- A false claim is a **bogey**: it is announced, and it costs you one ticket (the one "
-        "that came closest to the prize), out for the rest of the game. Prizes it already won "
-        "stay won.",
-        "**Reclamos y reclamos falsos**\n"
-        "- Un reclamo se juzga con los números ya anunciados en el canal cuando lo hiciste; los "
-        "reclamos correctos con el mismo número comparten el premio.\n"
-        "- Puedes nombrar un cartón (`cartón`) o no: sin él se revisan todos tus cartones aún en "
-        "juego.\n"
-        "- Un reclamo falso se anuncia y te cuesta un cartón (el que más cerca estuvo del "
-        "premio), que queda fuera el resto de la partida. Los premios que ya ganó siguen "
-        "ganados.",
-    ),
-    "help_tictactoe_summary": (
-        "Noughts and crosses on a board of buttons, 3x3 to 5x5, against a member or the bot.",
-        "Tres en raya (gato) en un tablero de botones, de 3x3 a 5x5, contra un miembro o contra "
-        "el bot.",
-    ),
-    "help_tictactoe_rules": (
-        "**How to play**\n"
-        "- `/tictactoe play` challenges the member you name (`opponent`), who has five minutes to "
-        "press **Accept** or **Decline**. Name nobody to play the bot, at the level you pick: "
-        "easy, normal or perfect.\n"
-        "- X moves first. On your turn press an empty cell. A whole row, column or diagonal wins "
-        "on 3x3 and 4x4; four in a row on 5x5.\n"
-        "- Each move has a time limit (`turn_time`, two minutes unless chosen): run out and you "
-        "lose. **Resign** (or `/tictactoe resign`) gives up.\n"
-        "- At the end a picture of the board is posted, with a **Rematch** button (sides "
-        "swapped).",
-        "**Cómo se juega**\n"
-        "- `/tresenraya jugar` reta al miembro que nombres (`rival`), que tiene cinco minutos "
-        "para pulsar **Aceptar** o **Rechazar**. Si no nombras a nadie, juegas contra el bot en "
-        "el nivel que elijas: fácil, normal o perfecto.\n"
-        "- Empieza X. En tu turno pulsa una casilla vacía. Gana una fila, columna o diagonal "
-        "entera en 3x3 y 4x4, y cuatro en raya en 5x5.\n"
-        "- Cada jugada tiene un tiempo límite (`tiempo_turno`, dos minutos si no eliges otro): "
-        "si se te acaba, pierdes. **Rendirse** (o `/tresenraya rendirse`) abandona la partida.\n"
-        "- Al final se publica una imagen del tablero, con un botón de **Revancha** (con los "
-        "lados cambiados).",
-    ),
-    "help_dots_summary": (
-        "Take turns drawing lines between dots; close a box to win it and draw again. Most boxes "
-        "wins. 2x2 to 5x5 boxes, against a member or the bot.",
-        "Por turnos, traza líneas entre puntos; cierra una caja para ganarla y vuelve a tirar. "
-        "Gana quien tenga más cajas. De 2x2 a 5x5 cajas, contra un miembro o contra el bot.",
-    ),
-    "help_dots_rules": (
-        "**How to play**\n"
-        "- `/dots play` challenges a member (`opponent`) or, with nobody named, the bot: easy, "
-        "normal or hard (on 3x3, hard plays perfectly).\n"
-        "- Dots are named like chess squares: a column letter and a row number, A1 at the top "
-        "left. A line joins two neighbouring dots: A1-B1 across, A1-A2 down.\n"
-        "- On your turn pick a free line in the menus under the board, or type it with "
-        "`/dots move` (autocomplete lists the free lines).\n"
-        "- Draw the fourth side of a box and it is yours, and you draw again. When every line is "
-        "drawn, whoever has more boxes wins.\n"
-        "- Each move has a time limit (`turn_time`, three minutes unless chosen); **Resign** (or "
-        "`/dots resign`) gives up; **Rematch** at the end.",
-        "**Cómo se juega**\n"
-        "- `/timbiriche jugar` reta a un miembro (`rival`) o, si no nombras a nadie, al bot: "
-        "fácil, normal o difícil (en 3x3, el difícil juega perfecto).\n"
-        "- Los puntos se nombran como las casillas del ajedrez: una letra de columna y un número "
-        "de fila, A1 arriba a la izquierda. Una línea une dos puntos vecinos: A1-B1 en "
-        "horizontal, A1-A2 en vertical.\n"
-        "- En tu turno elige una línea libre en los menús bajo el tablero, o escríbela con "
-        "`/timbiriche mover` (el autocompletado muestra las libres).\n"
-        "- Si trazas el cuarto lado de una caja, es tuya y vuelves a tirar. Cuando están todas "
-        "las líneas, gana quien tenga más cajas.\n"
-        "- Cada jugada tiene un tiempo límite (`tiempo_turno`, tres minutos si no eliges otro); "
-        "**Rendirse** (o `/timbiriche rendirse`) abandona; **Revancha** al final.",
-    ),
-    "help_triangle_summary": (
-        "The Tricky Triangle peg solitaire: 15 holes, 14 pegs. Jump pegs over each other until "
-        "as few as possible are left; one peg left is genius.",
-        "El triángulo de clavijas, un solitario: 15 hoyos y 14 clavijas. Salta clavijas unas "
-        "sobre otras hasta dejar las menos posibles; dejar una es de genio.",
-    ),
-    "help_triangle_rules": (
-        "**How to play**\n"
-        "- `/triangle play` sets out the board as 15 buttons, holes 0 to 14 (0 at the top). "
-        "Press the hole to leave empty, or name it with `start`.\n"
-        "- Press a peg, then the empty hole two steps away in a straight line: the peg jumps "
-        "over its neighbour, which comes off the board.\n"
-        "- Play until no jump is left. One peg left: *you're genius*; two: *purty smart*; three: "
-        "*just plain dumb*; more: *eg-no-ra-moose*.\n"
-        "- **Hint** tells the best next jump; `/triangle solve` shows a whole solution as an "
-        "animation; **Give up** (or `/triangle quit`) ends the game. A game left untouched for "
-        "30 minutes is put away.",
-        "**Cómo se juega**\n"
-        "- `/triangulo jugar` pone el tablero en 15 botones, los hoyos del 0 al 14 (el 0 "
-        "arriba). Pulsa el hoyo que quieres dejar vacío, o nómbralo con `hoyo_inicial`.\n"
-        "- Pulsa una clavija y luego el hoyo vacío a dos pasos en línea recta: la clavija salta "
-        "sobre su vecina, que sale del tablero.\n"
-        "- Juega hasta que no quede ningún salto. Una clavija: *eres un genio*; dos: *bastante "
-        "listo*; tres: *medio burro*; más: *ig-no-ran-tón*.\n"
-        "- **Pista** te dice el mejor salto; `/triangulo resolver` muestra una solución entera "
-        "animada; **Abandonar** (o `/triangulo abandonar`) termina la partida. Una partida sin "
-        "tocar durante 30 minutos se recoge.",
     ),
     # The pictures of /help (bot.render.help) and their alt text.
     "help_pic_loteria_title": ("Winning patterns", "Figuras ganadoras"),
@@ -1900,7 +1293,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Jump {number}: {jump} · {count} left",
         Plural("Salto {number}: {jump} · queda {count}", "Salto {number}: {jump} · quedan {count}"),
     ),
-    # Housie's prizes by name (``Prize.display_name`` in English; cogs/housie.py's Spanish).
+    # Housie's prizes by name (``Prize.display_name`` in English; cogs/housie's SPANISH_PRIZE_NAMES).
     "housie_prize_early_five": ("Early Five", "Cinco primeros"),
     "housie_prize_top_line": ("Top Line", "Línea de arriba"),
     "housie_prize_middle_line": ("Middle Line", "Línea del medio"),
@@ -2003,132 +1396,51 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{pegs} left, in holes {holes}",
         "quedan {pegs}, en los hoyos {holes}",
     ),
-    # The engines' reasons: each key is an ``engine.errors.Reason`` code, its placeholders the
-    # code's values (bot/reasons.py fills them in). Claim reasons end a sentence ("False claim
-    # by {user}: {reason}."), so they start in lower case and end without a full stop.
+    # The engines' reasons (bot/reasons.py): each game's words hold its engine's codes. Claim
+    # reasons end a sentence ("False claim by {user}: {reason}."), so they start in lower case
+    # and end without a full stop.
     "number_list_more": ("{numbers} and {more} more", "{numbers} y {more} más"),
-    "loteria_no_line": ("no line is complete", "ninguna línea está completa"),
-    "loteria_corners_missing": (
-        "the four corners are not all called",
-        "no han salido las cuatro esquinas",
-    ),
-    "loteria_centre_missing": (
-        "the four centre cells are not all called",
-        "no han salido las cuatro casillas del centro",
-    ),
-    "loteria_no_square": ("no 2x2 square is complete", "ningún cuadrito de 2x2 está completo"),
-    "loteria_not_full": ("the tabla is not full", "la tabla no está llena"),
-    "loteria_nothing_called": ("no cards have been called", "aún no ha salido ninguna carta"),
-    "loteria_slept": (
-        "the pattern does not include the last card called ({card})",
-        "la figura no incluye la última carta cantada ({card})",
-    ),
-    "housie_nothing_called": ("no numbers have been called yet", "aún no ha salido ningún número"),
-    "housie_early_five_short": (
-        Plural(
-            "Early Five needs 5 of the ticket's numbers called; {count} is",
-            "Early Five needs 5 of the ticket's numbers called; {count} are",
-        ),
-        Plural(
-            "para Cinco primeros hacen falta 5 números del cartón; solo ha salido {count}",
-            "para Cinco primeros hacen falta 5 números del cartón; han salido {count}",
-        ),
-    ),
-    # "el premio {prize}": Spanish prize names differ in gender and number.
-    "housie_incomplete": (
-        "{prize} is not complete: {missing} not called yet",
-        Plural(
-            "el premio {prize} no está completo: falta por salir el {missing}",
-            "el premio {prize} no está completo: faltan por salir {missing}",
-        ),
-    ),
-    "housie_slept_off_ticket": (
-        "the last number called ({last}) is not on this ticket",
-        "el último número cantado ({last}) no está en este cartón",
-    ),
-    "housie_slept": (
-        "{prize} was complete before the last number called ({last}); it had to be claimed then",
-        "el premio {prize} ya estaba completo antes del último número cantado ({last}); había "
-        "que reclamarlo entonces",
-    ),
-    "housie_complete": ("{prize} complete", "premio {prize} completo"),
-    "housie_completed_last": (
-        "{prize} completed by the last number called, {last}",
-        "premio {prize} completado con el último número cantado, el {last}",
-    ),
-    "housie_code_length": (
-        "a ticket code has {shortest} to {longest} characters; this one has {length}",
-        "un código de cartón tiene de {shortest} a {longest} caracteres; este tiene {length}",
-    ),
-    "housie_code_character": (
-        "ticket codes use only {alphabet}; character {position} is {character!r}",
-        "los códigos de cartón solo usan {alphabet}; el carácter {position} es {character!r}",
-    ),
-    "housie_code_leading_zeros": (
-        "this ticket code has extra leading zeros; type it as it was given",
-        "este código de cartón lleva ceros de más al principio; escríbelo tal como te lo dieron",
-    ),
-    "housie_code_forged": (
-        "this ticket code does not check out: it was mistyped, edited, or not issued here",
-        "este código de cartón no cuadra: está mal escrito, alterado o no se emitió aquí",
-    ),
-    "housie_code_other_game": (
-        "this ticket code is for game {code_game}, not game {game}",
-        "este código de cartón es de la partida {code_game}, no de la partida {game}",
-    ),
-    "dots_not_a_line": (
-        "{typed} is not a line: name two dots, like A1-B1",
-        "{typed} no es una línea: nombra dos puntos, como A1-B1",
-    ),
-    "dots_dot_off_board": (
-        "dot {dot} is not on a {rows}x{columns} board (columns A-{last_column}, rows 1-{last_row})",
-        "el punto {dot} no está en un tablero de {rows}x{columns} (columnas A-{last_column}, "
-        "filas 1-{last_row})",
-    ),
-    "dots_same_dot": ("{line} joins a dot to itself", "{line} une un punto consigo mismo"),
-    "dots_diagonal": (
-        "{line} is diagonal: lines run across or down between neighbours",
-        "{line} es diagonal: las líneas van en horizontal o en vertical entre puntos vecinos",
-    ),
-    "dots_skips_dots": (
-        "{line} skips dots: a line joins two neighbouring dots",
-        "{line} se salta puntos: una línea une dos puntos vecinos",
-    ),
-    "dots_line_taken": ("line {line} is already drawn", "la línea {line} ya está trazada"),
-    "ttt_off_board": (
-        "cell {cell} is off the {size}x{size} board (cells are 0..{last})",
-        "la casilla {cell} está fuera del tablero de {size}x{size} (las casillas van de 0 a "
-        "{last})",
-    ),
-    "tri_no_such_hole": (
-        "hole {hole} is not on the board (holes are 0..{last})",
-        "el hoyo {hole} no está en el tablero (los hoyos van de 0 a {last})",
-    ),
-    "tri_game_over": (
-        "the game is over: no jump is left (pegs left: {pegs})",
-        "la partida terminó: no queda ningún salto (clavijas: {pegs})",
-    ),
-    "tri_no_peg": (
-        "there is no peg in hole {origin} to jump with",
-        "no hay ninguna clavija en el hoyo {origin} para saltar",
-    ),
-    "tri_landing_taken": (
-        "hole {target} is not empty, so no peg can land there",
-        "el hoyo {target} no está vacío: ninguna clavija puede caer ahí",
-    ),
 }
 
 
+# Who registered each message key: the module that did may register it again (a cog reloaded
+# imports its words anew); any other is refused.
+_OWNERS: dict[str, str | None] = dict.fromkeys(MESSAGES, __name__)
+
+
 def register_messages(
-    messages: dict[str, tuple[Text, Text]], commands: dict[str, str] | None = None
+    messages: dict[str, tuple[Text, Text]],
+    commands: dict[str, str] | None = None,
+    *,
+    options: dict[str, str] | None = None,
+    owner: str | None = None,
 ) -> None:
-    """Add a game's own messages (and its commands' Spanish names and descriptions), from its
-    cog module, so that a new game needs no edit here; a key already taken is refused."""
-    taken = sorted(set(messages) & set(MESSAGES))
+    """Add a game's own messages, its commands' Spanish names and descriptions (``commands``)
+    and its options' Spanish names where they differ from the command of that name
+    (``options``), from its words beside the cog, so that a new game needs no edit here.
+
+    ``owner`` names the registering module: the same module registering again replaces its
+    own. A message key another module holds (or any, without an owner) is refused, and so is
+    a Spanish word for a name or description already worded otherwise."""
+    taken = sorted(
+        key
+        for key in messages
+        if key in MESSAGES and (owner is None or _OWNERS.get(key) != owner)
+    )
     if taken:
         raise ValueError(f"message keys already in use: {taken}")
+    for known, added in ((COMMAND_TRANSLATIONS, commands), (OPTION_TRANSLATIONS, options)):
+        differing = sorted(
+            english
+            for english, spanish in (added or {}).items()
+            if known.get(english, spanish) != spanish
+        )
+        if differing:
+            raise ValueError(f"worded otherwise already: {differing}")
     MESSAGES.update(messages)
+    _OWNERS.update(dict.fromkeys(messages, owner))
     COMMAND_TRANSLATIONS.update(commands or {})
+    OPTION_TRANSLATIONS.update(options or {})
 
 
 def is_spanish(locale: LocaleLike) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import GameNightBot
+from bot.app import GameNightBot, import_cogs
 from bot.config import Settings
 from bot.storage import Storage, hold_database
 from emulator import Emulator
@@ -24,6 +24,10 @@ from tests.emulator.fixtures import emulator
 from tests.postgres_server import PostgresServer, PostgresUnavailableError
 
 __all__ = ["emulator"]
+
+# Every game's words, found as the bot finds its cogs: tests word a game's messages (and check
+# every key) with no bot running, or with a bot that loads only some cogs.
+import_cogs()
 
 SIGNING_KEY = bytes(range(32))
 BOTH_BACKENDS = ("sqlite", "postgres")

@@ -68,10 +68,10 @@ def test_an_installed_copy_validates_requests(wheel, tmp_path):
 
 
 def test_an_installed_copy_reads_the_solved_dots_table(wheel, tmp_path):
-    assert "bot/data/dots-3x3.xz" in zipfile.ZipFile(wheel).namelist()
+    assert "cogs/dots/data/dots-3x3.xz" in zipfile.ZipFile(wheel).namelist()
     installed = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(installed)
-    probe = "import bot.dots_solution as s; print(s.__file__); print(s.solved_board(3, 3).value(0))"
+    probe = "import cogs.dots.solution as s; print(s.__file__); print(s.solved_board(3, 3).value(0))"
     result = subprocess.run(
         [sys.executable, "-c", probe],
         cwd=tmp_path,
@@ -83,6 +83,33 @@ def test_an_installed_copy_reads_the_solved_dots_table(wheel, tmp_path):
     source, value = result.stdout.splitlines()
     assert Path(source).is_relative_to(installed)
     assert value == "-3"  # the first player loses 3-6 with best play
+
+
+def test_an_installed_copy_finds_every_cog(wheel, tmp_path):
+    """A game's cog is a package (``cogs/loteria/__init__.py``, its own files beside it): the
+    wheel ships each one, and the bot finds the same cogs in an installed copy as here."""
+    from bot.app import discover_extensions
+
+    installed = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(installed)
+    probe = (
+        "import importlib, cogs; from bot.app import discover_extensions; "
+        "print(cogs.__file__); print(' '.join(discover_extensions())); "
+        "print(importlib.util.find_spec('cogs.loteria').origin)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(installed), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    package, found, loteria = result.stdout.splitlines()
+    assert Path(package).is_relative_to(installed)
+    assert found.split() == list(discover_extensions())
+    assert {"cogs.loteria", "cogs.housie", "cogs.dots"} <= set(found.split())
+    assert Path(loteria) == installed / "cogs" / "loteria" / "__init__.py"
 
 
 def test_the_wheel_carries_the_verification_page(wheel):

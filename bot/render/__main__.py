@@ -11,8 +11,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.cantor import verse
-from bot.housie_calls import nickname
 from bot.plurals import counted
 from bot.render import leaderboard, results
 from bot.render.common import Rendered
@@ -21,6 +19,8 @@ from bot.render.housie import render_caller_board, render_housie_call, render_ti
 from bot.render.loteria import render_call, render_card, render_tabla
 from bot.render.tictactoe import render_tictactoe
 from bot.render.triangle import render_solution, render_triangle
+from cogs.housie.call_names import nickname
+from cogs.loteria.verses import verse
 from engine.dots import DotsGame
 from engine.fairness import draw_order
 from engine.housie import Prize, Ticket

@@ -878,7 +878,7 @@ def render_call(
 
     ``recent`` is the calls before this one in call order (oldest first); the strip shows the
     last five, latest first. ``call_number`` of ``total`` is shown in the corner. ``verse``, the
-    cantor's verse (``bot.cantor.verse``), is set under the card: its own line breaks are kept,
+    cantor's verse (``cogs.loteria.verses.verse``), is set under the card: its own line breaks are kept,
     and a long one is shrunk, then wrapped to three lines at most, then cut. The words and the
     alt text are in ``locale``'s language (None: English).
     """

@@ -4,18 +4,22 @@ placeholders; plural forms are picked in one place."""
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import re
 import string
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from bot.app import discover_extensions
 from bot.i18n import MESSAGES, Plural, Text, message
 from bot.plurals import counted, plural
 from bot.replies import UserError
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").glob("*.py")])
+SOURCES = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").rglob("*.py")])
 # The calls whose first argument is a message key.
 KEYED_CALLS = {"UserError", "message", "say", "refusal"}
 # A game's name: English templates say {title}, Spanish ones may say {titulo} (its Spanish name).
@@ -36,7 +40,7 @@ def fields(text: Text) -> set[str]:
     return found
 
 
-def keys_used() -> tuple[set[str], set[str]]:
+def keys_used(sources: Sequence[Path] = SOURCES) -> tuple[set[str], set[str]]:
     """Literal keys, and the patterns of keys built with f-strings (``f"status_{x}"``)."""
     literal: set[str] = set()
     patterns: set[str] = set()
@@ -55,7 +59,7 @@ def keys_used() -> tuple[set[str], set[str]]:
                 )
             )
 
-    for path in SOURCES:
+    for path in sources:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
@@ -212,11 +216,81 @@ def test_a_new_game_brings_its_own_messages():
 
     added = {"zz_test_hello": ("Hello {name}", "Hola {name}")}
     try:
-        i18n.register_messages(added, {"Say hello": "Saluda"})
+        i18n.register_messages(added, {"Say hello": "Saluda"}, owner="cogs.zz.words")
         assert message("zz_test_hello", "es-ES", name="Ana") == "Hola Ana"
         assert i18n.COMMAND_TRANSLATIONS["Say hello"] == "Saluda"
+        # The same module again (its cog reloaded): its own keys, no refusal.
+        i18n.register_messages(added, {"Say hello": "Saluda"}, owner="cogs.zz.words")
+        # Another module, or none, may not take them; nor a shared key.
+        for owner in ("cogs.other.words", None):
+            with pytest.raises(ValueError, match="already in use"):
+                i18n.register_messages(added, owner=owner)
         with pytest.raises(ValueError, match="already in use"):
-            i18n.register_messages({"server_only": ("x", "y")})
+            i18n.register_messages({"server_only": ("x", "y")}, owner="cogs.zz.words")
+        # A name or description may be shared, but not worded otherwise.
+        i18n.register_messages({}, {"start": "empezar"}, owner="cogs.other.words")
+        with pytest.raises(ValueError, match="worded otherwise"):
+            i18n.register_messages({}, {"Say hello": "Hola"}, owner="cogs.other.words")
+        assert i18n.COMMAND_TRANSLATIONS["Say hello"] == "Saluda"
     finally:
         MESSAGES.pop("zz_test_hello", None)
         i18n.COMMAND_TRANSLATIONS.pop("Say hello", None)
+
+
+def words_modules() -> list[Path]:
+    """The words beside each cog the bot discovers (``cogs/<game>/words.py``)."""
+    found = []
+    for name in discover_extensions():
+        spec = importlib.util.find_spec(name)
+        assert spec is not None
+        assert spec.origin is not None
+        words = Path(spec.origin).parent / "words.py"
+        if spec.submodule_search_locations and words.exists():
+            found.append(words)
+    return found
+
+
+def dict_keys(path: Path, name: str) -> list[str]:
+    """The keys of the dict literal ``name`` in ``path``, read without importing it."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.AnnAssign) and ast.unparse(node.target) == name:
+            assert isinstance(node.value, ast.Dict)
+            return [ast.literal_eval(key) for key in node.value.keys if key is not None]
+    return []
+
+
+def test_every_cogs_words_are_among_the_checked_messages():
+    """The checks above walk MESSAGES: every game's words are in it (tests/conftest.py imports
+    the cogs the bot discovers), with their commands' Spanish."""
+    from bot.i18n import COMMAND_TRANSLATIONS
+
+    found = words_modules()
+    assert len(found) >= 5  # Lotería, Housie, tic-tac-toe, Dots and Boxes, the Tricky Triangle
+    for words in found:
+        keys = dict_keys(words, "MESSAGES")
+        assert keys, words
+        assert [key for key in keys if key not in MESSAGES] == [], words
+        commands = dict_keys(words, "COMMAND_TRANSLATIONS")
+        assert [name for name in commands if name not in COMMAND_TRANSLATIONS] == [], words
+
+
+def test_a_cog_reloaded_registers_its_words_again():
+    import cogs.triangle.words
+
+    before = dict(MESSAGES)
+    importlib.reload(cogs.triangle.words)
+    assert before == MESSAGES
+    assert message("tri_remark_1", "es-ES") == "Eres un genio"
+
+
+def test_the_bot_names_only_its_own_words():
+    """A module of bot/ never needs words only a cog brings (it may run before, or without,
+    that cog): every key it names is one of bot/i18n.py's own. A key a game provides reaches
+    bot/ through its cog (``exhausted_reason``, ``help_keys``, an engine's reason code)."""
+    own = set(dict_keys(ROOT / "bot" / "i18n.py", "MESSAGES"))
+    bot_sources = [path for path in SOURCES if path.is_relative_to(ROOT / "bot")]
+    literal, _ = keys_used(bot_sources)
+    assert len(literal) > 100  # the scan found bot/'s keys
+    assert sorted(literal - own) == []
+    games = {key for words in words_modules() for key in dict_keys(words, "MESSAGES")}
+    assert own.isdisjoint(games)

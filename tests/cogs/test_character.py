@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.cantor import verse_of
-from bot.housie_calls import nickname
+from cogs.housie.call_names import nickname
+from cogs.loteria.verses import verse_of
 from emulator import Emulator
 from engine.fairness import draw_order
 from tests.cogs.helpers import button_id, run_calls

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from bot.dots_solution import solved_board
 from bot.storage import GameStatus
+from cogs.dots.solution import solved_board
 from emulator import Emulator
 from engine.dots import DotsGame, Player
 

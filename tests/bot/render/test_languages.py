@@ -10,8 +10,6 @@ from collections.abc import Callable
 import pytest
 from PIL import Image, ImageChops
 
-from bot.cantor import verse
-from bot.housie_calls import nickname
 from bot.i18n import MESSAGES, message
 from bot.render import dots, housie, loteria, tictactoe, triangle
 from bot.render.common import (
@@ -22,6 +20,8 @@ from bot.render.common import (
     Rendered,
     missing_glyphs,
 )
+from cogs.housie.call_names import nickname
+from cogs.loteria.verses import verse
 from engine.dots import DotsGame
 from engine.housie import Prize, check_prize, ticket_for_seat
 from engine.loteria import CLASSIC_DECK, Pattern, Tabla, check_claim

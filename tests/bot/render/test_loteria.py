@@ -1,7 +1,6 @@
 import pytest
 from PIL import Image, ImageChops
 
-from bot.cantor import verse
 from bot.render import loteria
 from bot.render.common import (
     FixedPalette,
@@ -21,6 +20,7 @@ from bot.render.loteria import (
     tabla_image,
     tabla_palette,
 )
+from cogs.loteria.verses import verse
 from engine.errors import GameError
 from engine.loteria import CLASSIC_DECK, DECK_SIZE, FAMILY_DECK, TABLA_CELLS, Pattern, Tabla
 from tests.bot.render.conftest import open_checked

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.tictactoe.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
 from bot.i18n import LocaleLike, message
 from bot.render.tictactoe import render_tictactoe

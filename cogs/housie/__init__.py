@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.housie.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
 from bot.calling import (
     DEFAULT_INTERVAL,
@@ -24,7 +25,6 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
-from bot.housie_calls import nickname
 from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
 from bot.render import Rendered
@@ -34,6 +34,7 @@ from bot.render import results as render_results
 from bot.replies import UserError, answer, check_range, defer_public, send_ephemeral
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
+from cogs.housie.call_names import nickname
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import MAX_TICKETS as DEAL_POSITIONS

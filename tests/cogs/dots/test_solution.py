@@ -5,18 +5,18 @@ import random
 
 import pytest
 
-from bot.dots_solution import solved_board, unpack
-from bot.dots_solution_build import XZ_FILTERS, build, solve
+from cogs.dots.solution import solved_board, unpack
+from cogs.dots.solution_build import XZ_FILTERS, build, solve
 from engine.dots import (
     DotsError,
     DotsGame,
     Level,
     Player,
-    _board,
     choose_line,
     exact_line_values,
 )
-from engine.dots_solution import SolvedBoard, symmetries, table_size
+from engine.dots.rules import _board
+from engine.dots.solution import SolvedBoard, symmetries, table_size
 
 BOARD = _board(3, 3)
 LINES = len(BOARD.lines)

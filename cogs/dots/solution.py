@@ -1,9 +1,10 @@
 """The solved Dots and Boxes boards the hard bot plays from: read once, on first use.
 
-Only 3x3 ships: ``data/dots-3x3.xz``, every one of its 2**24 positions at 4 bits (8 MiB in
-memory once read, a few hundred KB on disk), built by ``python -m bot.dots_solution_build``;
-``engine.dots_solution`` describes the format and decodes it. The table is read on the first hard
-move on a 3x3 board, not at start-up, so a bot that never plays one never pays for it.
+Only 3x3 ships: ``data/dots-3x3.xz`` beside this module, every one of its 2**24 positions at 4
+bits (8 MiB in memory once read, a few hundred KB on disk), built by ``python -m
+cogs.dots.solution_build``; ``engine.dots.solution`` describes the format and decodes it. The
+table is read on the first hard move on a 3x3 board, not at start-up, so a bot that never plays
+one never pays for it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import threading
 from importlib import resources
 from typing import Final
 
-from engine.dots_solution import SolvedBoard, table_size
+from engine.dots.solution import SolvedBoard, table_size
 
 TABLES: Final = {(3, 3): "dots-3x3.xz"}
 _SLICE: Final = 1 << 20
@@ -25,7 +26,7 @@ _loading = threading.Lock()  # bot moves run in worker threads: read each table 
 def read_table(rows: int, columns: int) -> bytearray:
     """The shipped rows x columns table, unpacked."""
     name = TABLES[rows, columns]
-    packed = resources.files("bot").joinpath("data", name).read_bytes()
+    packed = resources.files("cogs.dots").joinpath("data", name).read_bytes()
     return unpack(packed, table_size(rows, columns), name)
 
 

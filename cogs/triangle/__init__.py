@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.triangle.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting

@@ -3,11 +3,18 @@ import re
 
 import pytest
 
-from bot.cantor import VERSE_LINE_CHARS, VERSE_LINES, VERSES, verse, verse_of, verse_of_card
 from bot.i18n import message
+from cogs.loteria.verses import (
+    VERSE_LINE_CHARS,
+    VERSE_LINES,
+    VERSES,
+    verse,
+    verse_of,
+    verse_of_card,
+)
 from engine.errors import GameError
 from engine.loteria import CLASSIC_DECK, DECK_SIZE, DECKS, FAMILY_DECK, FAMILY_SWAPS, Card
-from tests.bot.text_checks import DISCORD_MESSAGE_LIMIT, fold, reveals, words
+from tests.cogs.text_checks import DISCORD_MESSAGE_LIMIT, fold, reveals, words
 
 EVERY_CARD = list(dict.fromkeys(itertools.chain(CLASSIC_DECK, FAMILY_DECK)))
 # Words a card's name may share with any verse: they give nothing away.

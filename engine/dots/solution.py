@@ -2,9 +2,9 @@
 
 A position's value depends only on which lines are drawn (not on who drew them or on the score
 so far), so a board of ``n`` lines has ``2**n`` positions: 16,777,216 on the 3x3 board's 24
-lines, few enough to solve them all once (``python -m bot.dots_solution_build``) and ship the
+lines, few enough to solve them all once (``python -m cogs.dots.solution_build``) and ship the
 answer. This module only decodes such a table; reading the file is the caller's job
-(``bot.dots_solution``), which keeps the engine free of I/O.
+(``cogs.dots.solution``), which keeps the engine free of I/O.
 
 Table format: one 4-bit entry per line set, two to a byte (the even line set in the low
 nibble). An entry is ``(value + boxes_left) // 2``, where ``value`` is the net boxes (mine minus
@@ -20,7 +20,8 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
-from engine.dots import Line, Orientation, _bits, _Board, _board, _gain
+from engine.dots.rules import Line, Orientation, _bits, _Board, _board
+from engine.dots.search import _gain
 
 ENTRY_BITS: Final = 4
 

@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.dots.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
-from bot.dots_solution import solved_board
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
 from bot.replies import check_range, defer_private
@@ -32,6 +32,7 @@ from bot.table import (
     TableButton,
     TableSelect,
 )
+from cogs.dots.solution import solved_board
 from engine.dots import MAX_SIDE, MIN_SIDE, DotsGame, Level, Line, Orientation, Player, choose_line
 
 if TYPE_CHECKING:

@@ -1,14 +1,14 @@
 """Solve every position of a small Dots and Boxes board and write the table the bot ships.
 
-    python -m bot.dots_solution_build           # writes bot/data/dots-3x3.xz (10-20 s)
-    python -m bot.dots_solution_build --check   # solves again, compares with the shipped table
+    python -m cogs.dots.solution_build          # writes cogs/dots/data/dots-3x3.xz (10-20 s)
+    python -m cogs.dots.solution_build --check  # solves again, compares with the shipped table
 
 Retrograde analysis over all 2**n line sets of an n-line board, vectorised with numpy (a
 development dependency: the bot only reads the result). A position's value, the net boxes the
 side to move wins from there on, depends only on its lines, so the sets are solved in layers
 from the full board (value 0) back to the empty one; a set's value is the best over its free
 lines of the boxes the line completes plus the value after it (the mover moves again), or minus
-the value after it when it completes none. The format is described in ``engine.dots_solution``.
+the value after it when it completes none. The format is described in ``engine.dots.solution``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from bot.dots_solution import TABLES, read_table
-from engine.dots import _board
-from engine.dots_solution import ENTRY_BITS, SolvedBoard, symmetries
+from cogs.dots.solution import TABLES, read_table
+from engine.dots.rules import _board
+from engine.dots.solution import ENTRY_BITS, SolvedBoard, symmetries
 
 Masks = npt.NDArray[np.uint32]
 DATA = Path(__file__).resolve().parent / "data"
@@ -104,7 +104,7 @@ def build(rows: int, columns: int) -> bytes:
 
 
 def main() -> int:
-    """Solve every table the bot ships and write it to ``bot/data/``; returns the exit code.
+    """Solve every table the bot ships and write it to ``cogs/dots/data/``; returns the exit code.
 
     With ``--check`` nothing is written: each fresh solve is compared with the shipped table.
     """

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import cogs.loteria.words  # noqa: F401  (its words, registered on import)
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
@@ -21,7 +22,6 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
-from bot.cantor import Verse, verse_of_card
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import help as render_help
@@ -30,6 +30,7 @@ from bot.render import results as render_results
 from bot.replies import UserError, check_range
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, member_cooldown
+from cogs.loteria.verses import Verse, verse_of_card
 from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,

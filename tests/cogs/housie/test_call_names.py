@@ -1,8 +1,8 @@
 import pytest
 
-from bot.housie_calls import NICKNAME_CHARS, NICKNAMES, nickname, nickname_of
 from bot.i18n import message
-from tests.bot.text_checks import DISCORD_MESSAGE_LIMIT, fold
+from cogs.housie.call_names import NICKNAME_CHARS, NICKNAMES, nickname, nickname_of
+from tests.cogs.text_checks import DISCORD_MESSAGE_LIMIT, fold
 
 EVERY_NUMBER = range(1, 91)
 
