@@ -1,7 +1,8 @@
 """What the table games share (tic-tac-toe, Dots and Boxes, the Tricky Triangle).
 
 * Components whose custom ids carry the game (``gn:ttt:cell:12:4``, ``gs:dots:line:7:0``),
-  registered as dynamic items, so buttons and selects on old messages work after a restart.
+  routed here by the game's prefix (``bot.components``), so buttons and selects on old
+  messages work after a restart.
 * One lock per game, and compare-and-set writes of the engine state, so two presses at once
   cannot both move.
 * A deadline per live game (a move, an answer to a challenge, an idle puzzle) kept in the
@@ -19,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +29,8 @@ import discord
 from discord.utils import MISSING
 
 from bot.acks import Place
-from bot.games import GameCog, dispatch_component, post_refusal
+from bot.components import GameButton, Press, route_presses
+from bot.games import GameCog, post_refusal
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.replies import (
@@ -52,128 +53,6 @@ BOT_SEAT_ID = 0  # the user id stored for the bot's seat in a game's options
 CHALLENGE_SECONDS = 300  # how long a challenged member has to accept
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 900
 SHUTDOWN_GRACE = 3.0
-
-_TEMPLATE_TAIL = (
-    r":(?P<prefix>ttt|dots|tri):(?P<action>[a-z]+):(?P<game>\d+)(?::(?P<arg>[A-Za-z0-9]+))?"
-)
-
-
-def custom_id(kind: str, prefix: str, action: str, game_id: int, arg: str | int = "") -> str:
-    """A table game component's custom id: ``<kind>:<game prefix>:<action>:<game>[:<arg>]``."""
-    tail = f":{arg}" if arg != "" else ""
-    return f"{kind}:{prefix}:{action}:{game_id}{tail}"
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gn" + _TEMPLATE_TAIL):
-    """A button of a table game; its custom id names the game, the action and an argument."""
-
-    def __init__(
-        self, prefix: str, action: str, game_id: int, arg: str, button: discord.ui.Button[Any]
-    ) -> None:
-        self.prefix, self.action, self.game_id, self.arg = prefix, action, game_id, arg
-        button.custom_id = custom_id("gn", prefix, action, game_id, arg)
-        super().__init__(button)
-
-    @classmethod
-    def make(
-        cls,
-        prefix: str,
-        action: str,
-        game_id: int,
-        *,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        arg: str | int = "",
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> TableButton:
-        """A button of game ``game_id`` that sends ``action`` (and ``arg``) to the game's cog."""
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, emoji=emoji, disabled=disabled, row=row
-        )
-        return cls(prefix, action, game_id, str(arg), button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        """The button again from its custom id, after a restart too."""
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hands the press to the game's cog."""
-        await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, ())
-
-
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs" + _TEMPLATE_TAIL):
-    """A string select of a table game (Dots and Boxes lines, in pages of 25)."""
-
-    def __init__(
-        self, prefix: str, action: str, game_id: int, arg: str, select: discord.ui.Select[Any]
-    ) -> None:
-        self.prefix, self.action, self.game_id, self.arg = prefix, action, game_id, arg
-        select.custom_id = custom_id("gs", prefix, action, game_id, arg)
-        super().__init__(select)
-
-    @classmethod
-    def make(
-        cls,
-        prefix: str,
-        action: str,
-        game_id: int,
-        *,
-        options: Sequence[discord.SelectOption],
-        placeholder: str,
-        arg: str | int = "",
-        row: int | None = None,
-    ) -> TableSelect:
-        """A select of game ``game_id`` sending ``action`` (and ``arg``) with the values chosen."""
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            options=list(options), placeholder=placeholder, row=row
-        )
-        return cls(prefix, action, game_id, str(arg), select)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableSelect:
-        """The select again from its custom id, after a restart too."""
-        assert isinstance(item, discord.ui.Select)
-        return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hands the chosen values to the game's cog."""
-        values = tuple(str(value) for value in self.item.values)
-        await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, values)
-
-
-async def dispatch(
-    interaction: discord.Interaction[Any],
-    prefix: str,
-    action: str,
-    game_id: int,
-    arg: str,
-    values: Sequence[str],
-) -> None:
-    """Hand a component press to its game's cog; every error becomes a reply to the presser."""
-    await dispatch_component(
-        interaction,
-        TableGameCog,
-        lambda cog: cog.prefix == prefix,
-        lambda cog: cog.on_component(interaction, action, game_id, arg, values),
-        context=f"{prefix} game {game_id}",
-    )
-
 
 @dataclass
 class LiveTable:
@@ -233,9 +112,19 @@ class TableGameCog(GameCog[LiveTable]):
 
     # -- lifecycle -----------------------------------------------------------------------------
 
+    @classmethod
+    def button_prefix(cls) -> str:
+        """The game's own short prefix (``ttt``), not its kind."""
+        return cls.prefix
+
+    async def on_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        """A press of one of the game's components, routed here by its prefix."""
+        await self.on_component(interaction, press.action, press.subject, press.arg, press.values)
+
     async def cog_load(self) -> None:
-        """Registers the components, and brings back each live game and its deadline timer."""
-        self.bot.add_dynamic_items(TableButton, TableSelect)
+        """Routes the game's components here, and brings back each live game and its deadline
+        timer."""
+        route_presses(self.bot, self.prefix, self.on_press)
         for game in await self.storage.live_games(self.kind):
             if not self.bot.runs_guild(game.guild_id):
                 continue  # another shard's: another process runs it
@@ -665,7 +554,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         challenged = self.challenged_seat(game)
         view = discord.ui.View(timeout=None)
         view.add_item(
-            TableButton.make(
+            GameButton.make(
                 self.prefix,
                 "accept",
                 game.id,
@@ -674,7 +563,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             )
         )
         view.add_item(
-            TableButton.make(
+            GameButton.make(
                 self.prefix,
                 "decline",
                 game.id,
@@ -1028,9 +917,9 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         key = {"resign": "table_resign_win", "time": "table_time_win"}.get(end, "table_wins")
         return message(key, locale, loser=name(1 - winner), winner=name(winner))
 
-    def rematch_button(self, game: GameRow) -> TableButton:
+    def rematch_button(self, game: GameRow) -> GameButton:
         """The Rematch button under a finished game, in the channel's language."""
-        return TableButton.make(
+        return GameButton.make(
             self.prefix,
             "rematch",
             game.id,

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
+from bot.components import GameButton, GameSelect
 from bot.dots_solution import solved_board
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
@@ -29,8 +30,6 @@ from bot.table import (
     MIN_TURN_SECONDS,
     DuelCog,
     Shown,
-    TableButton,
-    TableSelect,
 )
 from engine.dots import MAX_SIDE, MIN_SIDE, DotsGame, Level, Line, Orientation, Player, choose_line
 
@@ -137,7 +136,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                 for line in lines
             ]
             view.add_item(
-                TableSelect.make(
+                GameSelect.make(
                     self.prefix,
                     "line",
                     game.id,
@@ -150,7 +149,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                 )
             )
         view.add_item(
-            TableButton.make(
+            GameButton.make(
                 self.prefix,
                 "resign",
                 game.id,

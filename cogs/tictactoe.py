@@ -16,11 +16,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
+from bot.components import GameButton
 from bot.i18n import LocaleLike, message
 from bot.render.tictactoe import render_tictactoe
 from bot.replies import UserError
 from bot.storage import GameRow
-from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
+from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
 from engine.errors import quoted
 from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
 
@@ -113,7 +114,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         view = discord.ui.View(timeout=None)
         for cell, mark in enumerate(engine.cells):
             view.add_item(
-                TableButton.make(
+                GameButton.make(
                     self.prefix,
                     "cell",
                     game.id,
@@ -126,7 +127,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
             )
         if not over and engine.size < MAX_SIZE:
             view.add_item(
-                TableButton.make(
+                GameButton.make(
                     self.prefix,
                     "resign",
                     game.id,

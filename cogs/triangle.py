@@ -18,12 +18,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.attachments import attachment
+from bot.components import GameButton
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
 from bot.replies import UserError, answer, check_range, defer_private, defer_public
 from bot.storage import GameRow, GameStatus
-from bot.table import Shown, TableButton, TableGameCog
+from bot.table import Shown, TableGameCog
 from bot.throttle import HINT_RATE, SOLVE_RATE, Lane, member_cooldown
 from engine.triangle import (
     COORDINATES,
@@ -115,7 +116,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             if hole == picked:
                 style = discord.ButtonStyle.success
             view.add_item(
-                TableButton.make(
+                GameButton.make(
                     self.prefix,
                     "hole",
                     game.id,
@@ -128,7 +129,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             )
             if hole == 0 and not over:
                 view.add_item(
-                    TableButton.make(
+                    GameButton.make(
                         self.prefix,
                         "hint",
                         game.id,
@@ -138,7 +139,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                     )
                 )
                 view.add_item(
-                    TableButton.make(
+                    GameButton.make(
                         self.prefix,
                         "quit",
                         game.id,
