@@ -199,7 +199,7 @@ async def test_sizes_resigning_and_one_game_of_a_kind_at_a_time(emulator: Emulat
 
 
 async def test_a_player_who_does_not_move_loses_on_time(emulator: Emulator, start_bot, monkeypatch):
-    monkeypatch.setattr("bot.table.CHALLENGE_SECONDS", 15)
+    monkeypatch.setattr("bot.table.duel.CHALLENGE_SECONDS", 15)  # where duels read it
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     alice, bob = guild.add_member("alice"), guild.add_member("bob")
