@@ -1541,7 +1541,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """Prizes won on the latest call the channel has seen: a valid claim on that call still
         shares them, until the game ends."""
         seen = await self.announced_count(game.id)
-        return [w.prize for w in await self.storage.winners(game.id) if w.draw_seq == seen]
+        return [w.prize for w in await self.storage.winners(game.id) if w.step == seen]
 
     def check_board_in(self, boards: Sequence[BoardRow], board_number: int) -> None:
         """Refuse (privately) a claim naming a board the player does not hold among ``boards``
@@ -1607,7 +1607,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """
         locale: LocaleLike = None  # refusals are shown in the claimer's language
         seq = request.seen
-        won_this_call = [w.prize for w in winners if w.draw_seq == seq]
+        won_this_call = [w.prize for w in winners if w.step == seq]
         mine = {w.prize for w in winners if w.user_id == user_id}
         claimable = self.claimable(game)
         if request.prize is None:
@@ -1649,14 +1649,14 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 user.id,
                 board_id=verdict.board.id if verdict.board else None,
                 prize=verdict.prize,
-                draw_seq=seq,
+                step=seq,
                 valid=False,
                 reason=verdict.reason,
                 request=ask,
             )
             self.bot.metrics.claims.labels(self.kind, "false").inc()
             return Judgement(await self.false_claim(game, user, verdict), won=False)
-        sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
+        sharing = any(w.prize == verdict.prize and w.step == seq for w in winners)
         board_id = verdict.board.id if verdict.board else None
         state = None if sharing else self.after_award(game, verdict.prize)
         await self.storage.record_win(
@@ -1664,7 +1664,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             prize=verdict.prize,
             user_id=user.id,
             board_id=board_id,
-            draw_seq=seq,
+            step=seq,
             claim_reason=verdict.reason,
             state=state,
             request=ask,
@@ -1791,7 +1791,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 locale,
                 prize=self.prize_name(w.prize, locale),
                 user=w.user_id,
-                seq=w.draw_seq,
+                seq=w.step,
             )
             for w in winners
         ]
@@ -1800,7 +1800,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             return [whole]
         groups: dict[tuple[str, int], list[int]] = {}
         for w in winners:
-            groups.setdefault((w.prize, w.draw_seq), []).append(w.user_id)
+            groups.setdefault((w.prize, w.step), []).append(w.user_id)
         pages, left_out = self._winner_pages(game, groups)
         if left_out:
             intro = self.say("winners_most_below", locale, count=len(winners), left=left_out)

@@ -380,7 +380,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 prize="solved",
                 user_id=game.host_id,
                 board_id=None,
-                draw_seq=len(puzzle.history),
+                step=len(puzzle.history),
             )
         after = await self.storage.get_game(game.id)
         assert after is not None

@@ -106,10 +106,10 @@ class TableGameCog(GameCog[LiveTable]):
             if not self.bot.runs_guild(game.guild_id):
                 continue  # another shard's: another process runs it
             self.remember(game)
-            await self.resume(game)
+            await self.after_restart(game)
             self.arm_timer(game.id)
 
-    async def resume(self, game: GameRow) -> None:
+    async def after_restart(self, game: GameRow) -> None:
         """Bring a live game back after a restart, before its timer is armed."""
 
     # -- deadlines -----------------------------------------------------------------------------

@@ -286,7 +286,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         await self.store_game(game.id, lobby_message_id=message.id)
         self.arm_timer(game.id)
 
-    async def resume(self, game: GameRow) -> None:
+    async def after_restart(self, game: GameRow) -> None:
         """A move's time that ran out while the bot was down starts again: the player on turn
         could not have moved."""
         deadline = float(game.options.get("deadline", 0))
@@ -641,7 +641,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 prize="win",
                 user_id=self.seats(game)[winner],
                 board_id=None,
-                draw_seq=self.move_count(engine),
+                step=self.move_count(engine),
             )
 
     async def announce_end(self, game: GameRow, engine: EngineT) -> None:

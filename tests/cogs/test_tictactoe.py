@@ -89,7 +89,7 @@ async def test_a_challenge_played_to_a_win_then_a_rematch(emulator: Emulator, st
     stored = await bot.storage.get_game(game)
     assert stored.status is GameStatus.FINISHED
     assert TicTacToe.from_state(stored.state).outcome.line == (2, 4, 6)
-    assert [(w.user_id, w.draw_seq) for w in await bot.storage.winners(game)] == [(alice.id, 5)]
+    assert [(w.user_id, w.step) for w in await bot.storage.winners(game)] == [(alice.id, 5)]
     stats = await (await carol.slash("stats")).reply()
     assert "Tic-tac-toe" in stats.content
     assert alice.mention in stats.content
