@@ -6,6 +6,8 @@
   per game, and compare-and-set writes of the engine state, so two presses at once cannot both
   move; a deadline per live game (a move, an answer to a challenge, an idle puzzle) kept in the
   game's options and watched by one timer task, brought back at start-up.
+* ``options``: each table game's options, typed (:class:`TableOptions`, :class:`DuelOptions`,
+  subclassed by a game with its settings), read from and written to the stored form.
 * ``duel``: :class:`DuelCog`, the two-player life cycle of tic-tac-toe and Dots and Boxes: a
   challenge (accept / decline) or a game against the bot, turns, the bot's replies,
   resignation, forfeit on time, the result (a win recorded for ``/stats``) and a rematch with
@@ -24,7 +26,8 @@ from bot.table.base import (
     Shown,
     TableGameCog,
 )
-from bot.table.duel import DuelCog, EngineT
+from bot.table.duel import DuelCog, EngineT, OptionsT
+from bot.table.options import DuelOptions, TableOptions
 
 __all__ = [
     "BOT_SEAT_ID",
@@ -33,8 +36,11 @@ __all__ = [
     "MIN_TURN_SECONDS",
     "SHUTDOWN_GRACE",
     "DuelCog",
+    "DuelOptions",
     "EngineT",
     "LiveTable",
+    "OptionsT",
     "Shown",
     "TableGameCog",
+    "TableOptions",
 ]

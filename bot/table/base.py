@@ -19,7 +19,8 @@ from bot.acks import Place
 from bot.components import Press, route_presses
 from bot.games import GameCog
 from bot.replies import answer
-from bot.storage import GameRow, GameStatus
+from bot.storage import GameRow
+from bot.table.options import TableOptions
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -135,10 +136,10 @@ class TableGameCog(GameCog[LiveTable]):
             game = await self.storage.get_game(game_id)
             if game is None or not game.status.is_live:
                 return False
-            deadline = game.options.get("deadline")
+            deadline = self.deadline_of(game)
             if deadline is None:
                 return False
-            delay = float(deadline) - time.time()
+            delay = deadline - time.time()
             if delay > 0:
                 live.wake.clear()
                 if self.is_closing():
@@ -150,7 +151,7 @@ class TableGameCog(GameCog[LiveTable]):
                 fresh = await self.storage.get_game(game_id)
                 if fresh is None or not fresh.status.is_live:
                     return False
-                if float(fresh.options.get("deadline", 0)) <= time.time():
+                if (self.deadline_of(fresh) or 0) <= time.time():
                     await self.on_deadline(fresh)
             return True
 
@@ -172,14 +173,15 @@ class TableGameCog(GameCog[LiveTable]):
             key=lambda game: game.id,
         )
 
+    def seats_of(self, game: GameRow) -> list[int]:
+        """The members playing a game, as the players stored: its host (a duel adds the other
+        member once a challenge is accepted)."""
+        return [game.host_id]
+
     @staticmethod
-    def seats_of(game: GameRow) -> list[int]:
-        """The members playing a game, as the players stored: its host, and once a challenge is
-        accepted, the other member of its ``seats`` (a duel's; never the bot's)."""
-        seats = game.options.get("seats")
-        if not isinstance(seats, list) or game.status is GameStatus.LOBBY:
-            return [game.host_id]
-        return [int(user) for user in seats if int(user) != BOT_SEAT_ID]
+    def deadline_of(game: GameRow) -> float | None:
+        """When the game's timer acts (None: it waits for nothing)."""
+        return TableOptions.from_stored(game.options).deadline
 
     @contextlib.asynccontextmanager
     async def seated_in_order(

@@ -8,7 +8,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -33,22 +33,26 @@ from bot.table.base import (
     Shown,
     TableGameCog,
 )
+from bot.table.options import DuelOptions
 from engine.errors import quoted
 from engine.fairness import SeededRandom
 
 log = logging.getLogger(__name__)
 
 EngineT = TypeVar("EngineT")
+OptionsT = TypeVar("OptionsT", bound=DuelOptions)
 
 
-class DuelCog(TableGameCog, Generic[EngineT]):
+class DuelCog(TableGameCog, Generic[EngineT, OptionsT]):
     """Two players (two members, or a member and the bot) taking turns on one engine state.
 
-    Seats are stored in the options as ``seats`` ([first, second], ``0`` for the bot) with
-    display ``names``; seat 0 moves first. The game's message shows the challenge, then the
-    board; a result message with a Rematch button follows the end.
+    Seats are stored in the options (:class:`bot.table.options.DuelOptions`, or the game's own
+    subclass with its settings: ``options_type``) as ``seats`` ([first, second], ``0`` for the
+    bot) with display ``names``; seat 0 moves first. The game's message shows the challenge,
+    then the board; a result message with a Rematch button follows the end.
     """
 
+    options_type: type[OptionsT]  # the game's options, read from and written to its row
     levels: ClassVar[tuple[str, ...]]
     default_level: ClassVar[str]
     mark_names: ClassVar[tuple[str, str]]  # "X"/"O", "red"/"blue"
@@ -60,7 +64,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """The engine of ``game``, from its stored state."""
         raise NotImplementedError
 
-    def first_state(self, options: dict[str, Any]) -> str:
+    def first_state(self, options: OptionsT) -> str:
         """The stored state a new game starts from, given its ``options``."""
         raise NotImplementedError
 
@@ -103,16 +107,26 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """The message announcing the end; includes the rematch button."""
         raise NotImplementedError
 
-    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
+    def describe_options(self, options: OptionsT, locale: LocaleLike = None) -> str:
         """The settings in a few words (board size...)."""
         raise NotImplementedError
 
-    # -- seats ---------------------------------------------------------------------------------
+    # -- options and seats -----------------------------------------------------------------------
 
-    @staticmethod
-    def seats(game: GameRow) -> list[int]:
+    def options(self, game: GameRow) -> OptionsT:
+        """The game's options, typed."""
+        return self.options_type.from_stored(game.options)
+
+    def seats(self, game: GameRow) -> list[int]:
         """The members in the two seats (``0`` for the bot), first mover first."""
-        return [int(user) for user in game.options["seats"]]
+        return [int(user) for user in self.options(game).seats]
+
+    def seats_of(self, game: GameRow) -> list[int]:
+        """The members playing: the host, and once the challenge is accepted the other member
+        (never the bot)."""
+        if game.status is GameStatus.LOBBY:
+            return [game.host_id]
+        return [user for user in self.seats(game) if user != BOT_SEAT_ID]
 
     def seat_of(self, game: GameRow, user_id: int) -> int | None:
         """The seat of member ``user_id`` in ``game``, or None if they are not playing."""
@@ -128,7 +142,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     def names(self, game: GameRow) -> list[str]:
         """The players' display names, by seat."""
-        return [str(name) for name in game.options["names"]]
+        return [str(name) for name in self.options(game).names]
 
     def mark_name(self, seat: int, locale: LocaleLike) -> str:
         """What seat ``seat`` plays with ("X", "red"...) in ``locale``'s language."""
@@ -136,7 +150,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     def level_name(self, game: GameRow, locale: LocaleLike) -> str:
         """The bot's level in ``locale``'s language ("hard", "difícil"...)."""
-        level = str(game.options.get("level", ""))
+        level = self.options(game).level or ""
         key = f"table_level_{level}"
         return message(key, locale) if key in MESSAGES else level
 
@@ -164,9 +178,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         opponent: discord.Member | discord.User | None,
         level: str,
         turn_time: int,
-        settings: dict[str, Any],
+        settings: Mapping[str, Any],
     ) -> None:
-        """``/<game> play``: challenge ``opponent``, or play the bot when there is none."""
+        """``/<game> play``: challenge ``opponent``, or play the bot when there is none;
+        ``settings`` are the game's own options (``options_type``'s), as stored."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("table_server_only")
         server = await self.host_settings(interaction)
@@ -182,24 +197,23 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         check_range("turn_time", turn_time, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
         require_posting(interaction)
         user = interaction.user
-        options: dict[str, Any] = {
-            **settings,
-            "turn_time": turn_time,
-            "guild_locale": server.public_locale(interaction.guild_locale),
-        }
         bot_name = me.display_name if me is not None else "GameNight"
         if against_bot:
-            options |= {
-                "seats": [user.id, BOT_SEAT_ID],
-                "names": [user.display_name, bot_name],
-                "level": level,
-            }
+            other = (BOT_SEAT_ID, bot_name)
         else:
             assert opponent is not None
-            options |= {
-                "seats": [user.id, opponent.id],
-                "names": [user.display_name, opponent.display_name],
+            other = (opponent.id, opponent.display_name)
+        # The game's settings read with the rest: one missing is a TypeError here.
+        options = self.options_type.from_stored(
+            {
+                **settings,
+                "seats": [user.id, other[0]],
+                "names": [user.display_name, other[1]],
+                "turn_time": turn_time,
+                "guild_locale": server.public_locale(interaction.guild_locale),
+                "level": level if against_bot else None,
             }
+        )
         # Already playing: refused at once, from memory. The challenge is the answer, and the
         # database may be slow: acknowledge first; publicly, unless another game of one of
         # the players came first and is not done (then privately, and the database says).
@@ -224,7 +238,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         interaction: discord.Interaction[Any],
         *,
         host_id: int,
-        options: dict[str, Any],
+        options: OptionsT,
         against_bot: bool,
     ) -> GameRow:
         """Store a new game (a challenge, or running against the bot) and seat its host.
@@ -235,15 +249,15 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         assert interaction.channel_id is not None
         seed = self.bot.new_seed()
         state = self.first_state(options)
-        seconds = float(options["turn_time"]) if against_bot else CHALLENGE_SECONDS
-        options = {**options, "deadline": self.deadline_after(seconds)}
+        seconds = options.turn_time if against_bot else CHALLENGE_SECONDS
+        options = options.but(deadline=self.deadline_after(seconds))
         game = await self.storage.create_game(
             kind=self.kind,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=host_id,
             seed=seed,
-            options=options,
+            options=options.to_stored(),
             state=state,
             status=GameStatus.RUNNING if against_bot else GameStatus.LOBBY,
         )
@@ -261,9 +275,9 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             engine = self.load(game)
             if self.seats(game)[self.turn_seat(engine)] == BOT_SEAT_ID:
                 said = await self.bot_replies(game, engine, self.channel_locale(game))
-                new_options = {**game.options, "last": said}
+                new_options = self.options(game).but(last=tuple(said))
                 await self.store_game(
-                    game.id, state=self.state_of(engine), options=new_options
+                    game.id, state=self.state_of(engine), options=new_options.to_stored()
                 )
                 fresh = await self.storage.get_game(game.id)
                 assert fresh is not None
@@ -289,14 +303,11 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     async def after_restart(self, game: GameRow) -> None:
         """A move's time that ran out while the bot was down starts again: the player on turn
         could not have moved."""
-        deadline = float(game.options.get("deadline", 0))
-        if game.status is not GameStatus.RUNNING or deadline > time.time():
+        options = self.options(game)
+        if game.status is not GameStatus.RUNNING or (options.deadline or 0) > time.time():
             return
-        options = {
-            **game.options,
-            "deadline": self.deadline_after(float(game.options["turn_time"])),
-        }
-        if await self.store_game(game.id, options=options, expect_state=game.state):
+        options = options.but(deadline=self.deadline_after(options.turn_time))
+        if await self.store_game(game.id, options=options.to_stored(), expect_state=game.state):
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             await self.show(fresh, await self.board(fresh, self.load(fresh)))
@@ -330,10 +341,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             game=game.id,
             host=game.host_id,
             challenged=self.who(game, challenged),
-            settings=self.describe_options(game.options, locale),
+            settings=self.describe_options(self.options(game), locale),
             players=self.players_line(game, locale),
             first=self.mark_name(0, locale),
-            deadline=int(float(game.options["deadline"])),
+            deadline=int(self.options(game).deadline or 0),
         )
         return Shown(content, view)
 
@@ -400,14 +411,12 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 locale=str(interaction.locale),
                 boards=lambda _seat, _first: [],
             )
-            options = {
-                **current.options,
-                "deadline": self.deadline_after(float(current.options["turn_time"])),
-            }
+            options = self.options(current)
+            options = options.but(deadline=self.deadline_after(options.turn_time))
             started = await self.store_game(
                 game.id,
                 status=GameStatus.RUNNING,
-                options=options,
+                options=options.to_stored(),
                 expect_status=GameStatus.LOBBY,
             )
             if not started:
@@ -484,13 +493,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             locale = self.channel_locale(fresh)
             said = [self.apply(engine, move, seat, locale)]
             said += await self.bot_replies(fresh, engine, locale)
-            options = {**fresh.options, "last": said}
+            options = self.options(fresh).but(last=tuple(said))
             if not self.is_over(engine):
-                options["deadline"] = self.deadline_after(float(fresh.options["turn_time"]))
+                options = options.but(deadline=self.deadline_after(options.turn_time))
                 stored = await self.store_game(
                     fresh.id,
                     state=self.state_of(engine),
-                    options=options,
+                    options=options.to_stored(),
                     expect_state=fresh.state,
                 )
                 if not stored:
@@ -513,7 +522,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     ) -> list[str]:
         """The bot's moves while it is on turn (several in Dots and Boxes after a box)."""
         seats = self.seats(game)
-        level = str(game.options.get("level", self.default_level))
+        level = self.options(game).level or self.default_level
         said: list[str] = []
         while not self.is_over(engine) and seats[self.turn_seat(engine)] == BOT_SEAT_ID:
             assert game.seed is not None
@@ -539,7 +548,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             if fresh.status is not GameStatus.RUNNING:
                 raise self.refusal("table_over", game=game.id)
             engine = self.load(fresh)
-            await self.finish(fresh, engine, dict(fresh.options), winner=1 - seat, end="resign")
+            await self.finish(fresh, engine, self.options(fresh), winner=1 - seat, end="resign")
         await answer(
             interaction, self.say("table_resigned", interaction.locale, game=game.id), ephemeral=True
         )
@@ -592,13 +601,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             return
         engine = self.load(game)
         late = self.turn_seat(engine)
-        await self.finish(game, engine, dict(game.options), winner=1 - late, end="time")
+        await self.finish(game, engine, self.options(game), winner=1 - late, end="time")
 
     async def finish(
         self,
         game: GameRow,
         engine: EngineT,
-        options: dict[str, Any],
+        options: OptionsT,
         *,
         winner: int | None,
         end: str = "",
@@ -617,17 +626,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         await self.announce_end(finished, engine)
 
     async def store_end(
-        self, game: GameRow, engine: EngineT, options: dict[str, Any], *, winner: int | None, end: str
+        self, game: GameRow, engine: EngineT, options: OptionsT, *, winner: int | None, end: str
     ) -> None:
         """Store the game finished, with its winner and how it ended, unless it changed since
         ``game`` was read (then the player is told to look again)."""
-        options = {**options, "winner": winner, "end": end}
-        options.pop("deadline", None)
+        options = options.but(winner=winner, end=end, deadline=None)
         ended = await self.store_game(
             game.id,
             status=GameStatus.FINISHED,
             state=self.state_of(engine),
-            options=options,
+            options=options.to_stored(),
             expect_state=game.state,
         )
         if not ended:
@@ -683,8 +691,8 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         def name(seat: int) -> str:
             return self.names(game)[seat] if plain else self.who(game, seat)
 
-        winner = game.options.get("winner")
-        end = game.options.get("end", "")
+        options = self.options(game)
+        winner, end = options.winner, options.end or ""
         if winner is None:
             return message("table_draw", locale)
         key = {"resign": "table_resign_win", "time": "table_time_win"}.get(end, "table_wins")
@@ -717,21 +725,22 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             await defer_public(interaction)
         seats, names = self.seats(game), self.names(game)
         against_bot = BOT_SEAT_ID in seats
-        options = {
-            key: value
-            for key, value in game.options.items()
-            if key not in {"deadline", "winner", "end", "last", "rematch"}
-        }
-        options |= {
-            "seats": seats[::-1],
-            "names": names[::-1],
-            "guild_locale": server.public_locale(interaction.guild_locale),
-        }
+        options = self.options(game).but(
+            deadline=None,
+            winner=None,
+            end=None,
+            last=None,
+            rematch=None,
+            seats=(seats[1], seats[0]),
+            names=(names[1], names[0]),
+            guild_locale=server.public_locale(interaction.guild_locale),
+        )
         async with self.seating, self.live_game(game.id).lock:
             again = await self.storage.get_game(game.id)
             assert again is not None
-            if "rematch" in again.options:
-                raise UserError("table_rematch_on", game=again.options["rematch"])
+            already = self.options(again).rematch
+            if already is not None:
+                raise UserError("table_rematch_on", game=already)
             await self.check_free(interaction.user.id)
             other = seats[1 - seat]
             if other != BOT_SEAT_ID:
@@ -740,6 +749,6 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 interaction, host_id=interaction.user.id, options=options, against_bot=against_bot
             )
             await self.store_game(
-                game.id, options={**again.options, "rematch": new_game.id}
+                game.id, options=self.options(again).but(rematch=new_game.id).to_stored()
             )
         await self.publish(interaction, new_game)

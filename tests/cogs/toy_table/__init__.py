@@ -19,6 +19,7 @@ from bot.i18n import LocaleLike, message
 from bot.replies import UserError
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
+from bot.table.options import DuelOptions
 from tests.cogs.toy_table.engine import STEPS, TARGET, Race, RaceError
 from tests.cogs.toy_table.render import render_race
 from tests.cogs.toy_table.words import register
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 register()
 
 
-class RaceCog(DuelCog[Race], name="Race"):
+class RaceCog(DuelCog[Race, DuelOptions], name="Race"):
+    options_type = DuelOptions  # no settings of its own
     kind = "race"
     prefix = "race"
     title = "Race to ten"
@@ -47,7 +49,7 @@ class RaceCog(DuelCog[Race], name="Race"):
     def load(self, game: GameRow) -> Race:
         return Race.from_state(game.state)
 
-    def first_state(self, options: dict[str, Any]) -> str:
+    def first_state(self, options: DuelOptions) -> str:
         return Race().to_state()
 
     def turn_seat(self, engine: Race) -> int:
@@ -81,7 +83,7 @@ class RaceCog(DuelCog[Race], name="Race"):
         engine.play(step)
         return message("race_said", locale, step=step, total=engine.total)
 
-    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
+    def describe_options(self, options: DuelOptions, locale: LocaleLike = None) -> str:
         return message("race_settings", locale, target=TARGET)
 
     async def board(self, game: GameRow, engine: Race) -> Shown:
@@ -91,7 +93,7 @@ class RaceCog(DuelCog[Race], name="Race"):
         if over:
             lines.append(f"**{self.verdict(game, locale=locale)}.**")
         else:
-            deadline = int(float(game.options["deadline"]))
+            deadline = int(self.options(game).deadline or 0)
             who = self.who(game, engine.turn)
             lines.append(
                 message("race_to_move", locale, total=engine.total, who=who, deadline=deadline)
