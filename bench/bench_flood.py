@@ -108,7 +108,7 @@ async def record_finished_games(database: Path, guild_id: int, members: Sequence
                     boards=lambda _seat, _first: [],
                 )
             await storage.record_win(
-                game.id, prize="win", user_id=players[0].id, board_id=None, draw_seq=1
+                game.id, prize="win", user_id=players[0].id, board_id=None, step=1
             )
             await storage.update_game(game.id, status=GameStatus.FINISHED)
 

@@ -67,7 +67,7 @@ async def bench(target: Path | str) -> None:
         async def claims() -> None:
             for index in range(CLAIMS):
                 await storage.record_claim(
-                    game.id, index, board_id=None, prize="line", draw_seq=1, valid=False, reason=""
+                    game.id, index, board_id=None, prize="line", step=1, valid=False, reason=""
                 )
 
         async def reads() -> None:
@@ -121,10 +121,10 @@ async def template_game(storage: Storage) -> int:
         await storage.record_draw(game.id, seq, seq, state=f"after-{seq}")
     for user in (2, 3, 4):
         await storage.record_claim(
-            game.id, user, board_id=None, prize="FH", draw_seq=40, valid=False, reason="bogey"
+            game.id, user, board_id=None, prize="FH", step=40, valid=False, reason="bogey"
         )
     for user, prize in ((5, "E5"), (6, "TL")):
-        await storage.record_win(game.id, prize=prize, user_id=user, board_id=None, draw_seq=40)
+        await storage.record_win(game.id, prize=prize, user_id=user, board_id=None, step=40)
     await storage.update_game(game.id, status=GameStatus.FINISHED)
     return game.id
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
-import re
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -26,7 +26,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.attachments import attachment
-from bot.games import UNKNOWN_MESSAGE, GameCog, PostRefusal, dispatch_component, post_refusal
+from bot.components import GameButton, Press, route_presses
+from bot.games import UNKNOWN_MESSAGE, GameCog, PostRefusal, post_refusal
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.nights import GameNights
 from bot.permissions import require_posting
@@ -203,65 +204,22 @@ def is_manager(member: discord.abc.User | discord.Member) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
-class CallingButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gn:(?P<kind>loteria|housie):(?P<action>[a-z]+[0-9]*):(?P<game>\d+)",
-):
-    """Every button of a calling game; the custom id carries the game, so it survives restarts."""
+# Every button of a calling game is the one button class, ``gn:<kind>:<action>:<game>``, its
+# presses routed to the game's cog by its kind (registered in ``cog_load``): ``press_button``.
+CallingButton = GameButton
 
-    def __init__(
-        self, kind: str, action: str, game_id: int, button: discord.ui.Button[Any]
-    ) -> None:
-        self.kind = kind
-        self.action = action
-        self.game_id = game_id
-        button.custom_id = f"gn:{kind}:{action}:{game_id}"
-        super().__init__(button)
 
-    @classmethod
-    def make(
-        cls,
-        kind: str,
-        action: str,
-        game_id: int,
-        label: str,
-        style: discord.ButtonStyle,
-    ) -> CallingButton:
-        """A button of game ``game_id``'s lobby or call messages, e.g. ``make("loteria", "join", 7,
-        ...)``."""
-        return cls(kind, action, game_id, discord.ui.Button(label=label, style=style))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CallingButton:
-        """The button again from its custom id (``gn:<kind>:<action>:<game>``), after a restart
-        too."""
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["kind"], match["action"], int(match["game"]), item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hands the click to the game's cog; private answers are acknowledged before any work."""
-        async def handle(cog: CallingGameCog) -> None:
-            if cog.answers_privately(self.action):
-                # Acknowledge before touching the database: in a rush of Join clicks the
-                # database queue, not the bot, decides how long an answer takes. Then let the
-                # rest of the rush be acknowledged before dealing (bot.acks).
-                await interaction.response.defer(ephemeral=True, thinking=True)
-                await cog.bot.pending_acks.settled()
-            await cog.on_button(interaction, self.action, self.game_id)
-
-        await dispatch_component(
-            interaction,
-            CallingGameCog,
-            lambda cog: cog.kind == self.kind,
-            handle,
-            context=f"game {self.game_id}",
-        )
+async def press_button(
+    cog: CallingGameCog, interaction: discord.Interaction[Any], press: Press
+) -> None:
+    """Hands a click to the game's cog; private answers are acknowledged before any work."""
+    if cog.answers_privately(press.action):
+        # Acknowledge before touching the database: in a rush of Join clicks the database
+        # queue, not the bot, decides how long an answer takes. Then let the rest of the rush
+        # be acknowledged before dealing (bot.acks).
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await cog.bot.pending_acks.settled()
+    await cog.on_button(interaction, press.action, press.subject)
 
 
 class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
@@ -450,7 +408,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
     async def cog_load(self) -> None:
         """Restarts the timers of running games, re-sends boards never delivered, and plans the
         nights."""
-        self.bot.add_dynamic_items(CallingButton)
+        route_presses(self.bot, self.kind, functools.partial(press_button, self))
         for game in await self.storage.live_games(self.kind):
             if not self.bot.runs_guild(game.guild_id):
                 continue  # another shard's: another process runs it
@@ -1583,7 +1541,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """Prizes won on the latest call the channel has seen: a valid claim on that call still
         shares them, until the game ends."""
         seen = await self.announced_count(game.id)
-        return [w.prize for w in await self.storage.winners(game.id) if w.draw_seq == seen]
+        return [w.prize for w in await self.storage.winners(game.id) if w.step == seen]
 
     def check_board_in(self, boards: Sequence[BoardRow], board_number: int) -> None:
         """Refuse (privately) a claim naming a board the player does not hold among ``boards``
@@ -1649,7 +1607,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """
         locale: LocaleLike = None  # refusals are shown in the claimer's language
         seq = request.seen
-        won_this_call = [w.prize for w in winners if w.draw_seq == seq]
+        won_this_call = [w.prize for w in winners if w.step == seq]
         mine = {w.prize for w in winners if w.user_id == user_id}
         claimable = self.claimable(game)
         if request.prize is None:
@@ -1691,14 +1649,14 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 user.id,
                 board_id=verdict.board.id if verdict.board else None,
                 prize=verdict.prize,
-                draw_seq=seq,
+                step=seq,
                 valid=False,
                 reason=verdict.reason,
                 request=ask,
             )
             self.bot.metrics.claims.labels(self.kind, "false").inc()
             return Judgement(await self.false_claim(game, user, verdict), won=False)
-        sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
+        sharing = any(w.prize == verdict.prize and w.step == seq for w in winners)
         board_id = verdict.board.id if verdict.board else None
         state = None if sharing else self.after_award(game, verdict.prize)
         await self.storage.record_win(
@@ -1706,7 +1664,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             prize=verdict.prize,
             user_id=user.id,
             board_id=board_id,
-            draw_seq=seq,
+            step=seq,
             claim_reason=verdict.reason,
             state=state,
             request=ask,
@@ -1833,7 +1791,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 locale,
                 prize=self.prize_name(w.prize, locale),
                 user=w.user_id,
-                seq=w.draw_seq,
+                seq=w.step,
             )
             for w in winners
         ]
@@ -1842,7 +1800,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             return [whole]
         groups: dict[tuple[str, int], list[int]] = {}
         for w in winners:
-            groups.setdefault((w.prize, w.draw_seq), []).append(w.user_id)
+            groups.setdefault((w.prize, w.step), []).append(w.user_id)
         pages, left_out = self._winner_pages(game, groups)
         if left_out:
             intro = self.say("winners_most_below", locale, count=len(winners), left=left_out)

@@ -1,7 +1,7 @@
 """What every game cog shares, once: the storage, words in the players' languages, the in-memory
-companions of live games, shutdown, the retry loop around Discord, and the dispatch of button
-presses to their cog. Both families build on it: the calling games (``bot.calling``) and the
-table games (``bot.table``).
+companions of live games, shutdown and the retry loop around Discord (a game's button presses
+reach its cog through ``bot.components``). Both families build on it: the calling games
+(``bot.calling``) and the table games (``bot.table``).
 
 The game kinds the bot knows are not listed anywhere: they are the loaded :class:`GameCog`\\ s
 (``GameNightBot.games()``), each naming its ``kind`` and titles, so adding a game touches its
@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 import discord
 from discord.ext import commands
 
+from bot.components import drop_route
 from bot.i18n import LocaleLike, is_spanish, message
-from bot.replies import UserError, after_answer, report_error
+from bot.replies import UserError
 from bot.storage import GameRow, GameStatus, LeaseLostError, ServerSettings, Storage
 
 if TYPE_CHECKING:
@@ -154,6 +155,12 @@ class GameCog(commands.Cog, Generic[LiveT]):
         """This cog's game as the registry lists it."""
         start = f"/{cls.kind} {cls.start_subcommand}"
         return GameKind(cls.kind, cls.title, cls.title_es, cls.calling, start)
+
+    @classmethod
+    def button_prefix(cls) -> str:
+        """The prefix of this game's buttons' custom ids (``bot.components``): its kind, unless
+        the game says otherwise."""
+        return cls.kind
 
     @property
     def storage(self) -> Storage:
@@ -305,6 +312,7 @@ class GameCog(commands.Cog, Generic[LiveT]):
         """Let each game's tasks finish what they are doing (a call stored and announced, a
         deadline handled), then stop them."""
         self.closing = True
+        drop_route(self.bot, self.button_prefix())
         waiting = [
             task
             for live in self.live.values()
@@ -392,34 +400,3 @@ class GameCog(commands.Cog, Generic[LiveT]):
         """Pictures for ``/help game:<kind>`` that explain the rules better than words, labelled
         in ``locale`` (none by default). Pure and CPU-bound: /help runs it in a thread."""
         return []
-
-
-CogT = TypeVar("CogT", bound=GameCog[Any])
-
-
-async def dispatch_component(
-    interaction: discord.Interaction[Any],
-    cog_type: type[CogT],
-    find: Callable[[CogT], bool],
-    handle: Callable[[CogT], Awaitable[None]],
-    *,
-    context: str,
-) -> None:
-    """Hand a button or select press to the loaded cog of ``cog_type`` that ``find`` accepts;
-    every error becomes a private reply to the presser (never "This interaction failed"), and
-    notices waiting for the member follow the answer."""
-    cog = next(
-        (
-            loaded
-            for loaded in interaction.client.cogs.values()
-            if isinstance(loaded, cog_type) and find(loaded)
-        ),
-        None,
-    )
-    try:
-        if cog is None:
-            raise UserError("not_available")
-        await handle(cog)
-    except Exception as error:
-        await report_error(interaction, error, context=context)
-    await after_answer(interaction)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import re
 import time
 import unicodedata
 import zoneinfo
@@ -24,10 +23,11 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands, tasks
 
 from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGameCog
+from bot.components import GameButton, Press, drop_route, route_presses
 from bot.games import is_server_manager
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.plurals import counted
-from bot.replies import UserError, after_answer, check_range, report_error
+from bot.replies import UserError, check_range
 from bot.storage import ServerLanguage, ServerSettings
 from bot.when import WhenError, zone_named
 from engine.errors import quoted
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 DAY = 24 * 3600.0
 CONFIRM_SECONDS = 300  # how long a forget-me confirmation can be answered
+FORGET_PREFIX = "forget"  # its answers' custom ids: gn:forget:<yes|no>:<member>:<until>
 AUTOCOMPLETE_LIMIT = 25
 
 LANGUAGE_CHOICES = [
@@ -58,48 +59,6 @@ DECK_CHOICES = [
 ]
 
 
-class ForgetButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gn:forget:(?P<answer>yes|no):(?P<user>\d+):(?P<until>\d+)",
-):
-    """An answer to a forget-me confirmation. Its custom id carries the member and the time the
-    confirmation expires, so it still works after a restart, and only for that member."""
-
-    def __init__(
-        self, answer: str, user_id: int, until: int, button: discord.ui.Button[Any]
-    ) -> None:
-        self.answer, self.user_id, self.until = answer, user_id, until
-        button.custom_id = f"gn:forget:{answer}:{user_id}:{until}"
-        super().__init__(button)
-
-    @classmethod
-    def make(
-        cls, answer: str, user_id: int, until: int, label: str, style: discord.ButtonStyle
-    ) -> ForgetButton:
-        return cls(answer, user_id, until, discord.ui.Button(label=label, style=style))
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ForgetButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["answer"], int(match["user"]), int(match["until"]), item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(GameNight.__cog_name__)
-        try:
-            if not isinstance(cog, GameNight):
-                raise UserError("not_available")
-            await cog.answer_forget(interaction, self.answer == "yes", self.user_id, self.until)
-        except Exception as error:
-            await report_error(interaction, error, context="forget-me")
-        await after_answer(interaction)
-
-
 class GameNight(
     commands.GroupCog,
     name="GameNight",
@@ -111,13 +70,20 @@ class GameNight(
         self.purges = 0  # retention purges made since start-up
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ForgetButton)
+        # The forget-me answers: ``gn:forget:<yes|no>:<member>:<until>``.
+        route_presses(self.bot, FORGET_PREFIX, self.on_forget_press, context=lambda _: "forget-me")
         # In a fleet, the client that runs shard 0 purges (one per fleet, whoever holds it).
         if self.bot.settings.retention_days is not None and self.bot.runs_guild(None):
             self.purge_daily.start()  # the first purge now, at start-up
 
     async def cog_unload(self) -> None:
+        drop_route(self.bot, FORGET_PREFIX)
         self.purge_daily.cancel()
+
+    async def on_forget_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        if press.action not in {"yes", "no"} or not press.arg.isdigit():
+            raise UserError("button_gone")
+        await self.answer_forget(interaction, press.action == "yes", press.subject, int(press.arg))
 
     # -- retention -----------------------------------------------------------------------------
 
@@ -378,21 +344,23 @@ class GameNight(
         until = int(time.time()) + CONFIRM_SECONDS
         view = discord.ui.View(timeout=None)
         view.add_item(
-            ForgetButton.make(
+            GameButton.make(
+                FORGET_PREFIX,
                 "yes",
                 user_id,
-                until,
                 message("forget_button_yes", locale),
                 discord.ButtonStyle.danger,
+                arg=until,
             )
         )
         view.add_item(
-            ForgetButton.make(
+            GameButton.make(
+                FORGET_PREFIX,
                 "no",
                 user_id,
-                until,
                 message("forget_button_no", locale),
                 discord.ButtonStyle.secondary,
+                arg=until,
             )
         )
         confirm = message("forget_confirm", locale, count=games.over)

@@ -350,6 +350,14 @@ CREATE TABLE closed_dms (
 );
 """
 
+# 10: the step of a game a claim or a win was made at, named for what it holds in both families
+# (it was ``draw_seq``): the number of calls made, in a calling game; the number of moves played,
+# in a table game (whose wins are recorded as claims and winners too, for /stats).
+_STEP = """
+ALTER TABLE claims RENAME COLUMN draw_seq TO step;
+ALTER TABLE winners RENAME COLUMN draw_seq TO step;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
@@ -360,4 +368,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_GATEWAY_SESSIONS_SQLITE, postgres=_GATEWAY_SESSIONS_POSTGRES),
     Migration(sqlite=_BOARD_REFERENCES, postgres=_BOARD_REFERENCES),
     Migration(sqlite=_CLOSED_DMS_SQLITE, postgres=_CLOSED_DMS_POSTGRES),
+    Migration(sqlite=_STEP, postgres=_STEP),
 )

@@ -108,7 +108,7 @@ class ClaimRow:
     user_id: int
     board_id: int | None
     prize: str
-    draw_seq: int
+    step: int  # the calls made when it was claimed (a table game's win: the moves played)
     valid: bool
     reason: str
 
@@ -118,7 +118,7 @@ class WinnerRow:
     prize: str
     user_id: int
     board_id: int | None
-    draw_seq: int
+    step: int  # the calls made when it was won (a table game's: the moves played)
 
 
 class ScheduleStatus(StrEnum):

@@ -512,7 +512,7 @@ class Storage:
         *,
         board_id: int | None,
         prize: str,
-        draw_seq: int,
+        step: int,
         valid: bool,
         reason: str,
         request: str = "",
@@ -522,14 +522,14 @@ class Storage:
 
         async def work(db: Transaction) -> int:
             return await db.insert(
-                "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
+                "INSERT INTO claims (game_id, user_id, board_id, prize, step, valid, reason,"
                 " request, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     user_id,
                     board_id,
                     prize,
-                    draw_seq,
+                    step,
                     int(valid),
                     reason,
                     request,
@@ -540,9 +540,9 @@ class Storage:
         return await self._write_game(game_id, work)
 
     async def claim_requests(self, game_id: int) -> list[tuple[tuple[int, int, str], bool]]:
-        """``((user_id, draw_seq, request), valid)`` of every claim judged in the game."""
+        """``((user_id, step, request), valid)`` of every claim judged in the game."""
         rows = await self._all(
-            "SELECT user_id, draw_seq, request, valid FROM claims WHERE game_id = ? ORDER BY id",
+            "SELECT user_id, step, request, valid FROM claims WHERE game_id = ? ORDER BY id",
             (game_id,),
         )
         return [((int(r[0]), int(r[1]), str(r[2])), bool(r[3])) for r in rows]
@@ -556,7 +556,7 @@ class Storage:
                 user_id=int(r["user_id"]),
                 board_id=r["board_id"],
                 prize=str(r["prize"]),
-                draw_seq=int(r["draw_seq"]),
+                step=int(r["step"]),
                 valid=bool(r["valid"]),
                 reason=str(r["reason"]),
             )
@@ -570,25 +570,27 @@ class Storage:
         prize: str,
         user_id: int,
         board_id: int | None,
-        draw_seq: int,
+        step: int,
         claim_reason: str = "",
         state: str | None = None,
         request: str = "",
     ) -> None:
-        """Store a valid claim, its winner row and optionally the game's new state atomically."""
+        """Store a valid claim, its winner row and optionally the game's new state atomically;
+        ``step`` is how far the game had gone: the calls made in a calling game, the moves played
+        in a table game."""
         created_at = time.time()
 
         async def work(db: Transaction) -> None:
             await db.execute(
-                "INSERT INTO claims (game_id, user_id, board_id, prize, draw_seq, valid, reason,"
+                "INSERT INTO claims (game_id, user_id, board_id, prize, step, valid, reason,"
                 " request, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)",
-                (game_id, user_id, board_id, prize, draw_seq, claim_reason, request, created_at),
+                (game_id, user_id, board_id, prize, step, claim_reason, request, created_at),
             )
             try:
                 await db.execute(
-                    "INSERT INTO winners (game_id, prize, user_id, board_id, draw_seq)"
+                    "INSERT INTO winners (game_id, prize, user_id, board_id, step)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, prize, user_id, board_id, draw_seq),
+                    (game_id, prize, user_id, board_id, step),
                 )
             except ConflictError as error:
                 raise StorageError(f"{user_id} already won {prize} in game {game_id}") from error
@@ -608,12 +610,12 @@ class Storage:
 
     async def winners(self, game_id: int) -> list[WinnerRow]:
         rows = await self._all(
-            "SELECT prize, user_id, board_id, draw_seq FROM winners WHERE game_id = ?"
-            " ORDER BY draw_seq, rowid",
+            "SELECT prize, user_id, board_id, step FROM winners WHERE game_id = ?"
+            " ORDER BY step, rowid",
             (game_id,),
         )
         return [
-            WinnerRow(str(r["prize"]), int(r["user_id"]), r["board_id"], int(r["draw_seq"]))
+            WinnerRow(str(r["prize"]), int(r["user_id"]), r["board_id"], int(r["step"]))
             for r in rows
         ]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +20,7 @@ from discord.app_commands import locale_str as _
 
 import cogs.dots.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.components import GameButton, GameSelect
 from bot.i18n import LocaleLike, message
 from bot.render.dots import render_dots
 from bot.replies import check_range, defer_private
@@ -29,9 +31,8 @@ from bot.table import (
     MIN_TURN_SECONDS,
     DuelCog,
     Shown,
-    TableButton,
-    TableSelect,
 )
+from bot.table.options import DuelOptions
 from cogs.dots.solution import solved_board
 from engine.dots import MAX_SIDE, MIN_SIDE, DotsGame, Level, Line, Orientation, Player, choose_line
 
@@ -62,7 +63,16 @@ def squashed(text: str) -> str:
     return "".join(char for char in text.upper() if char.isalnum())
 
 
-class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
+@dataclass(frozen=True, kw_only=True)
+class DotsOptions(DuelOptions):
+    """A game's options: the duel's, and the board's size in boxes."""
+
+    rows: int
+    columns: int
+
+
+class DotsCog(DuelCog[DotsGame, DotsOptions], name="Dots and Boxes"):
+    options_type = DotsOptions
     kind = "dots"
     prefix = "dots"
     title = "Dots and Boxes"
@@ -80,8 +90,8 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
     def load(self, game: GameRow) -> DotsGame:
         return DotsGame.from_state(game.state)
 
-    def first_state(self, options: dict[str, Any]) -> str:
-        return DotsGame(int(options["rows"]), int(options["columns"])).to_state()
+    def first_state(self, options: DotsOptions) -> str:
+        return DotsGame(options.rows, options.columns).to_state()
 
     def turn_seat(self, engine: DotsGame) -> int:
         return PLAYERS.index(engine.turn)
@@ -118,8 +128,8 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         gain = message("dots_gain", locale, count=boxes)
         return f"{SQUARES[seat]} {line.id}{gain if boxes else ''}"
 
-    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
-        return message("dots_settings", locale, rows=options["rows"], columns=options["columns"])
+    def describe_options(self, options: DotsOptions, locale: LocaleLike = None) -> str:
+        return message("dots_settings", locale, rows=options.rows, columns=options.columns)
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -138,7 +148,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                 for line in lines
             ]
             view.add_item(
-                TableSelect.make(
+                GameSelect.make(
                     self.prefix,
                     "line",
                     game.id,
@@ -151,7 +161,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                 )
             )
         view.add_item(
-            TableButton.make(
+            GameButton.make(
                 self.prefix,
                 "resign",
                 game.id,
@@ -177,10 +187,10 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
         locale = self.channel_locale(game)
         title = self.title_es if locale.startswith("es") else self.title
         lines = [
-            f"## {title} #{game.id} · {self.describe_options(game.options, locale)}",
+            f"## {title} #{game.id} · {self.describe_options(self.options(game), locale)}",
             self.score_line(game, engine, locale),
         ]
-        last = game.options.get("last")
+        last = self.options(game).last
         if last:
             lines.append(message("dots_last", locale, moves=", ".join(last)))
         if game.status.is_live:
@@ -191,7 +201,7 @@ class DotsCog(DuelCog[DotsGame], name="Dots and Boxes"):
                     locale,
                     square=SQUARES[turn],
                     who=self.who(game, turn),
-                    deadline=int(float(game.options["deadline"])),
+                    deadline=int(self.options(game).deadline or 0),
                     kind=self.kind,
                 )
             )

@@ -180,14 +180,14 @@ class Housie(
         for won in self.won_boards(winners, boards, players, locale):
             winner = won.winner
             ticket = Ticket.from_state(won.board.state)
-            result = check_prize(ticket, called[: winner.draw_seq], Prize(winner.prize))
+            result = check_prize(ticket, called[: winner.step], Prize(winner.prize))
             if not result.valid:
                 continue
             wins.append(
                 render_results.HousieWin(
                     name=won.name,
                     prize=self.prize_name(winner.prize, locale),
-                    seq=winner.draw_seq,
+                    seq=winner.step,
                     ticket=ticket,
                     numbers=result.numbers,
                     ticket_number=won.board.board_index + 1,
@@ -421,7 +421,7 @@ class Housie(
         live = self.live.get(game.id)
         seen = live.announced if live is not None else None
         winners = live.winners if live is not None and live.winners is not None else []
-        offered = {*self.open_prizes(game), *(w.prize for w in winners if w.draw_seq == seen)}
+        offered = {*self.open_prizes(game), *(w.prize for w in winners if w.step == seen)}
         return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
 
     async def prizes_offered(self, game: GameRow) -> list[str]:

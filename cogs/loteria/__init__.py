@@ -200,7 +200,7 @@ class Loteria(
             tabla = Tabla.from_state(won.board.state)
             pattern = Pattern(winner.prize)
             # The cells that won, as the claim found them (the last card's line first).
-            result = check_claim(tabla, state.called[: winner.draw_seq], pattern)
+            result = check_claim(tabla, state.called[: winner.step], pattern)
             if not result.valid:
                 continue
             wins.append(
@@ -208,7 +208,7 @@ class Loteria(
                     name=won.name,
                     prize=self.prize_name(winner.prize, locale),
                     pattern=pattern,
-                    seq=winner.draw_seq,
+                    seq=winner.step,
                     tabla=tabla,
                     cells=result.cells,
                     shared=won.shared,

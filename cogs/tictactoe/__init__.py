@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,11 +18,13 @@ from discord.app_commands import locale_str as _
 
 import cogs.tictactoe.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.components import GameButton
 from bot.i18n import LocaleLike, message
 from bot.render.tictactoe import render_tictactoe
 from bot.replies import UserError
 from bot.storage import GameRow
-from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown, TableButton
+from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
+from bot.table.options import DuelOptions
 from engine.errors import quoted
 from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
 
@@ -42,7 +45,15 @@ def cell_name(cell: int, size: int, locale: LocaleLike = None) -> str:
     return message("ttt_cell", locale, row=row + 1, column=column + 1)
 
 
-class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
+@dataclass(frozen=True, kw_only=True)
+class TicTacToeOptions(DuelOptions):
+    """A game's options: the duel's, and the board's side."""
+
+    size: int
+
+
+class TicTacToeCog(DuelCog[TicTacToe, TicTacToeOptions], name="Tic-tac-toe"):
+    options_type = TicTacToeOptions
     kind = "tictactoe"
     prefix = "ttt"
     title = "Tic-tac-toe"
@@ -62,8 +73,8 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
     def load(self, game: GameRow) -> TicTacToe:
         return TicTacToe.from_state(game.state)
 
-    def first_state(self, options: dict[str, Any]) -> str:
-        return TicTacToe(Rules.standard(int(options["size"]))).to_state()
+    def first_state(self, options: TicTacToeOptions) -> str:
+        return TicTacToe(Rules.standard(options.size)).to_state()
 
     def turn_seat(self, engine: TicTacToe) -> int:
         return PLAYERS.index(engine.turn)
@@ -100,8 +111,8 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
             "ttt_said", locale, mark=mover.value, cell=cell_name(cell, engine.size, locale)
         )
 
-    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
-        size = int(options["size"])
+    def describe_options(self, options: TicTacToeOptions, locale: LocaleLike = None) -> str:
+        size = options.size
         rules = Rules.standard(size)
         return message("ttt_settings", locale, size=size, k=rules.k)
 
@@ -114,7 +125,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         view = discord.ui.View(timeout=None)
         for cell, mark in enumerate(engine.cells):
             view.add_item(
-                TableButton.make(
+                GameButton.make(
                     self.prefix,
                     "cell",
                     game.id,
@@ -127,7 +138,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
             )
         if not over and engine.size < MAX_SIZE:
             view.add_item(
-                TableButton.make(
+                GameButton.make(
                     self.prefix,
                     "resign",
                     game.id,
@@ -143,7 +154,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         locale = self.channel_locale(game)
         title = self.title_es if locale.startswith("es") else self.title
         lines = [
-            f"## {title} #{game.id} · {self.describe_options(game.options, locale)}",
+            f"## {title} #{game.id} · {self.describe_options(self.options(game), locale)}",
             self.players_line(game, locale),
         ]
         if game.status.is_live:
@@ -154,7 +165,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
                     locale,
                     who=self.who(game, turn),
                     mark=engine.turn.value,
-                    deadline=int(float(game.options["deadline"])),
+                    deadline=int(self.options(game).deadline or 0),
                 )
             )
             if engine.size == MAX_SIZE:
@@ -167,7 +178,7 @@ class TicTacToeCog(DuelCog[TicTacToe], name="Tic-tac-toe"):
         locale = self.channel_locale(game)
         names = self.names(game)
         # The picture words its own verdict from the board, unless the game ended early.
-        told = game.options.get("end")
+        told = self.options(game).end
         forfeit = self.verdict(game, plain=True, locale=locale) if told else ""
         picture = await asyncio.to_thread(
             render_tictactoe,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,12 +20,14 @@ from discord.app_commands import locale_str as _
 
 import cogs.triangle.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.components import GameButton
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
 from bot.replies import UserError, answer, check_range, defer_private, defer_public
 from bot.storage import GameRow, GameStatus
-from bot.table import Shown, TableButton, TableGameCog
+from bot.table import Shown, TableGameCog
+from bot.table.options import TableOptions
 from bot.throttle import HINT_RATE, SOLVE_RATE, Lane, member_cooldown
 from engine.triangle import (
     COORDINATES,
@@ -78,6 +81,19 @@ def solution_text(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike = N
     )
 
 
+@dataclass(frozen=True, kw_only=True)
+class TriangleOptions(TableOptions):
+    """A puzzle's options: the hints asked, the peg picked, and how it was put away."""
+
+    hints: int = 0  # stored from the start, even at 0
+    selected: int | None = None  # the hole of the peg picked, if one is
+    end: str | None = None  # the English reason it was put away ("given up", "left idle")
+
+    def written(self, key: str, value: Any) -> bool:
+        """The hint count is stored from the start."""
+        return key == "hints" or super().written(key, value)
+
+
 class TriangleCog(TableGameCog, name="Tricky Triangle"):
     kind = "triangle"
     prefix = "tri"
@@ -98,9 +114,13 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         return None if game.state == PICK_STATE else TriangleGame.from_state(game.state)
 
     @staticmethod
-    def selected(game: GameRow) -> int | None:
-        value = game.options.get("selected")
-        return None if value is None else int(value)
+    def options(game: GameRow) -> TriangleOptions:
+        """The puzzle's options, typed."""
+        return TriangleOptions.from_stored(game.options)
+
+    def selected(self, game: GameRow) -> int | None:
+        """The hole of the peg picked, if one is."""
+        return self.options(game).selected
 
     # -- the message ---------------------------------------------------------------------------
 
@@ -116,7 +136,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             if hole == picked:
                 style = discord.ButtonStyle.success
             view.add_item(
-                TableButton.make(
+                GameButton.make(
                     self.prefix,
                     "hole",
                     game.id,
@@ -129,7 +149,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             )
             if hole == 0 and not over:
                 view.add_item(
-                    TableButton.make(
+                    GameButton.make(
                         self.prefix,
                         "hint",
                         game.id,
@@ -139,7 +159,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                     )
                 )
                 view.add_item(
-                    TableButton.make(
+                    GameButton.make(
                         self.prefix,
                         "quit",
                         game.id,
@@ -206,7 +226,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         if puzzle is None:
             return message("tri_put_away_early", locale)
         pegs = message("tri_pegs", locale, count=puzzle.pegs_left)
-        hints = int(game.options.get("hints", 0))
+        hints = self.options(game).hints
         hint_note = message("tri_with_hints", locale, hints=message("tri_hints", locale, count=hints))
         if game.status is GameStatus.FINISHED:
             said = remark(puzzle.pegs_left, locale)
@@ -215,7 +235,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             hint_note = hint_note if hints else ""
             return message("tri_final", locale, pegs=pegs, hints=hint_note, remark=said)
         # The stored reason is the English text; its key is that text in snake case.
-        reason = str(game.options.get("end", "given up"))
+        reason = self.options(game).end or "given up"
         reason_key = "tri_" + reason.replace(" ", "_")
         if reason_key in REASON_KEYS:
             reason = message(reason_key, locale)
@@ -253,11 +273,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                     channel_id=interaction.channel_id,
                     host_id=user.id,
                     seed=None,
-                    options={
-                        "deadline": self.deadline_after(self.idle_seconds),
-                        "hints": 0,
-                        "guild_locale": settings.public_locale(interaction.guild_locale),
-                    },
+                    options=TriangleOptions(
+                        deadline=self.deadline_after(self.idle_seconds),
+                        guild_locale=settings.public_locale(interaction.guild_locale),
+                    ).to_stored(),
                     state=state,
                     status=GameStatus.LOBBY if start is None else GameStatus.RUNNING,
                 )
@@ -349,27 +368,27 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     async def press(self, interaction: discord.Interaction[Any], game: GameRow, hole: int) -> None:
         """A hole pressed (under the game's lock): start, pick or drop a peg, or jump."""
         puzzle = self.load(game)
-        options = {**game.options, "deadline": self.deadline_after(self.idle_seconds)}
+        options = self.options(game).but(deadline=self.deadline_after(self.idle_seconds))
         status = GameStatus.RUNNING
         if puzzle is None:
             puzzle = TriangleGame.new(hole)
         elif puzzle.has_peg(hole):
-            options["selected"] = None if self.selected(game) == hole else hole
+            options = options.but(selected=None if self.selected(game) == hole else hole)
         else:
             picked = self.selected(game)
             if picked is None:
                 raise UserError("tri_hole_empty", hole=hole)
             # An illegal jump raises a TriangleError whose code explains it in the player's words.
             puzzle.jump(picked, hole)
-            options["selected"] = None
+            options = options.but(selected=None)
             if puzzle.is_over:
                 status = GameStatus.FINISHED
-                options.pop("deadline")
+                options = options.but(deadline=None)
         stored = await self.store_game(
             game.id,
             status=status,
             state=puzzle.to_state(),
-            options=options,
+            options=options.to_stored(),
             expect_state=game.state,
         )
         if not stored:
@@ -380,7 +399,7 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
                 prize="solved",
                 user_id=game.host_id,
                 board_id=None,
-                draw_seq=len(puzzle.history),
+                step=len(puzzle.history),
             )
         after = await self.storage.get_game(game.id)
         assert after is not None
@@ -408,8 +427,8 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
-            hints = int(fresh.options.get("hints", 0)) + 1
-            await self.store_game(game.id, options={**fresh.options, "hints": hints})
+            options = self.options(fresh)
+            await self.store_game(game.id, options=options.but(hints=options.hints + 1).to_stored())
         await answer(
             interaction,
             message(
@@ -434,12 +453,11 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             assert fresh is not None
             if not fresh.status.is_live:
                 raise self.refusal("table_over", game=game.id)
-            options = {**fresh.options, "end": reason, "selected": None}
-            options.pop("deadline", None)
+            options = self.options(fresh).but(end=reason, selected=None, deadline=None)
             ended = await self.store_game(
                 game.id,
                 status=GameStatus.CANCELLED,
-                options=options,
+                options=options.to_stored(),
                 expect_state=fresh.state,
             )
             if not ended:
@@ -451,10 +469,12 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
 
     async def on_deadline(self, game: GameRow) -> None:
         # Called under the game's lock, which put_away takes itself: do it without.
-        options = {**game.options, "end": "left idle", "selected": None}
-        options.pop("deadline", None)
+        options = self.options(game).but(end="left idle", selected=None, deadline=None)
         ended = await self.store_game(
-            game.id, status=GameStatus.CANCELLED, options=options, expect_state=game.state
+            game.id,
+            status=GameStatus.CANCELLED,
+            options=options.to_stored(),
+            expect_state=game.state,
         )
         if ended:
             after = await self.storage.get_game(game.id)

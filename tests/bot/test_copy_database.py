@@ -39,12 +39,12 @@ async def fill(storage: Storage) -> None:
         await storage.record_draw(done.id, seq, seq * 3, state=f"after-{seq}")
     await storage.set_draw_message(done.id, 1, 123456789012345678)
     await storage.record_claim(
-        done.id, 9, board_id=None, prize="line", draw_seq=2, valid=False, reason="no", request="x"
+        done.id, 9, board_id=None, prize="line", step=2, valid=False, reason="no", request="x"
     )
     await storage.record_false_claim(done.id, 9, limit=2)
     (board,) = await storage.boards(done.id, 7)
-    await storage.record_win(done.id, prize="line", user_id=7, board_id=board.id, draw_seq=5)
-    await storage.record_win(done.id, prize="line", user_id=9, board_id=None, draw_seq=5)
+    await storage.record_win(done.id, prize="line", user_id=7, board_id=board.id, step=5)
+    await storage.record_win(done.id, prize="line", user_id=9, board_id=None, step=5)
     await storage.update_game(done.id, status=GameStatus.FINISHED)
     running = await storage.create_game(
         kind="housie", guild_id=2, channel_id=11, host_id=8, seed=b"\xff" * 32, options={}
@@ -133,11 +133,11 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
         (board,) = await postgres.boards(game.id)
         assert board.id == 5  # 4 was the leaver's
         claim = await postgres.record_claim(
-            game.id, 1, board_id=None, prize="line", draw_seq=1, valid=False, reason=""
+            game.id, 1, board_id=None, prize="line", step=1, valid=False, reason=""
         )
         assert claim == 4
-        await postgres.record_win(game.id, prize="full", user_id=1, board_id=None, draw_seq=1)
-        await postgres.record_win(game.id, prize="line", user_id=1, board_id=None, draw_seq=1)
+        await postgres.record_win(game.id, prize="full", user_id=1, board_id=None, step=1)
+        await postgres.record_win(game.id, prize="line", user_id=1, board_id=None, step=1)
         assert [w.prize for w in await postgres.winners(game.id)] == ["full", "line"]
 
 

@@ -221,10 +221,10 @@ def every_game_write(
         "record_draw": lambda: storage.record_draw(game.id, 1, 42, "state-after-1"),
         "set_draw_message": lambda: storage.set_draw_message(game.id, 1, 555),
         "record_claim": lambda: storage.record_claim(
-            game.id, 7, board_id=board_id, prize="line1", draw_seq=1, valid=False, reason="no"
+            game.id, 7, board_id=board_id, prize="line1", step=1, valid=False, reason="no"
         ),
         "record_win": lambda: storage.record_win(
-            game.id, prize="line1", user_id=7, board_id=board_id, draw_seq=1
+            game.id, prize="line1", user_id=7, board_id=board_id, step=1
         ),
         "check_fence": lambda: storage.check_fence(game.id),
         "add_schedule": lambda: a_night(storage, game.guild_id),

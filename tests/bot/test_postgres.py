@@ -80,13 +80,13 @@ async def test_a_commit_whose_answer_was_lost_is_made_once(
             assert (await cut(storage.record_false_claim(game.id, 5, limit=3))).false_claims == 1
             claim_id = await cut(
                 storage.record_claim(
-                    game.id, 5, board_id=None, prize="line", draw_seq=1, valid=False, reason="no"
+                    game.id, 5, board_id=None, prize="line", step=1, valid=False, reason="no"
                 )
             )
             assert [c.id for c in await storage.claims(game.id)] == [claim_id]
             await cut(storage.record_draw(game.id, 1, 40, state="after-1"))
             await cut(
-                storage.record_win(game.id, prize="line", user_id=6, board_id=None, draw_seq=1)
+                storage.record_win(game.id, prize="line", user_id=6, board_id=None, step=1)
             )
             assert len(await storage.winners(game.id)) == 1
             assert await cut(storage.update_game(game.id, state="b", expect_state="after-1"))
@@ -144,7 +144,7 @@ async def test_connections_cut_again_and_again_lose_and_double_nothing(
         async def claims() -> None:
             for seq in range(20):
                 await storage.record_claim(
-                    game.id, 1, board_id=None, prize="line", draw_seq=seq, valid=False, reason=""
+                    game.id, 1, board_id=None, prize="line", step=seq, valid=False, reason=""
                 )
 
         async def joins() -> None:
@@ -167,7 +167,7 @@ async def test_connections_cut_again_and_again_lose_and_double_nothing(
             (seq, seq + 100) for seq in range(1, 31)
         ]
         assert (await storage.get_player(game.id, 1)).false_claims == 20  # type: ignore[union-attr]
-        assert sorted(c.draw_seq for c in await storage.claims(game.id)) == list(range(20))
+        assert sorted(c.step for c in await storage.claims(game.id)) == list(range(20))
         players = await storage.players(game.id)
         assert sorted(p.seat for p in players) == list(range(21))
         boards = await storage.boards(game.id)
@@ -255,7 +255,7 @@ async def test_the_rules_hold_between_processes(database: str):
 
         wins = await asyncio.gather(
             *(
-                storage.record_win(game.id, prize="line", user_id=3, board_id=None, draw_seq=1)
+                storage.record_win(game.id, prize="line", user_id=3, board_id=None, step=1)
                 for storage in (first, second)
             ),
             return_exceptions=True,

@@ -55,6 +55,37 @@ async def test_migrations_set_the_schema_version_and_are_idempotent(
         assert await storage.schema_version() == len(MIGRATIONS)
 
 
+async def test_claims_and_wins_stored_before_the_step_was_named_keep_it(
+    database: Path | str, monkeypatch: pytest.MonkeyPatch
+):
+    """Migration 10 renames ``draw_seq`` (a calling game's calls, a table game's moves) to
+    ``step``: rows written under the old name read the same after it."""
+    monkeypatch.setattr("bot.storage._storage.MIGRATIONS", MIGRATIONS[:9])
+    async with Storage.open(database) as storage:
+        assert await storage.schema_version() == 9
+        duel = await new_game(storage, kind="tictactoe")
+    for table in ("claims", "winners"):
+        columns = "game_id, user_id, board_id, prize, draw_seq"
+        extra = ", valid, created_at" if table == "claims" else ""
+        values = ", 1, 0" if table == "claims" else ""
+        await raw_execute(
+            database,
+            f"INSERT INTO {table} ({columns}{extra}) VALUES (?, 5, NULL, 'win', 7{values})",
+            duel.id,
+        )
+    monkeypatch.undo()
+    async with Storage.open(database) as storage:
+        assert await storage.schema_version() == len(MIGRATIONS) == 10
+        assert [(w.user_id, w.prize, w.step) for w in await storage.winners(duel.id)] == [
+            (5, "win", 7)
+        ]
+        assert [(c.user_id, c.step, c.valid) for c in await storage.claims(duel.id)] == [
+            (5, 7, True)
+        ]
+        await storage.record_win(duel.id, prize="win", user_id=6, board_id=None, step=9)
+        assert [w.step for w in await storage.winners(duel.id)] == [7, 9]
+
+
 async def test_game_round_trip_and_conditional_update(storage: Storage):
     game = await new_game(storage)
     assert game.status is GameStatus.LOBBY
@@ -176,11 +207,11 @@ async def test_wins_are_recorded_once_and_counted(storage: Storage):
         await storage.add_player(
             g.id, 5, display_name="", locale="", boards=lambda seat, first: [("x", "")]
         )
-    await storage.record_win(game.id, prize="line", user_id=5, board_id=None, draw_seq=4, state="w")
-    await storage.record_win(game.id, prize="full", user_id=5, board_id=None, draw_seq=9)
-    await storage.record_win(other.id, prize="full_house", user_id=5, board_id=None, draw_seq=50)
+    await storage.record_win(game.id, prize="line", user_id=5, board_id=None, step=4, state="w")
+    await storage.record_win(game.id, prize="full", user_id=5, board_id=None, step=9)
+    await storage.record_win(other.id, prize="full_house", user_id=5, board_id=None, step=50)
     with pytest.raises(StorageError):
-        await storage.record_win(game.id, prize="line", user_id=5, board_id=None, draw_seq=5)
+        await storage.record_win(game.id, prize="line", user_id=5, board_id=None, step=5)
     assert [w.prize for w in await storage.winners(game.id)] == ["line", "full"]
     assert len([c for c in await storage.claims(game.id) if c.valid]) == 2
     # Wins count once their game is over.
@@ -220,7 +251,7 @@ async def test_the_leaderboard_counts_wins_and_games_finished_in_the_period(
             )
         for prize, user_id in enumerate(winners):
             await storage.record_win(
-                game.id, prize=f"p{prize}", user_id=user_id, board_id=None, draw_seq=1
+                game.id, prize=f"p{prize}", user_id=user_id, board_id=None, step=1
             )
         await storage.update_game(game.id, status=status)
         await raw_execute(
@@ -240,7 +271,7 @@ async def test_the_leaderboard_counts_wins_and_games_finished_in_the_period(
     await storage.add_player(
         running.id, dee, display_name="", locale="", boards=lambda _seat, _first: []
     )
-    await storage.record_win(running.id, prize="line", user_id=dee, board_id=None, draw_seq=1)
+    await storage.record_win(running.id, prize="line", user_id=dee, board_id=None, step=1)
     await played("tictactoe", [cy, dee], [dee], days_ago=20)
 
     async def board(since_days: float | None, per_kind: int = 5) -> list[tuple[str, int, int, int]]:

@@ -53,11 +53,11 @@ async def calling_game(
     await storage.update_game(game.id, status=GameStatus.RUNNING)
     await storage.record_draw(game.id, 1, 7, state="after-1")
     await storage.record_claim(
-        game.id, players[-1], board_id=None, prize="line", draw_seq=1, valid=False, reason="no"
+        game.id, players[-1], board_id=None, prize="line", step=1, valid=False, reason="no"
     )
     (board,) = await storage.boards(game.id, players[0])
     await storage.record_win(
-        game.id, prize="line", user_id=players[0], board_id=board.id, draw_seq=1
+        game.id, prize="line", user_id=players[0], board_id=board.id, step=1
     )
     if over:
         await storage.update_game(game.id, status=GameStatus.FINISHED)
@@ -137,7 +137,7 @@ async def test_forgetting_anonymises_finished_games_and_leaves_live_ones(storage
     assert {b.user_id for b in boards_after} == {anonymous, BOB, CAROL}
     # The win keeps its prize, board and call, not who; the hosting goes too.
     (win,) = await storage.winners(done)
-    assert (win.prize, win.user_id, win.draw_seq) == ("line", anonymous, 1)
+    assert (win.prize, win.user_id, win.step) == ("line", anonymous, 1)
     assert win.board_id == boards_before[0].id
     game = await storage.get_game(done)
     assert game is not None
@@ -174,7 +174,7 @@ async def test_a_host_who_did_not_play_and_a_table_games_seats_are_forgotten(sto
     )
     for user in (ALICE, BOB):
         await storage.add_player(duel.id, user, display_name="x", locale="en-US", boards=deal)
-    await storage.record_win(duel.id, prize="win", user_id=BOB, board_id=None, draw_seq=5)
+    await storage.record_win(duel.id, prize="win", user_id=BOB, board_id=None, step=5)
     await storage.update_game(duel.id, status=GameStatus.FINISHED)
     # A challenge BOB never accepted: he is in its seats only.
     declined = await storage.create_game(
@@ -211,7 +211,7 @@ async def test_a_host_who_did_not_play_and_a_table_games_seats_are_forgotten(sto
     assert duel_game.options["seats"] == [ALICE, anonymous_holder(1)]
     assert duel_game.options["names"] == ["alice", ""]
     assert duel_game.options["size"] == 3
-    assert [(w.user_id, w.draw_seq) for w in await storage.winners(duel.id)] == [
+    assert [(w.user_id, w.step) for w in await storage.winners(duel.id)] == [
         (anonymous_holder(1), 5)
     ]
     declined_game = await storage.get_game(declined.id)

@@ -67,7 +67,7 @@ async def test_a_riddle_comes_first_and_claims_wait_for_the_card(emulator: Emula
     assert "False claim" in claim.content
     assert card.spanish not in claim.content
     (judged,) = await bot.storage.claims(game.id)
-    assert judged.draw_seq == 1
+    assert judged.step == 1
     assert await calling
     revealed = await channel.wait_for_message(lambda m: "card 2 of 54" in m.content)
     assert revealed.id == riddle.id  # the same message, edited

@@ -90,10 +90,10 @@ async def test_a_spanish_housie_night_ends_on_a_picture_in_spanish(
     for winner in winners:
         assert winner.board_id is not None
         ticket = boards[winner.board_id].board_index + 1
-        value = order[winner.draw_seq - 1]
+        value = order[winner.step - 1]
         expected = (
             f"{SPANISH_PRIZES[Prize(winner.prize)]}: {names[winner.user_id]}, cartón {ticket},"
-            f" en la cantada {winner.draw_seq} (el {value}), con "
+            f" en la cantada {winner.step} (el {value}), con "
         )
         assert expected in alt, alt
 

@@ -124,7 +124,7 @@ async def test_claims_are_judged_on_the_calls_the_channel_has_seen(emulator: Emu
     assert hidden.spanish not in result.content
     assert hidden.spanish not in result.attachments[0].description
     (win,) = await bot.storage.winners(game.id)
-    assert win.draw_seq == target
+    assert win.step == target
 
 
 def waiting_for_the_lock(cog, game_id: int) -> int:
@@ -249,7 +249,7 @@ async def test_the_last_card_of_the_deck_is_shared_and_its_next_prize_still_clai
     assert "wins on call 54." in line.content
     line_shared = await (await second.slash("loteria claim", pattern="line")).reply()
     assert "sharing the prize" in line_shared.content, line_shared.content
-    assert [(w.prize, w.draw_seq) for w in await bot.storage.winners(game.id)] == [
+    assert [(w.prize, w.step) for w in await bot.storage.winners(game.id)] == [
         ("full", 54),
         ("full", 54),
         ("line", 54),
@@ -339,7 +339,7 @@ async def test_the_button_plays_the_prize_now_after_a_win_on_the_same_call(
     corners = await (await winner.click(call, button_id(call, "claim"))).reply()
     assert "corners" in corners.content, corners.content
     assert "wins on call" in corners.content
-    assert [(w.prize, w.user_id, w.draw_seq) for w in await bot.storage.winners(game.id)] == [
+    assert [(w.prize, w.user_id, w.step) for w in await bot.storage.winners(game.id)] == [
         ("line", winner.id, k),
         ("corners", winner.id, k),
     ]
@@ -543,7 +543,7 @@ async def test_housie_on_the_last_number_the_claim_button_still_offers_the_house
     (house,) = [cid for cid in offer.custom_ids if ":prize" in cid]
     shared = await (await second.click(offer, house)).reply()
     assert "sharing the prize" in shared.content, shared.content
-    assert [(w.prize, w.draw_seq) for w in await bot.storage.winners(game.id)] == [
+    assert [(w.prize, w.step) for w in await bot.storage.winners(game.id)] == [
         ("FH", 90),
         ("FH", 90),
     ]

@@ -104,7 +104,7 @@ async def test_a_winner_is_forgotten_and_the_game_still_verifies(
     assert sorted((b.deal_index, b.state) for b in boards_after) == sorted(
         (b.deal_index, b.state) for b in boards_before
     )
-    assert [(w.prize, w.user_id, w.draw_seq) for w in await bot.storage.winners(game.id)] == [
+    assert [(w.prize, w.user_id, w.step) for w in await bot.storage.winners(game.id)] == [
         ("line", anonymous, min(calls))
     ]
     assert winner.id not in {c.user_id for c in await bot.storage.claims(game.id)}

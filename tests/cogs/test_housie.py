@@ -192,7 +192,7 @@ async def test_a_full_housie_night(
         ticket = boards[winner.board_id].board_index + 1
         expected = (
             f"{Prize(winner.prize).display_name}: {names[winner.user_id]}, ticket {ticket},"
-            f" on call {winner.draw_seq} (number {order[winner.draw_seq - 1]})"
+            f" on call {winner.step} (number {order[winner.step - 1]})"
         )
         assert expected in picture.description
     announced = [

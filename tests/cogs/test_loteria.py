@@ -148,7 +148,7 @@ async def test_a_full_loteria_night(
     double = await (await winners[0].slash("loteria claim", pattern="line")).reply()
     assert "already won" in double.content
     recorded = await bot.storage.winners(game.id)
-    assert {(w.prize, w.user_id, w.draw_seq) for w in recorded} == {
+    assert {(w.prize, w.user_id, w.step) for w in recorded} == {
         ("line", winners[0].id, first_line),
         ("line", winners[1].id, first_line),
     }
@@ -180,7 +180,7 @@ async def test_a_full_loteria_night(
             picture.description
         )
     for won in await bot.storage.winners(game.id):
-        assert f"{names[won.user_id]}, on call {won.draw_seq} (" in picture.description
+        assert f"{names[won.user_id]}, on call {won.step} (" in picture.description
     over = await (await winners[0].slash("loteria claim", in_channel=channel)).reply()
     assert "no Lotería game" in over.content
     stale = await (await winners[0].click(call_message, button_id(call_message, "claim"))).reply()

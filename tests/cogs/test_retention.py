@@ -27,7 +27,7 @@ async def a_game(storage: Storage, status: GameStatus, *, user: int = 7) -> int:
         kind="bingo", guild_id=1, channel_id=10, host_id=user, seed=bytes(32), options={}
     )
     await storage.add_player(game.id, user, display_name="p", locale="", boards=deal)
-    await storage.record_win(game.id, prize="line", user_id=user, board_id=None, draw_seq=1)
+    await storage.record_win(game.id, prize="line", user_id=user, board_id=None, step=1)
     if status is not GameStatus.LOBBY:
         await storage.update_game(game.id, status=status)
     return game.id

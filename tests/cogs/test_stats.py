@@ -50,7 +50,7 @@ async def play_game(
             boards=lambda _seat, _first: [],
         )
     for member in winners:
-        await storage.record_win(game.id, prize="win", user_id=member.id, board_id=None, draw_seq=1)
+        await storage.record_win(game.id, prize="win", user_id=member.id, board_id=None, step=1)
     await storage.update_game(game.id, status=status)
     if finished_days_ago is not None:
         await raw_execute(

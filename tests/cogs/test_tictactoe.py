@@ -89,7 +89,7 @@ async def test_a_challenge_played_to_a_win_then_a_rematch(emulator: Emulator, st
     stored = await bot.storage.get_game(game)
     assert stored.status is GameStatus.FINISHED
     assert TicTacToe.from_state(stored.state).outcome.line == (2, 4, 6)
-    assert [(w.user_id, w.draw_seq) for w in await bot.storage.winners(game)] == [(alice.id, 5)]
+    assert [(w.user_id, w.step) for w in await bot.storage.winners(game)] == [(alice.id, 5)]
     stats = await (await carol.slash("stats")).reply()
     assert "Tic-tac-toe" in stats.content
     assert alice.mention in stats.content
@@ -199,7 +199,7 @@ async def test_sizes_resigning_and_one_game_of_a_kind_at_a_time(emulator: Emulat
 
 
 async def test_a_player_who_does_not_move_loses_on_time(emulator: Emulator, start_bot, monkeypatch):
-    monkeypatch.setattr("bot.table.CHALLENGE_SECONDS", 15)
+    monkeypatch.setattr("bot.table.duel.CHALLENGE_SECONDS", 15)  # where duels read it
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     alice, bob = guild.add_member("alice"), guild.add_member("bob")

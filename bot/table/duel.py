@@ -1,35 +1,20 @@
-"""What the table games share (tic-tac-toe, Dots and Boxes, the Tricky Triangle).
-
-* Components whose custom ids carry the game (``gn:ttt:cell:12:4``, ``gs:dots:line:7:0``),
-  registered as dynamic items, so buttons and selects on old messages work after a restart.
-* One lock per game, and compare-and-set writes of the engine state, so two presses at once
-  cannot both move.
-* A deadline per live game (a move, an answer to a challenge, an idle puzzle) kept in the
-  game's options and watched by one timer task, resumed at start-up.
-* :class:`DuelCog`, the two-player life cycle of tic-tac-toe and Dots and Boxes: a challenge
-  (accept / decline) or a game against the bot, turns, the bot's replies, resignation,
-  forfeit on time, the result (a win recorded for ``/stats``) and a rematch with sides swapped.
-
-A member is in at most one live game of each kind; a challenged member joins on accepting.
-"""
+"""The two-player life cycle of a table game (:class:`DuelCog`): a challenge (accept / decline)
+or a game against the bot, turns, the bot's replies, resignation, forfeit on time, the result
+(a win recorded for ``/stats``) and a rematch with sides swapped."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
-import re
 import time
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
-from discord.utils import MISSING
 
-from bot.acks import Place
-from bot.games import GameCog, dispatch_component, post_refusal
+from bot.components import GameButton
+from bot.games import post_refusal
 from bot.i18n import MESSAGES, LocaleLike, is_spanish, message
 from bot.permissions import require_posting
 from bot.replies import (
@@ -40,373 +25,34 @@ from bot.replies import (
     defer_public,
 )
 from bot.storage import GameRow, GameStatus
+from bot.table.base import (
+    BOT_SEAT_ID,
+    CHALLENGE_SECONDS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    Shown,
+    TableGameCog,
+)
+from bot.table.options import DuelOptions
 from engine.errors import quoted
 from engine.fairness import SeededRandom
 
-if TYPE_CHECKING:
-    from bot.app import GameNightBot
-
 log = logging.getLogger(__name__)
 
-BOT_SEAT_ID = 0  # the user id stored for the bot's seat in a game's options
-CHALLENGE_SECONDS = 300  # how long a challenged member has to accept
-MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 900
-SHUTDOWN_GRACE = 3.0
-
-_TEMPLATE_TAIL = (
-    r":(?P<prefix>ttt|dots|tri):(?P<action>[a-z]+):(?P<game>\d+)(?::(?P<arg>[A-Za-z0-9]+))?"
-)
-
-
-def custom_id(kind: str, prefix: str, action: str, game_id: int, arg: str | int = "") -> str:
-    """A table game component's custom id: ``<kind>:<game prefix>:<action>:<game>[:<arg>]``."""
-    tail = f":{arg}" if arg != "" else ""
-    return f"{kind}:{prefix}:{action}:{game_id}{tail}"
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gn" + _TEMPLATE_TAIL):
-    """A button of a table game; its custom id names the game, the action and an argument."""
-
-    def __init__(
-        self, prefix: str, action: str, game_id: int, arg: str, button: discord.ui.Button[Any]
-    ) -> None:
-        self.prefix, self.action, self.game_id, self.arg = prefix, action, game_id, arg
-        button.custom_id = custom_id("gn", prefix, action, game_id, arg)
-        super().__init__(button)
-
-    @classmethod
-    def make(
-        cls,
-        prefix: str,
-        action: str,
-        game_id: int,
-        *,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        arg: str | int = "",
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> TableButton:
-        """A button of game ``game_id`` that sends ``action`` (and ``arg``) to the game's cog."""
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, emoji=emoji, disabled=disabled, row=row
-        )
-        return cls(prefix, action, game_id, str(arg), button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        """The button again from its custom id, after a restart too."""
-        assert isinstance(item, discord.ui.Button)
-        return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hands the press to the game's cog."""
-        await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, ())
-
-
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs" + _TEMPLATE_TAIL):
-    """A string select of a table game (Dots and Boxes lines, in pages of 25)."""
-
-    def __init__(
-        self, prefix: str, action: str, game_id: int, arg: str, select: discord.ui.Select[Any]
-    ) -> None:
-        self.prefix, self.action, self.game_id, self.arg = prefix, action, game_id, arg
-        select.custom_id = custom_id("gs", prefix, action, game_id, arg)
-        super().__init__(select)
-
-    @classmethod
-    def make(
-        cls,
-        prefix: str,
-        action: str,
-        game_id: int,
-        *,
-        options: Sequence[discord.SelectOption],
-        placeholder: str,
-        arg: str | int = "",
-        row: int | None = None,
-    ) -> TableSelect:
-        """A select of game ``game_id`` sending ``action`` (and ``arg``) with the values chosen."""
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            options=list(options), placeholder=placeholder, row=row
-        )
-        return cls(prefix, action, game_id, str(arg), select)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableSelect:
-        """The select again from its custom id, after a restart too."""
-        assert isinstance(item, discord.ui.Select)
-        return cls(match["prefix"], match["action"], int(match["game"]), match["arg"] or "", item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hands the chosen values to the game's cog."""
-        values = tuple(str(value) for value in self.item.values)
-        await dispatch(interaction, self.prefix, self.action, self.game_id, self.arg, values)
-
-
-async def dispatch(
-    interaction: discord.Interaction[Any],
-    prefix: str,
-    action: str,
-    game_id: int,
-    arg: str,
-    values: Sequence[str],
-) -> None:
-    """Hand a component press to its game's cog; every error becomes a reply to the presser."""
-    await dispatch_component(
-        interaction,
-        TableGameCog,
-        lambda cog: cog.prefix == prefix,
-        lambda cog: cog.on_component(interaction, action, game_id, arg, values),
-        context=f"{prefix} game {game_id}",
-    )
-
-
-@dataclass
-class LiveTable:
-    """In-memory companions of a stored game: its lock and its deadline timer."""
-
-    game_id: int
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    timer: asyncio.Task[None] | None = None
-
-    def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
-        """The deadline timer."""
-        return (self.timer,)
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """What a game message shows: text, components and (optionally) new attachments."""
-
-    content: str
-    view: discord.ui.View
-    files: list[discord.File] | None = None  # None: keep the message's attachments
-
-
-class TableGameCog(GameCog[LiveTable]):
-    """Components, locks, deadlines and the one-game-of-each-kind rule."""
-
-    prefix: ClassVar[str]  # the custom-id prefix
-    start_subcommand = "play"
-
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
-        # Checking that a member is free and seating them must not interleave.
-        self.seating = asyncio.Lock()
-
-    def new_live(self, game_id: int) -> LiveTable:
-        """A fresh companion for game ``game_id``."""
-        return LiveTable(game_id)
-
-    # -- hooks ---------------------------------------------------------------------------------
-
-    async def on_component(
-        self,
-        interaction: discord.Interaction[Any],
-        action: str,
-        game_id: int,
-        arg: str,
-        values: Sequence[str],
-    ) -> None:
-        """A button or select of game ``game_id`` was used: ``action`` with ``arg`` and the chosen
-        ``values``."""
-        raise NotImplementedError
-
-    async def on_deadline(self, game: GameRow) -> None:
-        """The game's deadline passed (called under its lock); must end it or move the deadline."""
-        raise NotImplementedError
-
-    # -- lifecycle -----------------------------------------------------------------------------
-
-    async def cog_load(self) -> None:
-        """Registers the components, and brings back each live game and its deadline timer."""
-        self.bot.add_dynamic_items(TableButton, TableSelect)
-        for game in await self.storage.live_games(self.kind):
-            if not self.bot.runs_guild(game.guild_id):
-                continue  # another shard's: another process runs it
-            self.remember(game)
-            await self.resume(game)
-            self.arm_timer(game.id)
-
-    async def resume(self, game: GameRow) -> None:
-        """Bring a live game back after a restart, before its timer is armed."""
-
-    # -- deadlines -----------------------------------------------------------------------------
-
-    def deadline_after(self, seconds: float) -> float:
-        """The wall-clock time ``seconds`` from now, on the bot's (test-scalable) clock."""
-        return time.time() + seconds * self.bot.time_scale
-
-    def arm_timer(self, game_id: int) -> None:
-        """Watch the game's deadline (start the timer, or make it look again)."""
-        if self.closing:
-            return
-        live = self.live_game(game_id)
-        if live.timer is None or live.timer.done():
-            live.timer = asyncio.create_task(self._timer(game_id), name=f"{self.kind}-{game_id}")
-        else:
-            live.wake.set()
-
-    async def _timer(self, game_id: int) -> None:
-        live = self.live_game(game_id)
-
-        async def watch() -> bool:
-            game = await self.storage.get_game(game_id)
-            if game is None or not game.status.is_live:
-                return False
-            deadline = game.options.get("deadline")
-            if deadline is None:
-                return False
-            delay = float(deadline) - time.time()
-            if delay > 0:
-                live.wake.clear()
-                if self.is_closing():
-                    return False  # shutdown set the event just before it was cleared
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.wake.wait(), timeout=delay)
-                return True  # woken by a move or shutdown, or the time is up: look again
-            async with live.lock:
-                fresh = await self.storage.get_game(game_id)
-                if fresh is None or not fresh.status.is_live:
-                    return False
-                if float(fresh.options.get("deadline", 0)) <= time.time():
-                    await self.on_deadline(fresh)
-            return True
-
-        await self.keep_running(game_id, watch)
-
-    # -- looking things up ---------------------------------------------------------------------
-
-    async def game_by_id(self, game_id: int) -> GameRow:
-        """Game ``game_id`` of this kind; refuses privately if there is none."""
-        game = await self.storage.get_game(game_id)
-        if game is None or game.kind != self.kind:
-            raise self.refusal("table_no_such_game", game=game_id)
-        return game
-
-    def remembered_of_player(self, user_id: int) -> list[GameRow]:
-        """The live games of this kind seating ``user_id``, from memory."""
-        return sorted(
-            (game for game in self.known.values() if user_id in self.seats_of(game)),
-            key=lambda game: game.id,
-        )
-
-    @staticmethod
-    def seats_of(game: GameRow) -> list[int]:
-        """The members playing a game, as the players stored: its host, and once a challenge is
-        accepted, the other member of its ``seats`` (a duel's; never the bot's)."""
-        seats = game.options.get("seats")
-        if not isinstance(seats, list) or game.status is GameStatus.LOBBY:
-            return [game.host_id]
-        return [int(user) for user in seats if int(user) != BOT_SEAT_ID]
-
-    @contextlib.asynccontextmanager
-    async def seated_in_order(
-        self, interaction: discord.Interaction[Any], *members: discord.abc.Snowflake | None
-    ) -> AsyncIterator[Place]:
-        """A place in the line of each member's games of this kind (``bot.acks.InOrder``),
-        taken at once and given up at the end: their games open in the order asked."""
-        keys = [(self.kind, interaction.user.id)]
-        keys += [(self.kind, member.id) for member in members if member is not None]
-        place = self.bot.in_order.place(*dict.fromkeys(keys))
-        try:
-            yield place
-        finally:
-            place.leave()
-
-    def check_free_in_memory(self, user_id: int, *, member: str | None = None) -> None:
-        """:meth:`check_free` from memory: before the acknowledgement, the refusal is private."""
-        self.refuse_busy(self.remembered_of_player(user_id), member)
-
-    async def check_free(self, user_id: int, *, member: str | None = None) -> None:
-        """Refuse if ``user_id`` is already in a live game of this kind (call under seating);
-        ``member`` names them when they are not the one asking."""
-        self.refuse_busy(await self.storage.live_games_of_player(user_id, self.kind), member)
-
-    def refuse_busy(self, games: Sequence[GameRow], member: str | None) -> None:
-        """The refusal of a member already playing ``games`` (none: no refusal)."""
-        if games:
-            where = _jump_link(games[0])
-            if member is None:
-                raise self.refusal("table_you_busy", game=games[0].id, where=where)
-            raise self.refusal("table_member_busy", member=member, game=games[0].id, where=where)
-
-    # -- showing -------------------------------------------------------------------------------
-
-    async def show(
-        self,
-        game: GameRow,
-        shown: Shown,
-        interaction: discord.Interaction[Any] | None = None,
-    ) -> None:
-        """Put ``shown`` on the game's message: through ``interaction`` when it was pressed
-        there (it must be deferred), otherwise by editing the stored message."""
-        attachments: Any = MISSING if shown.files is None else shown.files
-        # (Pressed on the game's message: also before its id is stored, a press that came
-        # while the database stored it.)
-        if (
-            interaction is not None
-            and interaction.message is not None
-            and game.lobby_message_id in {None, interaction.message.id}
-        ):
-            await interaction.edit_original_response(
-                content=shown.content, view=shown.view, attachments=attachments
-            )
-            return
-        if game.lobby_message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(game.channel_id)
-        try:
-            await channel.get_partial_message(game.lobby_message_id).edit(
-                content=shown.content, view=shown.view, attachments=attachments
-            )
-        except discord.HTTPException:
-            log.warning("could not update the message of %s game %s", self.kind, game.id)
-
-    async def post(self, interaction: discord.Interaction[Any], shown: Shown) -> discord.Message:
-        """Answer ``interaction`` with a new public message and return it (after
-        :func:`defer_public`, the message fills the placeholder; after a component's silent
-        acknowledgement, it is a follow-up)."""
-        posted = await answer(
-            interaction, shown.content, ephemeral=False, files=shown.files or (), view=shown.view
-        )
-        return posted if posted is not None else await interaction.original_response()
-
-
-def _jump_link(game: GameRow) -> str:
-    if game.guild_id is None or game.lobby_message_id is None:
-        return ""
-    return (
-        f" (https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.lobby_message_id})"
-    )
-
-
 EngineT = TypeVar("EngineT")
+OptionsT = TypeVar("OptionsT", bound=DuelOptions)
 
 
-class DuelCog(TableGameCog, Generic[EngineT]):
+class DuelCog(TableGameCog, Generic[EngineT, OptionsT]):
     """Two players (two members, or a member and the bot) taking turns on one engine state.
 
-    Seats are stored in the options as ``seats`` ([first, second], ``0`` for the bot) with
-    display ``names``; seat 0 moves first. The game's message shows the challenge, then the
-    board; a result message with a Rematch button follows the end.
+    Seats are stored in the options (:class:`bot.table.options.DuelOptions`, or the game's own
+    subclass with its settings: ``options_type``) as ``seats`` ([first, second], ``0`` for the
+    bot) with display ``names``; seat 0 moves first. The game's message shows the challenge,
+    then the board; a result message with a Rematch button follows the end.
     """
 
+    options_type: type[OptionsT]  # the game's options, read from and written to its row
     levels: ClassVar[tuple[str, ...]]
     default_level: ClassVar[str]
     mark_names: ClassVar[tuple[str, str]]  # "X"/"O", "red"/"blue"
@@ -418,7 +64,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """The engine of ``game``, from its stored state."""
         raise NotImplementedError
 
-    def first_state(self, options: dict[str, Any]) -> str:
+    def first_state(self, options: OptionsT) -> str:
         """The stored state a new game starts from, given its ``options``."""
         raise NotImplementedError
 
@@ -461,16 +107,26 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         """The message announcing the end; includes the rematch button."""
         raise NotImplementedError
 
-    def describe_options(self, options: dict[str, Any], locale: LocaleLike = None) -> str:
+    def describe_options(self, options: OptionsT, locale: LocaleLike = None) -> str:
         """The settings in a few words (board size...)."""
         raise NotImplementedError
 
-    # -- seats ---------------------------------------------------------------------------------
+    # -- options and seats -----------------------------------------------------------------------
 
-    @staticmethod
-    def seats(game: GameRow) -> list[int]:
+    def options(self, game: GameRow) -> OptionsT:
+        """The game's options, typed."""
+        return self.options_type.from_stored(game.options)
+
+    def seats(self, game: GameRow) -> list[int]:
         """The members in the two seats (``0`` for the bot), first mover first."""
-        return [int(user) for user in game.options["seats"]]
+        return [int(user) for user in self.options(game).seats]
+
+    def seats_of(self, game: GameRow) -> list[int]:
+        """The members playing: the host, and once the challenge is accepted the other member
+        (never the bot)."""
+        if game.status is GameStatus.LOBBY:
+            return [game.host_id]
+        return [user for user in self.seats(game) if user != BOT_SEAT_ID]
 
     def seat_of(self, game: GameRow, user_id: int) -> int | None:
         """The seat of member ``user_id`` in ``game``, or None if they are not playing."""
@@ -486,7 +142,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     def names(self, game: GameRow) -> list[str]:
         """The players' display names, by seat."""
-        return [str(name) for name in game.options["names"]]
+        return [str(name) for name in self.options(game).names]
 
     def mark_name(self, seat: int, locale: LocaleLike) -> str:
         """What seat ``seat`` plays with ("X", "red"...) in ``locale``'s language."""
@@ -494,7 +150,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
     def level_name(self, game: GameRow, locale: LocaleLike) -> str:
         """The bot's level in ``locale``'s language ("hard", "difícil"...)."""
-        level = str(game.options.get("level", ""))
+        level = self.options(game).level or ""
         key = f"table_level_{level}"
         return message(key, locale) if key in MESSAGES else level
 
@@ -522,9 +178,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         opponent: discord.Member | discord.User | None,
         level: str,
         turn_time: int,
-        settings: dict[str, Any],
+        settings: Mapping[str, Any],
     ) -> None:
-        """``/<game> play``: challenge ``opponent``, or play the bot when there is none."""
+        """``/<game> play``: challenge ``opponent``, or play the bot when there is none;
+        ``settings`` are the game's own options (``options_type``'s), as stored."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("table_server_only")
         server = await self.host_settings(interaction)
@@ -540,24 +197,23 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         check_range("turn_time", turn_time, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
         require_posting(interaction)
         user = interaction.user
-        options: dict[str, Any] = {
-            **settings,
-            "turn_time": turn_time,
-            "guild_locale": server.public_locale(interaction.guild_locale),
-        }
         bot_name = me.display_name if me is not None else "GameNight"
         if against_bot:
-            options |= {
-                "seats": [user.id, BOT_SEAT_ID],
-                "names": [user.display_name, bot_name],
-                "level": level,
-            }
+            other = (BOT_SEAT_ID, bot_name)
         else:
             assert opponent is not None
-            options |= {
-                "seats": [user.id, opponent.id],
-                "names": [user.display_name, opponent.display_name],
+            other = (opponent.id, opponent.display_name)
+        # The game's settings read with the rest: one missing is a TypeError here.
+        options = self.options_type.from_stored(
+            {
+                **settings,
+                "seats": [user.id, other[0]],
+                "names": [user.display_name, other[1]],
+                "turn_time": turn_time,
+                "guild_locale": server.public_locale(interaction.guild_locale),
+                "level": level if against_bot else None,
             }
+        )
         # Already playing: refused at once, from memory. The challenge is the answer, and the
         # database may be slow: acknowledge first; publicly, unless another game of one of
         # the players came first and is not done (then privately, and the database says).
@@ -582,7 +238,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         interaction: discord.Interaction[Any],
         *,
         host_id: int,
-        options: dict[str, Any],
+        options: OptionsT,
         against_bot: bool,
     ) -> GameRow:
         """Store a new game (a challenge, or running against the bot) and seat its host.
@@ -593,15 +249,15 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         assert interaction.channel_id is not None
         seed = self.bot.new_seed()
         state = self.first_state(options)
-        seconds = float(options["turn_time"]) if against_bot else CHALLENGE_SECONDS
-        options = {**options, "deadline": self.deadline_after(seconds)}
+        seconds = options.turn_time if against_bot else CHALLENGE_SECONDS
+        options = options.but(deadline=self.deadline_after(seconds))
         game = await self.storage.create_game(
             kind=self.kind,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=host_id,
             seed=seed,
-            options=options,
+            options=options.to_stored(),
             state=state,
             status=GameStatus.RUNNING if against_bot else GameStatus.LOBBY,
         )
@@ -619,9 +275,9 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             engine = self.load(game)
             if self.seats(game)[self.turn_seat(engine)] == BOT_SEAT_ID:
                 said = await self.bot_replies(game, engine, self.channel_locale(game))
-                new_options = {**game.options, "last": said}
+                new_options = self.options(game).but(last=tuple(said))
                 await self.store_game(
-                    game.id, state=self.state_of(engine), options=new_options
+                    game.id, state=self.state_of(engine), options=new_options.to_stored()
                 )
                 fresh = await self.storage.get_game(game.id)
                 assert fresh is not None
@@ -644,17 +300,14 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         await self.store_game(game.id, lobby_message_id=message.id)
         self.arm_timer(game.id)
 
-    async def resume(self, game: GameRow) -> None:
+    async def after_restart(self, game: GameRow) -> None:
         """A move's time that ran out while the bot was down starts again: the player on turn
         could not have moved."""
-        deadline = float(game.options.get("deadline", 0))
-        if game.status is not GameStatus.RUNNING or deadline > time.time():
+        options = self.options(game)
+        if game.status is not GameStatus.RUNNING or (options.deadline or 0) > time.time():
             return
-        options = {
-            **game.options,
-            "deadline": self.deadline_after(float(game.options["turn_time"])),
-        }
-        if await self.store_game(game.id, options=options, expect_state=game.state):
+        options = options.but(deadline=self.deadline_after(options.turn_time))
+        if await self.store_game(game.id, options=options.to_stored(), expect_state=game.state):
             fresh = await self.storage.get_game(game.id)
             assert fresh is not None
             await self.show(fresh, await self.board(fresh, self.load(fresh)))
@@ -665,7 +318,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         challenged = self.challenged_seat(game)
         view = discord.ui.View(timeout=None)
         view.add_item(
-            TableButton.make(
+            GameButton.make(
                 self.prefix,
                 "accept",
                 game.id,
@@ -674,7 +327,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             )
         )
         view.add_item(
-            TableButton.make(
+            GameButton.make(
                 self.prefix,
                 "decline",
                 game.id,
@@ -688,10 +341,10 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             game=game.id,
             host=game.host_id,
             challenged=self.who(game, challenged),
-            settings=self.describe_options(game.options, locale),
+            settings=self.describe_options(self.options(game), locale),
             players=self.players_line(game, locale),
             first=self.mark_name(0, locale),
-            deadline=int(float(game.options["deadline"])),
+            deadline=int(self.options(game).deadline or 0),
         )
         return Shown(content, view)
 
@@ -758,14 +411,12 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 locale=str(interaction.locale),
                 boards=lambda _seat, _first: [],
             )
-            options = {
-                **current.options,
-                "deadline": self.deadline_after(float(current.options["turn_time"])),
-            }
+            options = self.options(current)
+            options = options.but(deadline=self.deadline_after(options.turn_time))
             started = await self.store_game(
                 game.id,
                 status=GameStatus.RUNNING,
-                options=options,
+                options=options.to_stored(),
                 expect_status=GameStatus.LOBBY,
             )
             if not started:
@@ -842,13 +493,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             locale = self.channel_locale(fresh)
             said = [self.apply(engine, move, seat, locale)]
             said += await self.bot_replies(fresh, engine, locale)
-            options = {**fresh.options, "last": said}
+            options = self.options(fresh).but(last=tuple(said))
             if not self.is_over(engine):
-                options["deadline"] = self.deadline_after(float(fresh.options["turn_time"]))
+                options = options.but(deadline=self.deadline_after(options.turn_time))
                 stored = await self.store_game(
                     fresh.id,
                     state=self.state_of(engine),
-                    options=options,
+                    options=options.to_stored(),
                     expect_state=fresh.state,
                 )
                 if not stored:
@@ -871,7 +522,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
     ) -> list[str]:
         """The bot's moves while it is on turn (several in Dots and Boxes after a box)."""
         seats = self.seats(game)
-        level = str(game.options.get("level", self.default_level))
+        level = self.options(game).level or self.default_level
         said: list[str] = []
         while not self.is_over(engine) and seats[self.turn_seat(engine)] == BOT_SEAT_ID:
             assert game.seed is not None
@@ -897,7 +548,7 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             if fresh.status is not GameStatus.RUNNING:
                 raise self.refusal("table_over", game=game.id)
             engine = self.load(fresh)
-            await self.finish(fresh, engine, dict(fresh.options), winner=1 - seat, end="resign")
+            await self.finish(fresh, engine, self.options(fresh), winner=1 - seat, end="resign")
         await answer(
             interaction, self.say("table_resigned", interaction.locale, game=game.id), ephemeral=True
         )
@@ -950,13 +601,13 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             return
         engine = self.load(game)
         late = self.turn_seat(engine)
-        await self.finish(game, engine, dict(game.options), winner=1 - late, end="time")
+        await self.finish(game, engine, self.options(game), winner=1 - late, end="time")
 
     async def finish(
         self,
         game: GameRow,
         engine: EngineT,
-        options: dict[str, Any],
+        options: OptionsT,
         *,
         winner: int | None,
         end: str = "",
@@ -966,30 +617,45 @@ class DuelCog(TableGameCog, Generic[EngineT]):
 
         ``end`` says how a game ended early: ``"resign"`` or ``"time"`` (the loser's).
         """
-        options = {**options, "winner": winner, "end": end}
-        options.pop("deadline", None)
+        await self.store_end(game, engine, options, winner=winner, end=end)
+        await self.record_win(game, engine, winner)
+        finished = await self.storage.get_game(game.id)
+        assert finished is not None
+        self.live_game(game.id).wake.set()
+        await self.show(finished, await self.board(finished, engine), interaction)
+        await self.announce_end(finished, engine)
+
+    async def store_end(
+        self, game: GameRow, engine: EngineT, options: OptionsT, *, winner: int | None, end: str
+    ) -> None:
+        """Store the game finished, with its winner and how it ended, unless it changed since
+        ``game`` was read (then the player is told to look again)."""
+        options = options.but(winner=winner, end=end, deadline=None)
         ended = await self.store_game(
             game.id,
             status=GameStatus.FINISHED,
             state=self.state_of(engine),
-            options=options,
+            options=options.to_stored(),
             expect_state=game.state,
         )
         if not ended:
             raise UserError("table_changed")
+
+    async def record_win(self, game: GameRow, engine: EngineT, winner: int | None) -> None:
+        """Record a member's win for ``/stats`` (a draw, or the bot's win, records none)."""
         if winner is not None and self.seats(game)[winner] != BOT_SEAT_ID:
             await self.storage.record_win(
                 game.id,
                 prize="win",
                 user_id=self.seats(game)[winner],
                 board_id=None,
-                draw_seq=self.move_count(engine),
+                step=self.move_count(engine),
             )
-        finished = await self.storage.get_game(game.id)
-        assert finished is not None
-        self.live_game(game.id).wake.set()
-        await self.show(finished, await self.board(finished, engine), interaction)
-        shown = await self.result(finished, engine)
+
+    async def announce_end(self, game: GameRow, engine: EngineT) -> None:
+        """Post the result in the game's channel; if the channel refuses the bot for good, the
+        players hear it by DM (:meth:`tell_players`)."""
+        shown = await self.result(game, engine)
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             if shown.files:
@@ -1008,12 +674,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 game.id,
                 error,
             )
-            notice = self.say(
-                "table_cannot_post", self.channel_locale(game), game=game.id, channel=game.channel_id
-            )
-            for user_id in self.seats(game):
-                if user_id != BOT_SEAT_ID:
-                    await self.bot.tell(user_id, f"{notice}\n{shown.content}")
+            await self.tell_players(game, shown.content)
+
+    async def tell_players(self, game: GameRow, result: str) -> None:
+        """DM the game's members (not the bot) that its channel refused its ``result``."""
+        notice = self.say(
+            "table_cannot_post", self.channel_locale(game), game=game.id, channel=game.channel_id
+        )
+        for user_id in self.seats(game):
+            if user_id != BOT_SEAT_ID:
+                await self.bot.tell(user_id, f"{notice}\n{result}")
 
     def verdict(self, game: GameRow, *, plain: bool = False, locale: LocaleLike = None) -> str:
         """How a finished game ended, with mentions (or ``plain`` names, for pictures)."""
@@ -1021,16 +691,16 @@ class DuelCog(TableGameCog, Generic[EngineT]):
         def name(seat: int) -> str:
             return self.names(game)[seat] if plain else self.who(game, seat)
 
-        winner = game.options.get("winner")
-        end = game.options.get("end", "")
+        options = self.options(game)
+        winner, end = options.winner, options.end or ""
         if winner is None:
             return message("table_draw", locale)
         key = {"resign": "table_resign_win", "time": "table_time_win"}.get(end, "table_wins")
         return message(key, locale, loser=name(1 - winner), winner=name(winner))
 
-    def rematch_button(self, game: GameRow) -> TableButton:
+    def rematch_button(self, game: GameRow) -> GameButton:
         """The Rematch button under a finished game, in the channel's language."""
-        return TableButton.make(
+        return GameButton.make(
             self.prefix,
             "rematch",
             game.id,
@@ -1055,21 +725,22 @@ class DuelCog(TableGameCog, Generic[EngineT]):
             await defer_public(interaction)
         seats, names = self.seats(game), self.names(game)
         against_bot = BOT_SEAT_ID in seats
-        options = {
-            key: value
-            for key, value in game.options.items()
-            if key not in {"deadline", "winner", "end", "last", "rematch"}
-        }
-        options |= {
-            "seats": seats[::-1],
-            "names": names[::-1],
-            "guild_locale": server.public_locale(interaction.guild_locale),
-        }
+        options = self.options(game).but(
+            deadline=None,
+            winner=None,
+            end=None,
+            last=None,
+            rematch=None,
+            seats=(seats[1], seats[0]),
+            names=(names[1], names[0]),
+            guild_locale=server.public_locale(interaction.guild_locale),
+        )
         async with self.seating, self.live_game(game.id).lock:
             again = await self.storage.get_game(game.id)
             assert again is not None
-            if "rematch" in again.options:
-                raise UserError("table_rematch_on", game=again.options["rematch"])
+            already = self.options(again).rematch
+            if already is not None:
+                raise UserError("table_rematch_on", game=already)
             await self.check_free(interaction.user.id)
             other = seats[1 - seat]
             if other != BOT_SEAT_ID:
@@ -1078,6 +749,6 @@ class DuelCog(TableGameCog, Generic[EngineT]):
                 interaction, host_id=interaction.user.id, options=options, against_bot=against_bot
             )
             await self.store_game(
-                game.id, options={**again.options, "rematch": new_game.id}
+                game.id, options=self.options(again).but(rematch=new_game.id).to_stored()
             )
         await self.publish(interaction, new_game)
