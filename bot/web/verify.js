@@ -73,13 +73,18 @@ const GamenightVerify = (() => {
       earliest_header: "Earliest possible win",
       boards_header: "Boards",
       prize_never: "not complete on any board when the game ended",
+      prize_held_back: "not won: it is played after {prize}, which nobody won",
+      prize_houses_only: "not won: only tickets that had already won a house were full",
       at_call: "call {call}",
       prizes_note:
         "A prize is won by whoever claims it in time, so the real winners (in the end-of-game " +
         "message) can be later than the earliest possible win.",
       prizes_note_loteria:
-        "Lotería's prizes are played one after another: each one from the call its predecessor " +
-        "could be won.",
+        "Lotería's prizes are played one after another: each one from the call the one before " +
+        "it was won; a prize nobody wins holds back the ones after it.",
+      prizes_note_houses:
+        "The second and third houses go to tickets that have not won a house, each after the " +
+        "one before; a player wins each prize once, with the first of their tickets that has it.",
       boards_title: "Boards",
       filter_label: "Show the boards of player",
       filter_help: "Empty: every player.",
@@ -166,13 +171,19 @@ const GamenightVerify = (() => {
       earliest_header: "Primer momento en que se pudo ganar",
       boards_header: "Tableros",
       prize_never: "ningún tablero lo completó antes del final",
+      prize_held_back: "nadie lo ganó: se juega después de {prize}, que nadie ganó",
+      prize_houses_only: "nadie lo ganó: solo estaban llenos cartones que ya habían ganado un cartón lleno",
       at_call: "cantada {call}",
       prizes_note:
         "Gana quien reclama a tiempo, así que los ganadores reales (en el mensaje final) pueden " +
         "ser posteriores al primer momento posible.",
       prizes_note_loteria:
         "En la Lotería los premios se juegan uno tras otro: cada uno desde la cantada en que " +
-        "se pudo ganar el anterior.",
+        "se ganó el anterior; un premio que nadie gana detiene los siguientes.",
+      prizes_note_houses:
+        "El segundo y el tercer cartón lleno son para cartones que no han ganado uno, cada uno " +
+        "después del anterior; un jugador gana cada premio una vez, con el primero de sus " +
+        "cartones que lo tenga.",
       boards_title: "Tableros",
       filter_label: "Mostrar los tableros del jugador",
       filter_help: "Vacío: todos los jugadores.",
@@ -224,6 +235,7 @@ const GamenightVerify = (() => {
     H3: { en: "Third Full House", es: "Tercer cartón lleno" },
   };
   const HOUSES = ["FH", "H2", "H3"];
+  const HOUSE_NEEDS = { H2: "FH", H3: "H2" }; // engine/housie/prizes.py: Prize.needs
 
   // Card n is CLASSIC[n - 1]: [Spanish, English]. The family deck swaps three cards.
   const CLASSIC = [
@@ -415,30 +427,48 @@ const GamenightVerify = (() => {
   }
 
   /**
-   * For each prize: the first call at which it could be won, and the boards that could win it.
-   * Lotería plays its prizes in sequence; Housie's second and third houses go to other tickets
-   * than the houses before them.
+   * For each prize: the first call at which it could be won, and the boards that win it then,
+   * replaying the game call by call as the bot judges it when every player claims every prize
+   * as soon as they can. Lotería plays one prize at a time: a prize nobody wins holds back the
+   * ones after it. Housie plays its prizes at once, a second or third house only once the one
+   * before is won. A player wins a prize once, with the first of their boards that completes it
+   * (valid claims on the same call share it), and a ticket that won a house wins no other.
    */
   function earliestWins(game, prizes, boards, calls) {
-    const wins = [];
-    let previousCall = 0;
-    const housed = new Set();
-    for (const prize of prizes) {
-      const house = game === "housie" && HOUSES.includes(prize);
-      const from = game === "loteria" || (house && prize !== "FH") ? previousCall : 0;
-      const eligible = boards.filter((b) => !(house && housed.has(b.deal)));
-      const ready = eligible.filter((b) => b.completions[prize] <= calls);
-      if (!ready.length) {
-        wins.push({ prize, call: null, deals: [] });
-        continue;
-      }
-      const call = Math.max(from, Math.min(...ready.map((b) => b.completions[prize])));
-      const deals = ready.filter((b) => b.completions[prize] <= call).map((b) => b.deal);
-      wins.push({ prize, call, deals });
-      if (game === "loteria" || house) previousCall = call;
-      if (house) deals.forEach((d) => housed.add(d));
+    const players = new Map(); // player -> their boards in deal order (the order they are judged)
+    for (const board of boards) {
+      if (!players.has(board.player)) players.set(board.player, []);
+      players.get(board.player).push(board);
     }
-    return wins;
+    const won = new Map();
+    const housed = new Set();
+    const claimable = () => {
+      if (game === "loteria") return prizes.filter((p) => !won.has(p)).slice(0, 1);
+      return prizes.filter((p) => !won.has(p) && (!HOUSE_NEEDS[p] || won.has(HOUSE_NEEDS[p])));
+    };
+    for (let call = 1; call <= calls && won.size < prizes.length; call += 1) {
+      let awarded = true;
+      while (awarded) {
+        // an award can open the next prize on the same call
+        awarded = false;
+        for (const prize of claimable()) {
+          const house = game === "housie" && HOUSES.includes(prize);
+          const deals = [];
+          for (const held of players.values()) {
+            const winner = held.find(
+              (b) => b.completions[prize] <= call && !(house && housed.has(b.deal)),
+            );
+            if (winner) deals.push(winner.deal);
+          }
+          if (!deals.length) continue;
+          won.set(prize, { prize, call, deals });
+          if (house) deals.forEach((deal) => housed.add(deal));
+          awarded = true;
+          break;
+        }
+      }
+    }
+    return prizes.map((prize) => won.get(prize) || { prize, call: null, deals: [] });
   }
 
   // ------------------------------------------------------------------------------ rendering
@@ -542,6 +572,18 @@ const GamenightVerify = (() => {
     return section;
   }
 
+  /** "call 17", or why nobody won the prize. */
+  function whenWon(result, win) {
+    if (win.call !== null) return say("at_call", { call: win.call });
+    const complete = result.boards.some(
+      (b) => b.player !== null && b.completions[win.prize] <= result.calls,
+    );
+    if (!complete) return say("prize_never");
+    if (result.game === "housie") return say("prize_houses_only");
+    const before = result.prizes[result.prizes.indexOf(win.prize) - 1];
+    return say("prize_held_back", { prize: prizeName(result.game, before) });
+  }
+
   function renderPrizes(result) {
     const section = element("section", { "aria-labelledby": "prizes-title" });
     section.append(element("h3", { id: "prizes-title", text: say("prizes_title") }));
@@ -551,7 +593,7 @@ const GamenightVerify = (() => {
         "tr",
         {},
         element("th", { scope: "row", text: prizeName(result.game, win.prize) }),
-        element("td", { text: win.call === null ? say("prize_never") : say("at_call", { call: win.call }) }),
+        element("td", { text: whenWon(result, win) }),
         element("td", { text: win.deals.map((d) => boardLabel(result, byDeal.get(d))).join("; ") }),
       ),
     );
@@ -576,6 +618,9 @@ const GamenightVerify = (() => {
     section.append(element("p", { className: "note", text: say("prizes_note") }));
     if (result.game === "loteria" && result.prizes.length > 1) {
       section.append(element("p", { className: "note", text: say("prizes_note_loteria") }));
+    }
+    if (result.game === "housie" && result.prizes.includes("H2")) {
+      section.append(element("p", { className: "note", text: say("prizes_note_houses") }));
     }
     return section;
   }

@@ -206,6 +206,26 @@ def test_a_screenshot_for_the_readme(open_page, screenshot_dir):
     assert path.stat().st_size > 10_000
 
 
+ISSUE_27_LINK = (
+    "#v=1&game=loteria&id=8705&seed=5c62e55f78a3a00b793934e808ac065c60c9e5ebc96944e5551c09f22ac813b8"
+    "&commitment=417c58e4190b20bf9dba65c56fafd9bd0f71d19fc4cd6d438367dddcf20fdeb0&deck=classic"
+    "&prizes=line,corners&calls=29&boards=1*4&lang=en"
+)
+
+
+def test_a_prize_held_back_by_one_nobody_won_says_so(open_page):
+    page = open_page(page_path().as_uri() + ISSUE_27_LINK)
+    wait_verified(page)
+    rows = page.eval_on_selector_all(
+        "#prizes-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    assert rows == [
+        ["Line", "not complete on any board when the game ended", ""],
+        ["Four corners", "not won: it is played after Line, which nobody won", ""],
+    ]
+    assert marks_of(page, 0)["corners"] == "22"  # the tabla's own mark still says when
+
+
 def test_a_tampered_commitment_is_flagged(open_page):
     page = open_page(loteria_link(commitment="ab" * 32))
     assert wait_verified(page) == "mismatch"
