@@ -767,9 +767,13 @@ const GamenightVerify = (() => {
     return fields;
   }
 
+  const FIELD_DEFAULTS = { game: "loteria", deck: "classic" };
+
+  /** The form holding exactly the link's values: a field the link leaves out is emptied. */
   function fillForm(fields) {
     for (const name of FIELDS) {
-      if (fields[name] !== undefined) document.getElementById(`f-${name}`).value = fields[name];
+      const value = fields[name] !== undefined ? fields[name] : FIELD_DEFAULTS[name] || "";
+      document.getElementById(`f-${name}`).value = value;
     }
     showGameFields();
   }
@@ -810,6 +814,7 @@ const GamenightVerify = (() => {
     const status = document.getElementById("status");
     document.getElementById("problem").hidden = true;
     status.textContent = say("working");
+    delete document.body.dataset.verified;
     try {
       const result = await verifyGame(fields);
       if (ticket !== running) return;
@@ -836,11 +841,31 @@ const GamenightVerify = (() => {
     return `#${params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*")}`;
   }
 
-  function start() {
+  /** Show the game in the address's fragment: at load, and whenever only the fragment changes
+   * (another link pasted into the same tab, an edited `calls=` or `lang=`), which reloads
+   * nothing by itself. */
+  function loadFragment(initial) {
     const fields = parseFragment(window.location.hash);
-    const browserLanguage = (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
-    setLanguage(fields.lang || browserLanguage);
+    if (fields.lang || initial) {
+      const browser = (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
+      setLanguage(fields.lang || browser);
+    }
     fillForm(fields);
+    if (fields.seed) {
+      run({ ...fields });
+    } else {
+      running += 1; // a computation still under way is for the link before
+      lastResult = null;
+      document.getElementById("results").hidden = true;
+      document.getElementById("problem").hidden = true;
+      document.getElementById("status").textContent = "";
+      delete document.body.dataset.verified;
+    }
+  }
+
+  function start() {
+    loadFragment(true);
+    window.addEventListener("hashchange", () => loadFragment(false));
     document.getElementById("f-game").addEventListener("change", showGameFields);
     for (const button of document.querySelectorAll("[data-lang]")) {
       button.addEventListener("click", () => {
@@ -854,7 +879,6 @@ const GamenightVerify = (() => {
       history.replaceState(null, "", fragmentFor(values));
       run(values);
     });
-    if (fields.seed) run({ ...fields });
   }
 
   if (typeof document !== "undefined" && document.getElementById("game")) {

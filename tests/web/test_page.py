@@ -226,6 +226,41 @@ def test_a_prize_held_back_by_one_nobody_won_says_so(open_page):
     assert marks_of(page, 0)["corners"] == "22"  # the tabla's own mark still says when
 
 
+def follow(page: Page, link: str) -> str:
+    """Put ``link``'s fragment in the address bar of the open page (as pasting a link into the
+    same tab does: no reload), and wait for the page's verdict."""
+    page.evaluate(
+        "hash => { delete document.body.dataset.verified; location.hash = hash; }",
+        link.split("#", 1)[1],
+    )
+    return wait_verified(page)
+
+
+def test_a_new_fragment_in_the_same_tab_is_recomputed(open_page):
+    page = open_page(loteria_link())
+    wait_verified(page)
+    assert page.inner_text(".game-name") == "Lotería #12"
+    assert follow(page, housie_link(language="en", game_id=77)) == "yes"
+    assert page.inner_text(".game-name") == "Housie #77"
+    assert page.input_value("#f-game") == "housie"
+    assert page.input_value("#f-id") == "77"
+    states = page.eval_on_selector_all("article.board", "els => els.map(e => e.dataset.state)")
+    expected = tickets_at(SEED, 0, 15)
+    assert states == [expected[deal].to_state() for deal in (0, 1, 2, 3, 4, 5, *range(8, 15))]
+    # Only the calls made change.
+    assert follow(page, housie_link(language="en", game_id=77, calls=10)) == "yes"
+    assert page.input_value("#f-calls") == "10"
+    assert page.eval_on_selector_all("#calls-title ~ ol.calls li", "els => els.length") == 10
+    # Only the language changes.
+    assert follow(page, housie_link(language="es", game_id=77, calls=10)) == "yes"
+    assert page.inner_text("h1") == "Verifica una partida"
+    assert page.inner_text("#prizes-title") == "Premios"
+    # A link without a game number leaves none behind from the one before.
+    assert follow(page, loteria_link(game_id=None)) == "yes"
+    assert page.input_value("#f-id") == ""
+    assert page.inner_text(".game-name") == "Lotería"
+
+
 def test_a_tampered_commitment_is_flagged(open_page):
     page = open_page(loteria_link(commitment="ab" * 32))
     assert wait_verified(page) == "mismatch"
