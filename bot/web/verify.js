@@ -51,7 +51,23 @@ const GamenightVerify = (() => {
         'How the draws work, and what this page can and cannot prove: the bot\'s README, "Fair ' +
         'draws".',
       working: "Computing…",
-      done: "Done: {boards} boards recomputed.",
+      verdict_title_ok: "Verified",
+      verdict_title_bad: "Does not match",
+      verdict_title_note: "Recomputed, with no commitment to check",
+      verdict_ok:
+        "Every call and board follows from this seed, and the seed matches the commitment. " +
+        "Check that it is the commitment the lobby posted before the first call: {commitment}.",
+      verdict_bad:
+        "The seed does NOT match the commitment: SHA-256 of this seed is {computed}, but the " +
+        "link's commitment is {commitment}. The calls and boards below follow from this seed, " +
+        "which is not the one committed to before the game.",
+      verdict_note:
+        "Every call and board follows from this seed, but no commitment was given to check the " +
+        "seed against: compare SHA-256(seed) = {computed} with the commitment the lobby posted " +
+        "before the first call.",
+      verdict_facts_one: "{calls} of {total} calls made · 1 board",
+      verdict_facts_other: "{calls} of {total} calls made · {boards} boards",
+      verdict_more: "The calls, the prizes and every board are below.",
       game_title: "{game} #{id}",
       commitment_ok:
         "The seed matches the commitment: SHA-256(seed) = {commitment}. Check that this is the " +
@@ -149,7 +165,24 @@ const GamenightVerify = (() => {
         'Cómo funcionan los sorteos, y qué puede y qué no puede probar esta página: el README ' +
         'del bot, "Fair draws".',
       working: "Calculando…",
-      done: "Listo: {boards} tableros recalculados.",
+      verdict_title_ok: "Verificada",
+      verdict_title_bad: "No coincide",
+      verdict_title_note: "Recalculada, sin compromiso con que comprobarla",
+      verdict_ok:
+        "Todas las cantadas y todos los tableros salen de esta semilla, y la semilla coincide " +
+        "con el compromiso. Comprueba que es el compromiso que publicó la sala antes de la " +
+        "primera cantada: {commitment}.",
+      verdict_bad:
+        "La semilla NO coincide con el compromiso: el SHA-256 de esta semilla es {computed}, " +
+        "pero el compromiso del enlace es {commitment}. Las cantadas y los tableros de abajo " +
+        "salen de esta semilla, que no es la comprometida antes de la partida.",
+      verdict_note:
+        "Todas las cantadas y todos los tableros salen de esta semilla, pero no se dio ningún " +
+        "compromiso con que comprobarla: compara SHA-256(semilla) = {computed} con el " +
+        "compromiso que publicó la sala antes de la primera cantada.",
+      verdict_facts_one: "{calls} de {total} cantadas hechas · 1 tablero",
+      verdict_facts_other: "{calls} de {total} cantadas hechas · {boards} tableros",
+      verdict_more: "Abajo: las cantadas, los premios y cada tablero.",
       game_title: "{game} n.º {id}",
       commitment_ok:
         "La semilla coincide con el compromiso: SHA-256(semilla) = {commitment}. Comprueba que " +
@@ -743,10 +776,50 @@ const GamenightVerify = (() => {
     return section;
   }
 
+  function gameHeading(result) {
+    const gameName = result.game === "housie" ? "Housie" : "Lotería";
+    return result.id ? say("game_title", { game: gameName, id: result.id }) : gameName;
+  }
+
+  /** The one summary at the top: whether the seed is the committed one, in a sentence. */
+  function renderVerdict(result) {
+    const box = document.getElementById("verdict");
+    const ok = result.commitmentOk;
+    const state = ok === true ? "ok" : ok === false ? "bad" : "note";
+    const boards = result.boards.filter((b) => b.player !== null).length;
+    const facts = say(boards === 1 ? "verdict_facts_one" : "verdict_facts_other", {
+      calls: result.calls,
+      total: result.order.length,
+      boards,
+    });
+    const more = element("a", { href: "#results", text: say("verdict_more") });
+    more.addEventListener("click", (event) => {
+      event.preventDefault(); // not a new fragment: that would be read as another game
+      document.getElementById("results").scrollIntoView({ block: "start" });
+    });
+    box.className = `verdict ${state}`;
+    box.replaceChildren(
+      element(
+        "h2",
+        { id: "verdict-title" },
+        element("span", { className: "mark", "aria-hidden": "true", text: { ok: "✓", bad: "✗", note: "!" }[state] }),
+        " ",
+        say(`verdict_title_${state}`),
+      ),
+      element("p", { className: "verdict-game", text: `${gameHeading(result)} · ${facts}` }),
+      element("p", {
+        className: "verdict-text",
+        text: say(`verdict_${state}`, { commitment: result.commitment, computed: result.commitmentComputed }),
+      }),
+      element("p", { className: "verdict-more" }, more),
+    );
+    box.hidden = false;
+  }
+
   function renderResult(result) {
     const body = document.getElementById("results-body");
-    const gameName = result.game === "housie" ? "Housie" : "Lotería";
-    const heading = result.id ? say("game_title", { game: gameName, id: result.id }) : gameName;
+    const heading = gameHeading(result);
+    renderVerdict(result);
     body.replaceChildren(
       element("p", { className: "game-name", text: heading }),
       renderChecks(result),
@@ -804,6 +877,7 @@ const GamenightVerify = (() => {
         ? say(error.key || error.message, error.values || {})
         : say("unexpected", { value: error && error.message });
     box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
   }
 
   let lastResult = null;
@@ -813,6 +887,7 @@ const GamenightVerify = (() => {
     const ticket = (running += 1);
     const status = document.getElementById("status");
     document.getElementById("problem").hidden = true;
+    document.getElementById("verdict").hidden = true;
     status.textContent = say("working");
     delete document.body.dataset.verified;
     try {
@@ -820,7 +895,8 @@ const GamenightVerify = (() => {
       if (ticket !== running) return;
       lastResult = result;
       renderResult(result);
-      status.textContent = say("done", { boards: result.boards.filter((b) => b.player !== null).length });
+      status.textContent = "";
+      document.getElementById("verdict").scrollIntoView({ block: "nearest" });
       document.body.dataset.verified = result.commitmentOk === false ? "mismatch" : "yes";
     } catch (error) {
       if (ticket !== running) return;
@@ -845,6 +921,7 @@ const GamenightVerify = (() => {
    * (another link pasted into the same tab, an edited `calls=` or `lang=`), which reloads
    * nothing by itself. */
   function loadFragment(initial) {
+    if (!initial && !window.location.hash.includes("=")) return; // an anchor, not a game
     const fields = parseFragment(window.location.hash);
     if (fields.lang || initial) {
       const browser = (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
@@ -857,6 +934,7 @@ const GamenightVerify = (() => {
       running += 1; // a computation still under way is for the link before
       lastResult = null;
       document.getElementById("results").hidden = true;
+      document.getElementById("verdict").hidden = true;
       document.getElementById("problem").hidden = true;
       document.getElementById("status").textContent = "";
       delete document.body.dataset.verified;

@@ -261,6 +261,81 @@ def test_a_new_fragment_in_the_same_tab_is_recomputed(open_page):
     assert page.inner_text(".game-name") == "Lotería"
 
 
+def box_in_document(page: Page, selector: str) -> dict[str, float]:
+    return page.evaluate(
+        """selector => {
+            const r = document.querySelector(selector).getBoundingClientRect();
+            return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right};
+        }""",
+        selector,
+    )
+
+
+VERDICTS = {
+    ("en", "yes"): (
+        "Every call and board follows from this seed, and the seed matches the commitment."
+    ),
+    ("es", "yes"): (
+        "Todas las cantadas y todos los tableros salen de esta semilla, y la semilla coincide "
+        "con el compromiso."
+    ),
+    ("en", "mismatch"): "The seed does NOT match the commitment",
+    ("es", "mismatch"): "La semilla NO coincide con el compromiso",
+}
+
+
+@pytest.mark.parametrize(("language", "verified"), sorted(VERDICTS))
+@pytest.mark.parametrize("link", [loteria_link, housie_link])
+def test_the_verdict_comes_first_on_a_phone(open_page, link, language, verified):
+    changes = {"language": language}
+    if verified == "mismatch":
+        changes["commitment"] = "cd" * 32
+    page = open_page(link(**changes), viewport=PHONE)
+    assert wait_verified(page) == verified
+    verdict = page.locator("#verdict")
+    assert VERDICTS[language, verified] in verdict.inner_text()
+    assert ("ok" if verified == "yes" else "bad") in verdict.get_attribute("class").split()
+    # On the first screen, before the form and everything else.
+    box = box_in_document(page, "#verdict")
+    assert 0 <= box["top"] < box["bottom"] <= PHONE["height"]
+    assert box["right"] <= PHONE["width"]
+    assert box["bottom"] <= box_in_document(page, "#game")["top"]
+    # One verdict: the end of the work says nothing else.
+    assert page.inner_text("#status") == ""
+
+
+def test_the_verdict_without_a_commitment_says_what_is_missing(open_page):
+    link = loteria_link()
+    page = open_page(link.replace("&commitment=" + commitment(SEED), ""), viewport=PHONE)
+    assert wait_verified(page) == "yes"
+    text = page.inner_text("#verdict")
+    assert "Every call and board follows from this seed" in text
+    assert "no commitment" in text
+    assert commitment(SEED) in text
+
+
+def test_the_view_moves_to_the_verdict_after_typing_a_game(open_page):
+    page = open_page(page_path().as_uri(), viewport=PHONE)
+    page.fill("#f-seed", SEED.hex())
+    page.fill("#f-commitment", commitment(SEED))
+    page.fill("#f-boards", "1*3")
+    page.click("#verify")  # at the bottom of the form: the top of the page is out of view
+    assert wait_verified(page) == "yes"
+    page.wait_for_function(
+        "() => { const r = document.getElementById('verdict').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    page.fill("#f-seed", "not a seed")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.click("#verify")
+    page.wait_for_selector("body[data-verified='error']")
+    page.wait_for_function(
+        "() => { const r = document.getElementById('problem').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    assert page.locator("#verdict").is_hidden()
+
+
 def test_a_tampered_commitment_is_flagged(open_page):
     page = open_page(loteria_link(commitment="ab" * 32))
     assert wait_verified(page) == "mismatch"
