@@ -102,10 +102,31 @@ const GamenightVerify = (() => {
         "The second and third houses go to tickets that have not won a house, each after the " +
         "one before; a player wins each prize once, with the first of their tickets that has it.",
       boards_title: "Boards",
+      find_label_housie: "Find your ticket by its code",
+      find_help_housie:
+        "The code printed on your ticket, after “Code”. Its signature is not checked here: " +
+        "that needs the server's key (/housie check does it).",
+      find_label_loteria: "Find your tabla by its number",
+      find_help_loteria: "The number printed on your tabla's picture: 3 for “Tabla 3”.",
+      find_found: "Found: {board}. It is highlighted below.",
+      find_left: "{board} went to a player who left: it is not shown.",
+      find_none: "No ticket of this game has this code: check that it was typed right.",
+      find_other_game: "This code is for game {codeGame}, not game {game}: open that game's link.",
+      find_no_tabla: "This game has no tabla {number}: its tablas are numbered 1 to {last}.",
+      find_not_number:
+        "A tabla is found by the number printed on its picture: 3 for “Tabla 3” (a ticket " +
+        "code is for Housie).",
+      "code-length": "A ticket code has {shortest} to {longest} characters; this one has {length}.",
+      "code-character":
+        "Character {position} ({character}) cannot be in a ticket code: they use digits and " +
+        "the letters A to Z but U.",
+      "code-leading-zeros": "This code has extra zeros at the start: type it as it is printed.",
       filter_label: "Show the boards of player",
       filter_help: "Empty: every player.",
       left_note: "Deal positions that went to players who left (not shown): {count}.",
       tabla_caption: "Tabla {tabla} · player {player}",
+      tabla_caption_left: "Tabla {tabla} (a player who left)",
+      ticket_caption_left: "The ticket at deal position {deal} (a player who left)",
       ticket_caption: "Player {player} · ticket {index} of {count} (deal position {deal})",
       mark_complete: "{prize} at call {call}",
       mark_missing: "{prize}: not complete",
@@ -218,10 +239,33 @@ const GamenightVerify = (() => {
         "después del anterior; un jugador gana cada premio una vez, con el primero de sus " +
         "cartones que lo tenga.",
       boards_title: "Tableros",
+      find_label_housie: "Encuentra tu cartón por su código",
+      find_help_housie:
+        "El código impreso en tu cartón, tras «Código». Aquí no se comprueba su firma: hace " +
+        "falta la clave del servidor (lo hace /housie check).",
+      find_label_loteria: "Encuentra tu tabla por su número",
+      find_help_loteria: "El número impreso en la imagen de tu tabla: 3 para «Tabla 3».",
+      find_found: "Encontrado: {board}. Está resaltado abajo.",
+      find_left: "{board} era de un jugador que se fue: no se muestra.",
+      find_none: "Ningún cartón de esta partida tiene este código: comprueba que está bien escrito.",
+      find_other_game:
+        "Este código es de la partida {codeGame}, no de la {game}: abre el enlace de esa partida.",
+      find_no_tabla: "Esta partida no tiene tabla {number}: sus tablas van de la 1 a la {last}.",
+      find_not_number:
+        "Una tabla se encuentra por el número impreso en su imagen: 3 para «Tabla 3» (un " +
+        "código de cartón es de Housie).",
+      "code-length":
+        "Un código de cartón tiene de {shortest} a {longest} caracteres; este tiene {length}.",
+      "code-character":
+        "El carácter {position} ({character}) no puede estar en un código de cartón: llevan " +
+        "cifras y letras de la A a la Z menos la U.",
+      "code-leading-zeros": "Este código tiene ceros de más al principio: escríbelo tal como está impreso.",
       filter_label: "Mostrar los tableros del jugador",
       filter_help: "Vacío: todos los jugadores.",
       left_note: "Posiciones del reparto de jugadores que se fueron (no se muestran): {count}.",
       tabla_caption: "Tabla {tabla} · jugador {player}",
+      tabla_caption_left: "La tabla {tabla} (de un jugador que se fue)",
+      ticket_caption_left: "El cartón de la posición {deal} del reparto (de un jugador que se fue)",
       ticket_caption: "Jugador {player} · cartón {index} de {count} (posición {deal})",
       mark_complete: "{prize} en la cantada {call}",
       mark_missing: "{prize}: sin completar",
@@ -538,6 +582,10 @@ const GamenightVerify = (() => {
   }
 
   function boardLabel(result, board) {
+    if (board.player === null) {
+      const key = result.game === "housie" ? "ticket_caption_left" : "tabla_caption_left";
+      return say(key, { tabla: board.deal + 1, deal: board.deal });
+    }
     if (result.game === "housie") {
       return say("ticket_caption", {
         player: board.player,
@@ -745,6 +793,24 @@ const GamenightVerify = (() => {
     const inPlay = result.boards.filter((b) => b.player !== null);
     const left = result.boards.length - inPlay.length;
     if (left) section.append(element("p", { className: "note", text: say("left_note", { count: left }) }));
+    const find = element("input", {
+      id: "f-find",
+      autocomplete: "off",
+      spellcheck: "false",
+      inputmode: result.game === "loteria" ? "numeric" : null,
+      "aria-describedby": "h-find find-result",
+    });
+    find.value = findText;
+    section.append(
+      element(
+        "div",
+        { className: "field find" },
+        element("label", { for: "f-find", text: say(`find_label_${result.game}`) }),
+        find,
+        element("p", { className: "help", id: "h-find", text: say(`find_help_${result.game}`) }),
+        element("p", { className: "find-result", id: "find-result", role: "status" }),
+      ),
+    );
     const filter = element("input", {
       id: "f-player",
       inputmode: "numeric",
@@ -773,7 +839,64 @@ const GamenightVerify = (() => {
         article.hidden = Boolean(wanted) && article.dataset.player !== wanted;
       }
     });
+    const show = (scroll) => {
+      findText = find.value;
+      const { key, values, deals } = findBoard(result, find.value);
+      const box = section.querySelector("#find-result");
+      box.textContent = key ? say(key, values) : "";
+      box.className = `find-result ${deals.length ? "found" : "problem-text"}`;
+      for (const article of grid.children) {
+        const mine = deals.includes(Number(article.dataset.deal));
+        article.classList.toggle("found", mine);
+        if (mine) article.hidden = false;
+      }
+      if (deals.length && scroll) {
+        filter.value = "";
+        for (const article of grid.children) article.hidden = false;
+        grid.querySelector("article.found").scrollIntoView({ block: "center" });
+      }
+    };
+    find.addEventListener("input", () => show(true));
+    if (findText) show(false);
     return section;
+  }
+
+  /**
+   * The board `text` names: a Housie ticket code (the game and the ticket it names, read as the
+   * engine reads them), or a Lotería tabla's number as its picture prints it (deal position + 1).
+   * Returns the message to show and the deal positions to highlight.
+   */
+  function findBoard(result, text) {
+    const typed = String(text || "").trim();
+    if (!typed) return { key: null, values: {}, deals: [] };
+    const label = (board) => boardLabel(result, board);
+    if (result.game === "loteria") {
+      const number = /^(?:tabla\s*)?#?(\d{1,6})$/i.exec(typed);
+      if (!number) return { key: "find_not_number", values: {}, deals: [] };
+      const board = result.boards[Number(number[1]) - 1];
+      if (!board) {
+        return { key: "find_no_tabla", values: { number: number[1], last: result.boards.length }, deals: [] };
+      }
+      if (board.player === null) return { key: "find_left", values: { board: label(board) }, deals: [] };
+      return { key: "find_found", values: { board: label(board) }, deals: [board.deal] };
+    }
+    let code;
+    try {
+      code = E.readTicketCode(typed);
+    } catch (error) {
+      if (!error.key) throw error;
+      return { key: error.key, values: error.values, deals: [] };
+    }
+    if (/^\d+$/.test(result.id) && code.game !== BigInt(result.id)) {
+      return { key: "find_other_game", values: { codeGame: String(code.game), game: result.id }, deals: [] };
+    }
+    const matching = result.boards.filter((b) => E.ticketRank(b.cells) === code.rank);
+    const held = matching.filter((b) => b.player !== null);
+    if (held.length) {
+      return { key: "find_found", values: { board: held.map(label).join("; ") }, deals: held.map((b) => b.deal) };
+    }
+    if (matching.length) return { key: "find_left", values: { board: label(matching[0]) }, deals: [] };
+    return { key: "find_none", values: {}, deals: [] };
   }
 
   function gameHeading(result) {
@@ -882,6 +1005,7 @@ const GamenightVerify = (() => {
 
   let lastResult = null;
   let running = 0;
+  let findText = ""; // what was typed to find a board: kept when the language changes
 
   async function run(fields) {
     const ticket = (running += 1);
@@ -894,6 +1018,7 @@ const GamenightVerify = (() => {
       const result = await verifyGame(fields);
       if (ticket !== running) return;
       lastResult = result;
+      findText = "";
       renderResult(result);
       status.textContent = "";
       document.getElementById("verdict").scrollIntoView({ block: "nearest" });

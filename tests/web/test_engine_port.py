@@ -12,7 +12,19 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from engine.fairness import DEAL_LABEL, DRAW_LABEL, SeededRandom, commitment, draw_order
-from engine.housie import Calls, Prize, Ticket, check_prize, tickets_at
+from engine.housie import (
+    Calls,
+    CodeReason,
+    Prize,
+    Ticket,
+    TicketCodeError,
+    check_prize,
+    decode_ticket_code,
+    encode_ticket_code,
+    ticket_count,
+    ticket_rank,
+    tickets_at,
+)
 from engine.loteria import DECKS, Pattern, Tabla, check_claim, deal_for_game, tablas_at
 from tests.engine import test_strip_vector as vector
 from tests.engine.test_fairness import VECTOR_54, VECTOR_90, VECTOR_SEED
@@ -159,6 +171,73 @@ def test_tablas_match_on_many_seeds(engine_page):
     )
     for (seed, count), tablas in zip(cases, found, strict=True):
         assert tablas == [tabla.to_state() for tabla in deal_for_game(seed, count)]
+
+
+def test_ticket_ranks_and_codes_read_as_the_engine_reads_them(engine_page):
+    """The page finds a player's ticket by its code: the game and the ticket's rank, decoded as
+    engine/housie/codes.py decodes them (the tag needs the server's key: not checked)."""
+    key = secrets.token_bytes(32)
+    tickets = tickets_at(seed_for("codes"), 0, 60)
+    game_ids = [0, 1, 7, 8, 12, 999_999, 10**6, 2**63 - 1, 2**64 - 1]
+    cases = [
+        (ticket, game_id, encode_ticket_code(ticket, game_id, key))
+        for index, ticket in enumerate(tickets)
+        for game_id in game_ids[index % len(game_ids) :][:3]
+    ]
+    # As people type them: lower case, dashes, spaces, O for 0 and I or L for 1.
+    typed = [code.lower() for _, _, code in cases[:10]]
+    typed += [f"{code[:5]}-{code[5:13]} {code[13:]}" for _, _, code in cases[10:20]]
+    typed += [code.replace("0", "O").replace("1", "l") for _, _, code in cases[20:]]
+    found = engine_page.evaluate(
+        """([rows, codes]) => ({
+            count: String(GamenightEngine.ticketCount()),
+            ranks: rows.map((r) => String(GamenightEngine.ticketRank(r))),
+            codes: codes.map((c) => {
+                const {game, rank} = GamenightEngine.readTicketCode(c);
+                return [String(game), String(rank)];
+            }),
+        })""",
+        [[[list(row) for row in ticket.rows] for ticket, _, _ in cases], typed],
+    )
+    assert int(found["count"]) == ticket_count()
+    assert [int(rank) for rank in found["ranks"]] == [ticket_rank(t) for t, _, _ in cases]
+    for (ticket, game_id, code), text, (game, rank) in zip(
+        cases, typed, found["codes"], strict=True
+    ):
+        assert decode_ticket_code(text, key) == (ticket, game_id)
+        assert (int(game), int(rank)) == (game_id, ticket_rank(ticket)), code
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("ABC", CodeReason.LENGTH),
+        ("1" * 65, CodeReason.LENGTH),
+        ("0" * 25 + "U", CodeReason.CHARACTER),
+        ("0" * 20 + "*" + "0" * 5, CodeReason.CHARACTER),
+        ("0" + "Z" * 26, CodeReason.LEADING_ZEROS),
+        ("00" + "Z" * 29, CodeReason.LEADING_ZEROS),
+    ],
+)
+def test_a_malformed_code_is_refused_as_the_engine_refuses_it(engine_page, code, reason):
+    with pytest.raises(TicketCodeError) as refused:
+        decode_ticket_code(code, b"k" * 32)
+    assert refused.value.code == reason
+    found = engine_page.evaluate(
+        """(code) => {
+            try { GamenightEngine.readTicketCode(code); return null; }
+            catch (error) { return error.key; }
+        }""",
+        code,
+    )
+    assert (
+        found
+        == {
+            CodeReason.LENGTH: "code-length",
+            CodeReason.CHARACTER: "code-character",
+            CodeReason.LEADING_ZEROS: "code-leading-zeros",
+        }[reason]
+    )
 
 
 def test_the_page_decks_are_the_engines(engine_page):

@@ -4,6 +4,7 @@ or typed into by hand, in English and Spanish, on a desktop and a phone-sized sc
 from __future__ import annotations
 
 import hashlib
+import secrets
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from bot.verify_link import page_path, verify_fragment, verify_url
 from engine.fairness import commitment, draw_order
-from engine.housie import Prize, check_prize, tickets_at
+from engine.housie import Prize, check_prize, encode_ticket_code, tickets_at
 from engine.loteria import DECKS, Pattern, check_claim, tablas_at
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -334,6 +335,79 @@ def test_the_view_moves_to_the_verdict_after_typing_a_game(open_page):
         " return r.top >= 0 && r.bottom <= innerHeight; }"
     )
     assert page.locator("#verdict").is_hidden()
+
+
+def found_boards(page: Page) -> list[int]:
+    return page.eval_on_selector_all(
+        "article.board.found", "els => els.map(e => Number(e.dataset.deal))"
+    )
+
+
+def find(page: Page, text: str) -> str:
+    page.fill("#f-find", text)
+    return page.inner_text("#find-result")
+
+
+def in_view(page: Page, selector: str) -> bool:
+    return page.evaluate(
+        """selector => { const r = document.querySelector(selector).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight; }""",
+        selector,
+    )
+
+
+def test_a_housie_player_finds_their_ticket_by_its_code(open_page):
+    key = secrets.token_bytes(32)
+    tickets = tickets_at(SEED, 0, 16)
+    page = open_page(housie_link(language="en"), viewport=PHONE)
+    wait_verified(page)
+    assert page.inner_text("label[for='f-find']") == "Find your ticket by its code"
+    # Player 3's first ticket, typed as people type: lower case, with a dash.
+    code = encode_ticket_code(tickets[3], 13, key)
+    text = find(page, f"{code[:6].lower()}-{code[6:]}")
+    assert found_boards(page) == [3]
+    caption = page.inner_text("article.board[data-deal='3'] caption")
+    assert text == f"Found: {caption}. It is highlighted below."
+    assert in_view(page, "article.board.found")
+    # A ticket of this game's deal that went to a player who left.
+    assert find(page, encode_ticket_code(tickets[6], 13, key)).endswith(
+        "(a player who left) went to a player who left: it is not shown."
+    )
+    assert found_boards(page) == []
+    # Another game's code, a ticket nobody here holds, and a mistyped code.
+    assert find(page, code_of_game := encode_ticket_code(tickets[3], 14, key)) == (
+        "This code is for game 14, not game 13: open that game's link."
+    )
+    assert code_of_game != code
+    assert find(page, encode_ticket_code(tickets[15], 13, key)) == (
+        "No ticket of this game has this code: check that it was typed right."
+    )
+    assert "this one has 9" in find(page, code[:9])
+    assert found_boards(page) == []
+    # The search stays when the language changes.
+    find(page, code)
+    page.click("button[data-lang='es']")
+    assert found_boards(page) == [3]
+    assert page.inner_text("#find-result").startswith("Encontrado: Jugador 3 · cartón 1 de 3")
+
+
+def test_a_loteria_player_finds_their_tabla_by_its_number(open_page):
+    boards = [(100, 0), (101, 1), (103, 3), (104, 4)]  # tabla 3 went to a player who left
+    page = open_page(loteria_link(boards=boards))
+    wait_verified(page)
+    assert page.inner_text("label[for='f-find']") == "Find your tabla by its number"
+    assert find(page, "4") == "Found: Tabla 4 · player 3. It is highlighted below."
+    assert found_boards(page) == [3]
+    assert find(page, "Tabla 2") == "Found: Tabla 2 · player 2. It is highlighted below."
+    assert found_boards(page) == [1]
+    assert find(page, "3") == (
+        "Tabla 3 (a player who left) went to a player who left: it is not shown."
+    )
+    assert find(page, "6") == "This game has no tabla 6: its tablas are numbered 1 to 5."
+    assert find(page, encode_ticket_code(tickets_at(SEED, 0)[0], 12, b"k" * 32)).startswith(
+        "A tabla is found by the number printed on its picture"
+    )
+    assert found_boards(page) == []
 
 
 def test_a_tampered_commitment_is_flagged(open_page):
