@@ -83,6 +83,7 @@ const GamenightVerify = (() => {
       crypto_fallback: "this page's own (this page is not in a secure context)",
       calls_title: "Call order",
       calls_made: "{calls} calls were made.",
+      calls_cards: "Each card is shown with its number in the deck (1 to 54), then its name.",
       calls_not_made: "Not called (the game ended after call {calls}): {count} more",
       prizes_title: "Prizes",
       prize_header: "Prize",
@@ -124,6 +125,9 @@ const GamenightVerify = (() => {
       filter_label: "Show the boards of player",
       filter_help: "Empty: every player.",
       left_note: "Deal positions that went to players who left (not shown): {count}.",
+      positions_note:
+        "Deal positions count from 0, as the engine and the README count them: position k is " +
+        "ticket k % 6 of strip k // 6.",
       tabla_caption: "Tabla {tabla} · player {player}",
       tabla_caption_left: "Tabla {tabla} (a player who left)",
       ticket_caption_left: "The ticket at deal position {deal} (a player who left)",
@@ -219,6 +223,7 @@ const GamenightVerify = (() => {
       crypto_fallback: "esta misma página (no está en un contexto seguro)",
       calls_title: "Orden de las cantadas",
       calls_made: "Se hicieron {calls} cantadas.",
+      calls_cards: "Cada carta aparece con su número en la baraja (del 1 al 54) y su nombre.",
       calls_not_made: "Sin cantar (la partida terminó tras la cantada {calls}): {count} más",
       prizes_title: "Premios",
       prize_header: "Premio",
@@ -263,6 +268,9 @@ const GamenightVerify = (() => {
       filter_label: "Mostrar los tableros del jugador",
       filter_help: "Vacío: todos los jugadores.",
       left_note: "Posiciones del reparto de jugadores que se fueron (no se muestran): {count}.",
+      positions_note:
+        "Las posiciones del reparto se cuentan desde 0, como en el motor y el README: la " +
+        "posición k es el cartón k % 6 de la tira k // 6.",
       tabla_caption: "Tabla {tabla} · jugador {player}",
       tabla_caption_left: "La tabla {tabla} (de un jugador que se fue)",
       ticket_caption_left: "El cartón de la posición {deal} del reparto (de un jugador que se fue)",
@@ -577,10 +585,6 @@ const GamenightVerify = (() => {
     return language === "es" ? spanish : `${spanish} (${english})`;
   }
 
-  function callName(result, value) {
-    return result.game === "housie" ? String(value) : cardName(result.deck, value);
-  }
-
   function boardLabel(result, board) {
     if (board.player === null) {
       const key = result.game === "housie" ? "ticket_caption_left" : "tabla_caption_left";
@@ -591,7 +595,7 @@ const GamenightVerify = (() => {
         player: board.player,
         index: board.index + 1,
         count: board.count,
-        deal: board.deal + 1,
+        deal: board.deal, // from 0, as the engine (tickets_at) and the README count
       });
     }
     return say("tabla_caption", { tabla: board.deal + 1, player: board.player });
@@ -626,13 +630,24 @@ const GamenightVerify = (() => {
     const section = element("section", { "aria-labelledby": "calls-title" });
     section.append(element("h3", { id: "calls-title", text: say("calls_title") }));
     section.append(element("p", { text: say("calls_made", { calls: result.calls }) }));
+    if (result.game === "loteria") section.append(element("p", { className: "note", text: say("calls_cards") }));
     const made = result.order.slice(0, result.calls);
     const rest = result.order.slice(result.calls);
     const list = (values, start) => {
       const ol = element(
         "ol",
         { className: `calls ${result.game}`, start },
-        values.map((value) => element("li", { text: callName(result, value) })),
+        values.map((value) =>
+          result.game === "housie"
+            ? element("li", { text: String(value) })
+            : element(
+                "li",
+                {},
+                element("span", { className: "card-number", text: value }),
+                " ",
+                cardName(result.deck, value),
+              ),
+        ),
       );
       ol.style.counterReset = `call ${start - 1}`; // the numbers are drawn by CSS (flex layout)
       return ol;
@@ -793,6 +808,7 @@ const GamenightVerify = (() => {
     const inPlay = result.boards.filter((b) => b.player !== null);
     const left = result.boards.length - inPlay.length;
     if (left) section.append(element("p", { className: "note", text: say("left_note", { count: left }) }));
+    if (result.game === "housie") section.append(element("p", { className: "note", text: say("positions_note") }));
     const find = element("input", {
       id: "f-find",
       autocomplete: "off",

@@ -14,6 +14,8 @@ from bot.verify_link import page_path, verify_fragment, verify_url
 from engine.fairness import commitment, draw_order
 from engine.housie import Prize, check_prize, encode_ticket_code, tickets_at
 from engine.loteria import DECKS, Pattern, check_claim, tablas_at
+from tests.engine import test_strip_vector as vector
+from tests.engine.test_fairness import VECTOR_54, VECTOR_SEED
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -119,7 +121,7 @@ def test_a_loteria_link_shows_the_game_the_engine_computes(open_page, screenshot
     calls = page.eval_on_selector_all(
         "#calls-title ~ ol.calls li", "els => els.map(e => e.textContent)"
     )
-    assert calls == [f"{deck.card(n).spanish} ({deck.card(n).english})" for n in order[:41]]
+    assert calls == [f"{n} {deck.card(n).spanish} ({deck.card(n).english})" for n in order[:41]]
     hidden_calls = page.eval_on_selector_all("details ol.calls li", "els => els.length")
     assert hidden_calls == 54 - 41
     tablas = tablas_at(SEED, 0, 8)
@@ -170,7 +172,8 @@ def test_a_housie_link_in_spanish_on_a_phone(open_page, screenshot_dir):
             assert marks[prize.value] == (str(done) if done <= 74 else "")
         assert "H2" not in marks  # a ticket's full house is one mark
     caption = page.locator("article.board[data-deal='3'] caption").inner_text()
-    assert caption == "Jugador 3 · cartón 1 de 3 (posición 4)"
+    assert caption == "Jugador 3 · cartón 1 de 3 (posición 3)"  # from 0, as the engine counts
+    assert "se cuentan desde 0" in page.inner_text("#results")
     done = page.locator("article.board .marks li.done").all_inner_texts()
     assert done
     assert all(" en la cantada " in text for text in done)
@@ -408,6 +411,29 @@ def test_a_loteria_player_finds_their_tabla_by_its_number(open_page):
         "A tabla is found by the number printed on its picture"
     )
     assert found_boards(page) == []
+
+
+def test_loteria_calls_show_the_card_numbers_of_the_readme_vector(open_page):
+    page = open_page(loteria_link(seed=VECTOR_SEED, deck="classic", calls=10))
+    wait_verified(page)
+    numbers = page.eval_on_selector_all(
+        "#calls-title ~ ol.calls li .card-number", "els => els.map(e => Number(e.textContent))"
+    )
+    assert tuple(numbers) == VECTOR_54 == draw_order(VECTOR_SEED, 54)[:10]
+    first = page.inner_text("#calls-title ~ ol.calls li")
+    assert first == f"25 {DECKS['classic'].card(25).spanish} ({DECKS['classic'].card(25).english})"
+
+
+def test_housie_deal_positions_count_from_0_as_the_engine_does(open_page):
+    """Position k is the engine's tickets_at(seed, k): the README's second-strip vector is
+    position 6."""
+    page = open_page(housie_link(seed=VECTOR_SEED, boards=[(1, 6)], language="en"))
+    wait_verified(page)
+    board = page.locator("article.board")
+    assert board.get_attribute("data-state") == vector.POSITION_6
+    assert board.get_attribute("data-state") == tickets_at(VECTOR_SEED, 6)[0].to_state()
+    assert board.locator("caption").inner_text() == "Player 1 · ticket 1 of 1 (deal position 6)"
+    assert "Deal positions count from 0" in page.inner_text("#results")
 
 
 def test_a_tampered_commitment_is_flagged(open_page):
