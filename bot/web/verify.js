@@ -149,6 +149,7 @@ const GamenightVerify = (() => {
       "prizes-bad": "Unknown prize: {value}.",
       "prizes-missing": "Name at least one prize.",
       "prizes-repeat": "A prize is listed twice: {value}.",
+      "prizes-needs": "{prize} needs {needed} in the same game.",
       "calls-bad": "Calls made must be a whole number from 0 to {most}.",
       "boards-bad": "Boards per player: {value} is not a count like 2, 1*12 or -3.",
       "boards-too-many": "A Lotería player has 1 tabla and a Housie player 1 to 6 tickets: {value}.",
@@ -291,6 +292,7 @@ const GamenightVerify = (() => {
       "prizes-bad": "Premio desconocido: {value}.",
       "prizes-missing": "Indica al menos un premio.",
       "prizes-repeat": "Un premio aparece dos veces: {value}.",
+      "prizes-needs": "{prize} necesita {needed} en la misma partida.",
       "calls-bad": "Las cantadas hechas deben ser un número entero de 0 a {most}.",
       "boards-bad": "Tableros por jugador: {value} no es una cuenta como 2, 1*12 o -3.",
       "boards-too-many":
@@ -422,6 +424,16 @@ const GamenightVerify = (() => {
       if (!(code in known)) throw new InputProblem("prizes-bad", { value: word });
       if (prizes.includes(code)) throw new InputProblem("prizes-repeat", { value: word });
       prizes.push(code);
+    }
+    // As the engine's HousieGame refuses: a later house without the one before it.
+    for (const prize of prizes) {
+      const needed = game === "housie" ? HOUSE_NEEDS[prize] : undefined;
+      if (needed && !prizes.includes(needed)) {
+        throw new InputProblem("prizes-needs", {
+          prize: prizeName(game, prize),
+          needed: prizeName(game, needed),
+        });
+      }
     }
     return prizes;
   }

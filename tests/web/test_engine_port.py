@@ -4,6 +4,7 @@ a few ``page.evaluate`` calls (the page's own functions, as the page uses them).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import random
 import secrets
@@ -11,10 +12,13 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from bot.verify_link import verify_fragment
+from engine.errors import GameError
 from engine.fairness import DEAL_LABEL, DRAW_LABEL, SeededRandom, commitment, draw_order
 from engine.housie import (
     Calls,
     CodeReason,
+    HousieGame,
     Prize,
     Ticket,
     TicketCodeError,
@@ -25,7 +29,15 @@ from engine.housie import (
     ticket_rank,
     tickets_at,
 )
-from engine.loteria import DECKS, Pattern, Tabla, check_claim, deal_for_game, tablas_at
+from engine.loteria import (
+    DECKS,
+    LoteriaGame,
+    Pattern,
+    Tabla,
+    check_claim,
+    deal_for_game,
+    tablas_at,
+)
 from tests.engine import test_strip_vector as vector
 from tests.engine.test_fairness import VECTOR_54, VECTOR_90, VECTOR_SEED
 from tests.web.engine_replay import deal_positions, housie_replay, loteria_replay
@@ -497,6 +509,67 @@ def test_a_players_two_tickets_filling_on_one_call_win_two_houses(engine_page):
     assert result["earliest"] == expected
 
 
+def engine_refuses(kind: str, prizes: list[str]) -> bool:
+    """Whether the engine (its prize codes, its game's constructor) or the link's writer
+    (bot/verify_link.py) refuses to play or write ``prizes``."""
+    try:
+        if kind == "housie":
+            HousieGame(seed_for("prizes"), tuple(Prize(code) for code in prizes))
+        else:
+            LoteriaGame.new(seed_for("prizes"), [Pattern(code) for code in prizes])
+        verify_fragment(kind=kind, seed=seed_for("prizes"), prizes=prizes, boards=[])
+    except (ValueError, GameError):  # VerifyLinkError is a ValueError
+        return True
+    return False
+
+
+def test_the_page_refuses_the_prize_lists_the_engine_refuses(engine_page):
+    housie_codes = ["E5", "FH", "H2", "H3"]
+    loteria_codes = ["line", "corners", "full"]
+    lists = [
+        ("housie", list(chosen))
+        for size in range(1, 5)
+        for chosen in itertools.permutations(housie_codes, size)
+    ]
+    lists += [
+        ("loteria", list(chosen))
+        for size in range(1, 4)
+        for chosen in itertools.permutations(loteria_codes, size)
+    ]
+    lists += [
+        ("housie", ["FH", "FH"]),
+        ("housie", ["TL", "H2", "FH", "H2"]),
+        ("housie", ["XX", "FH"]),
+        ("loteria", ["line", "line"]),
+        ("loteria", ["full", "jackpot"]),
+    ]
+    found = engine_page.evaluate(
+        """async (lists) => {
+            const out = [];
+            for (const [game, prizes] of lists) {
+                try {
+                    await GamenightVerify.verifyGame(
+                        {game, seed: "00".repeat(32), prizes: prizes.join(","), boards: "1"});
+                    out.push(null);
+                } catch (error) { out.push(error.key || error.message); }
+            }
+            return out;
+        }""",
+        lists,
+    )
+    by_list = {
+        (kind, ",".join(prizes)): key for (kind, prizes), key in zip(lists, found, strict=True)
+    }
+    refused = {prizes for prizes, key in by_list.items() if key}
+    expected = {(kind, ",".join(prizes)) for kind, prizes in lists if engine_refuses(kind, prizes)}
+    assert refused == expected
+    assert ("housie", "E5,H2") in refused
+    assert ("housie", "FH,H3") in refused
+    assert ("housie", "H3,FH,H2") not in refused  # the engine plays them in any listed order
+    assert by_list["housie", "E5,H2"] == "prizes-needs"
+    assert by_list["housie", "FH,FH"] == "prizes-repeat"
+
+
 @pytest.mark.parametrize(
     ("fields", "problem"),
     [
@@ -508,6 +581,7 @@ def test_a_players_two_tickets_filling_on_one_call_win_two_houses(engine_page):
         ({"deck": "tarot"}, "deck-bad"),
         ({"prizes": "line,jackpot"}, "prizes-bad"),
         ({"prizes": "line,line"}, "prizes-repeat"),
+        ({"game": "housie", "prizes": "E5,H2"}, "prizes-needs"),
         ({"calls": "55"}, "calls-bad"),
         ({"calls": "-1"}, "calls-bad"),
         ({"boards": "1,two"}, "boards-bad"),

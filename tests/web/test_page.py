@@ -488,6 +488,16 @@ def test_bad_input_gets_a_clear_message_and_no_result(open_page):
     )
 
 
+def test_a_prize_list_the_engine_refuses_is_refused(open_page):
+    page = open_page(housie_link(language="en"))
+    wait_verified(page)
+    page.fill("#f-prizes", "E5, H2")
+    page.click("#verify")
+    page.wait_for_selector("body[data-verified='error']")
+    assert page.inner_text("#problem") == "Second Full House needs Full House in the same game."
+    assert page.locator("#results").is_hidden()
+
+
 def test_switching_language_redraws_the_result(open_page):
     page = open_page(loteria_link())
     wait_verified(page)
