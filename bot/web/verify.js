@@ -143,6 +143,12 @@ const GamenightVerify = (() => {
       "seed-not-hex": "The seed must be hexadecimal (0-9, a-f).",
       "seed-length": "The seed must be exactly 64 hexadecimal characters.",
       "seed-missing": "Enter the seed revealed at the end of the game.",
+      "link-cut":
+        "This link is incomplete: it stops before the seed, so it was probably cut when it was " +
+        "copied. Copy the whole link again, or type the seed and the rest below.",
+      "link-cut-seed":
+        "This link stops inside the seed ({length} of 64 characters): it was probably cut when " +
+        "it was copied.",
       "commitment-bad": "The commitment must be 64 hexadecimal characters (or empty).",
       "game-bad": "Choose Lotería or Housie.",
       "deck-bad": "The deck must be classic or family.",
@@ -286,6 +292,12 @@ const GamenightVerify = (() => {
       "seed-not-hex": "La semilla debe ser hexadecimal (0-9, a-f).",
       "seed-length": "La semilla debe tener exactamente 64 caracteres hexadecimales.",
       "seed-missing": "Escribe la semilla revelada al final de la partida.",
+      "link-cut":
+        "Este enlace está incompleto: se corta antes de la semilla, seguramente al copiarlo. " +
+        "Vuelve a copiar el enlace entero, o escribe abajo la semilla y lo demás.",
+      "link-cut-seed":
+        "Este enlace se corta dentro de la semilla ({length} de 64 caracteres): seguramente se " +
+        "cortó al copiarlo.",
       "commitment-bad": "El compromiso debe tener 64 caracteres hexadecimales (o quedar vacío).",
       "game-bad": "Elige Lotería o Housie.",
       "deck-bad": "La baraja debe ser classic o family.",
@@ -1021,12 +1033,16 @@ const GamenightVerify = (() => {
     showGameFields();
   }
 
-  function showProblem(error) {
+  function showProblem(error, cutSeed = null) {
     const box = document.getElementById("problem");
+    delete box.dataset.text;
     box.textContent =
       error instanceof InputProblem || (error && TEXT.en[error.message])
         ? say(error.key || error.message, error.values || {})
         : say("unexpected", { value: error && error.message });
+    if (cutSeed !== null && error && error.key === "seed-length") {
+      box.textContent += ` ${say("link-cut-seed", { length: cutSeed })}`;
+    }
     box.hidden = false;
     box.scrollIntoView({ block: "nearest" });
   }
@@ -1035,7 +1051,9 @@ const GamenightVerify = (() => {
   let running = 0;
   let findText = ""; // what was typed to find a board: kept when the language changes
 
-  async function run(fields) {
+  /** Recompute the game `fields` describe; `cutSeed` is the length of a seed a link ends in the
+   * middle of (the link was cut), else null. */
+  async function run(fields, cutSeed = null) {
     const ticket = (running += 1);
     const status = document.getElementById("status");
     document.getElementById("problem").hidden = true;
@@ -1056,7 +1074,7 @@ const GamenightVerify = (() => {
       document.getElementById("results").hidden = true;
       status.textContent = "";
       document.body.dataset.verified = "error";
-      showProblem(error);
+      showProblem(error, cutSeed);
     }
   }
 
@@ -1081,8 +1099,11 @@ const GamenightVerify = (() => {
       setLanguage(fields.lang || browser);
     }
     fillForm(fields);
+    const keys = Object.keys(fields);
     if (fields.seed) {
-      run({ ...fields });
+      const seed = fields.seed.trim();
+      const cutSeed = keys[keys.length - 1] === "seed" && seed.length < 64 ? seed.length : null;
+      run({ ...fields }, cutSeed);
     } else {
       running += 1; // a computation still under way is for the link before
       lastResult = null;
@@ -1091,6 +1112,14 @@ const GamenightVerify = (() => {
       document.getElementById("problem").hidden = true;
       document.getElementById("status").textContent = "";
       delete document.body.dataset.verified;
+      if (keys.length) {
+        // A link with a game but no seed: cut when it was copied (the bot's links have one).
+        const box = document.getElementById("problem");
+        box.dataset.text = "link-cut"; // redrawn in the other language by its button
+        box.textContent = say("link-cut");
+        box.hidden = false;
+        document.body.dataset.verified = "incomplete";
+      }
     }
   }
 

@@ -498,6 +498,59 @@ def test_a_prize_list_the_engine_refuses_is_refused(open_page):
     assert page.locator("#results").is_hidden()
 
 
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_link_cut_before_the_seed_says_so(open_page, language):
+    link = loteria_link(language=language)
+    cut = link[: link.index("&seed=")]
+    page = open_page(cut, viewport=PHONE, locale="es-MX" if language == "es" else "en-US")
+    page.wait_for_selector("body[data-verified='incomplete']")
+    problem = page.locator("#problem")
+    assert (
+        problem.inner_text()
+        == {
+            "en": (
+                "This link is incomplete: it stops before the seed, so it was probably cut when it "
+                "was copied. Copy the whole link again, or type the seed and the rest below."
+            ),
+            "es": (
+                "Este enlace está incompleto: se corta antes de la semilla, seguramente al copiarlo. "
+                "Vuelve a copiar el enlace entero, o escribe abajo la semilla y lo demás."
+            ),
+        }[language]
+    )
+    box = box_in_document(page, "#problem")
+    assert 0 <= box["top"] < box["bottom"] <= PHONE["height"]
+    # The form keeps what the link had, and nothing is computed.
+    assert page.input_value("#f-seed") == ""
+    assert page.input_value("#f-game") == "loteria"
+    assert page.input_value("#f-id") == "12"
+    assert page.locator("#results").is_hidden()
+    assert page.locator("#verdict").is_hidden()
+    other = "es" if language == "en" else "en"
+    page.click(f"button[data-lang='{other}']")
+    assert page.inner_text("#problem").startswith(
+        {"en": "This link is incomplete", "es": "Este enlace está incompleto"}[other]
+    )
+
+
+def test_a_link_cut_inside_the_seed_says_so(open_page):
+    link = loteria_link(language="en")
+    start = link.index("&seed=") + len("&seed=")
+    page = open_page(link[: start + 20])
+    page.wait_for_selector("body[data-verified='error']")
+    assert page.inner_text("#problem") == (
+        "The seed must be exactly 64 hexadecimal characters. This link stops inside the seed "
+        "(20 of 64 characters): it was probably cut when it was copied."
+    )
+
+
+def test_an_address_without_a_game_is_an_empty_form(open_page):
+    page = open_page(page_path().as_uri())
+    page.wait_for_selector("#f-seed")
+    assert page.locator("#problem").is_hidden()
+    assert page.evaluate("document.body.dataset.verified") is None
+
+
 def test_switching_language_redraws_the_result(open_page):
     page = open_page(loteria_link())
     wait_verified(page)
