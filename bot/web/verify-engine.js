@@ -659,6 +659,102 @@ const GamenightEngine = (() => {
     return strips.flatMap((strip) => strip.tickets).slice(0, count);
   }
 
+  // ---------------------------------------------------------------------- ticket ranks, codes
+
+  let rankTables = null;
+  /** engine/housie/sampling.py's _ticket_tables: column-count vectors and where each begins. */
+  function ticketRankTables() {
+    if (rankTables) return rankTables;
+    const layoutTable = [0, 1, 2, 3].map((a) => layouts(slotCounts(a)));
+    const layoutIndex = layoutTable.map((group) => new Map(group.map((l, i) => [l.join(","), i])));
+    const vectors = [];
+    const extend = (prefix) => {
+      if (prefix.length === COLUMNS) {
+        if (prefix.reduce((x, y) => x + y, 0) === PER_TICKET) vectors.push(prefix);
+        return;
+      }
+      for (const count of [1, 2, 3]) extend([...prefix, count]);
+    };
+    extend([]); // itertools.product((1, 2, 3), repeat=9): lexicographic
+    const vectorIndex = new Map(vectors.map((v, i) => [v.join(""), i]));
+    const vectorType = vectors.map((v) => v.filter((k) => k === 3).length);
+    const vectorSlots = vectors.map((v) =>
+      [3, 2, 1].flatMap((k) => [...v.keys()].filter((c) => v[c] === k)),
+    );
+    const ends = [];
+    let total = 0n;
+    vectors.forEach((v, i) => {
+      let count = BigInt(layoutTable[vectorType[i]].length);
+      v.forEach((k, c) => {
+        count *= BigInt(subsets((1 << COLUMN_SIZE[c]) - 1, k).length);
+      });
+      total += count;
+      ends.push(total);
+    });
+    rankTables = { layouts: layoutTable, layoutIndex, vectorIndex, vectorType, vectorSlots, ends, total };
+    return rankTables;
+  }
+
+  /** How many valid tickets there are (engine: ticket_count()), a BigInt. */
+  function ticketCount() {
+    return ticketRankTables().total;
+  }
+
+  /** The ticket's number in 0 .. ticketCount() - 1 (engine: ticket_rank), a BigInt. */
+  function ticketRank(ticket) {
+    const tables = ticketRankTables();
+    const counts = [...Array(COLUMNS).keys()].map((c) => ticket.filter((row) => row[c]).length);
+    const v = tables.vectorIndex.get(counts.join(""));
+    if (v === undefined) throw new Error(`not a ticket: ${ticketState(ticket)}`);
+    const a = tables.vectorType[v];
+    const slots = tables.vectorSlots[v];
+    const pattern = slots.map((c) => ticket.reduce((mask, row, r) => mask | (row[c] ? 1 << r : 0), 0));
+    const digits = [[tables.layoutIndex[a].get(pattern.join(",")), tables.layouts[a].length]];
+    slotCounts(a).forEach((k, slot) => {
+      const c = slots[slot];
+      const chosen = ticket.reduce((mask, row) => mask | (row[c] ? 1 << (row[c] - COLUMN_FIRST[c]) : 0), 0);
+      const choices = subsets((1 << COLUMN_SIZE[c]) - 1, k);
+      digits.push([choices.indexOf(chosen), choices.length]);
+    });
+    let offset = 0n;
+    for (const [digit, radix] of digits.reverse()) offset = offset * BigInt(radix) + BigInt(digit);
+    return (v ? tables.ends[v - 1] : 0n) + offset;
+  }
+
+  const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32: no I, L, O, U
+  const CODE_TAG_BITS = 64n;
+  const MAX_CODE_LENGTH = 64;
+
+  /**
+   * The game number and ticket rank a Housie ticket code names (engine/housie/codes.py's
+   * decode_ticket_code, read the same way), as BigInts. The code's 64-bit tag is left unchecked:
+   * that needs the server's signing key. Throws an Error whose `key` names the problem
+   * ("code-length", "code-character", "code-leading-zeros") and whose `values` give the details.
+   */
+  function readTicketCode(code) {
+    const problem = (key, values = {}) => Object.assign(new Error(key), { key, values });
+    const text = String(code)
+      .toUpperCase()
+      .replace(/O/g, "0")
+      .replace(/[IL]/g, "1")
+      .replace(/[-\s]/g, "");
+    const shortest = Math.ceil((bitLength(ticketCount()) + Number(CODE_TAG_BITS)) / 5);
+    if (text.length < shortest || text.length > MAX_CODE_LENGTH) {
+      throw problem("code-length", { length: text.length, shortest, longest: MAX_CODE_LENGTH });
+    }
+    let value = 0n;
+    [...text].forEach((ch, i) => {
+      const digit = CODE_ALPHABET.indexOf(ch);
+      if (digit < 0) throw problem("code-character", { position: i + 1, character: ch });
+      value = (value << 5n) | BigInt(digit);
+    });
+    if (value.toString(32).length < text.length && text.length > shortest) {
+      throw problem("code-leading-zeros");
+    }
+    const payload = value >> CODE_TAG_BITS;
+    return { game: payload / ticketCount(), rank: payload % ticketCount() };
+  }
+
   /** A ticket's rows as the engine's text form: each row's 5 numbers, 2 digits, "/" between. */
   function ticketState(ticket) {
     return ticket
@@ -720,6 +816,9 @@ const GamenightEngine = (() => {
     dealTickets,
     ticketState,
     ticketCompletions,
+    ticketCount,
+    ticketRank,
+    readTicketCode,
   };
 })();
 

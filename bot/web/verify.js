@@ -51,7 +51,23 @@ const GamenightVerify = (() => {
         'How the draws work, and what this page can and cannot prove: the bot\'s ' +
         'docs/FAIRNESS.md.',
       working: "Computing…",
-      done: "Done: {boards} boards recomputed.",
+      verdict_title_ok: "Verified",
+      verdict_title_bad: "Does not match",
+      verdict_title_note: "Recomputed, with no commitment to check",
+      verdict_ok:
+        "Every call and board follows from this seed, and the seed matches the commitment. " +
+        "Check that it is the commitment the lobby posted before the first call: {commitment}.",
+      verdict_bad:
+        "The seed does NOT match the commitment: SHA-256 of this seed is {computed}, but the " +
+        "link's commitment is {commitment}. The calls and boards below follow from this seed, " +
+        "which is not the one committed to before the game.",
+      verdict_note:
+        "Every call and board follows from this seed, but no commitment was given to check the " +
+        "seed against: compare SHA-256(seed) = {computed} with the commitment the lobby posted " +
+        "before the first call.",
+      verdict_facts_one: "{calls} of {total} calls made · 1 board",
+      verdict_facts_other: "{calls} of {total} calls made · {boards} boards",
+      verdict_more: "The calls, the prizes and every board are below.",
       game_title: "{game} #{id}",
       commitment_ok:
         "The seed matches the commitment: SHA-256(seed) = {commitment}. Check that this is the " +
@@ -67,24 +83,54 @@ const GamenightVerify = (() => {
       crypto_fallback: "this page's own (this page is not in a secure context)",
       calls_title: "Call order",
       calls_made: "{calls} calls were made.",
+      calls_cards: "Each card is shown with its number in the deck (1 to 54), then its name.",
       calls_not_made: "Not called (the game ended after call {calls}): {count} more",
       prizes_title: "Prizes",
       prize_header: "Prize",
       earliest_header: "Earliest possible win",
       boards_header: "Boards",
       prize_never: "not complete on any board when the game ended",
+      prize_held_back: "not won: it is played after {prize}, which nobody won",
+      prize_houses_only: "not won: only tickets that had already won a house were full",
       at_call: "call {call}",
       prizes_note:
         "A prize is won by whoever claims it in time, so the real winners (in the end-of-game " +
         "message) can be later than the earliest possible win.",
       prizes_note_loteria:
-        "Lotería's prizes are played one after another: each one from the call its predecessor " +
-        "could be won.",
+        "Lotería's prizes are played one after another: each one from the call the one before " +
+        "it was won; a prize nobody wins holds back the ones after it.",
+      prizes_note_houses:
+        "The second and third houses go to tickets that have not won a house, each after the " +
+        "one before; a player wins each prize once, with the first of their tickets that has it.",
       boards_title: "Boards",
+      find_label_housie: "Find your ticket by its code",
+      find_help_housie:
+        "The code printed on your ticket, after “Code”. Its signature is not checked here: " +
+        "that needs the server's key (/housie check does it).",
+      find_label_loteria: "Find your tabla by its number",
+      find_help_loteria: "The number printed on your tabla's picture: 3 for “Tabla 3”.",
+      find_found: "Found: {board}. It is highlighted below.",
+      find_left: "{board} went to a player who left: it is not shown.",
+      find_none: "No ticket of this game has this code: check that it was typed right.",
+      find_other_game: "This code is for game {codeGame}, not game {game}: open that game's link.",
+      find_no_tabla: "This game has no tabla {number}: its tablas are numbered 1 to {last}.",
+      find_not_number:
+        "A tabla is found by the number printed on its picture: 3 for “Tabla 3” (a ticket " +
+        "code is for Housie).",
+      "code-length": "A ticket code has {shortest} to {longest} characters; this one has {length}.",
+      "code-character":
+        "Character {position} ({character}) cannot be in a ticket code: they use digits and " +
+        "the letters A to Z but U.",
+      "code-leading-zeros": "This code has extra zeros at the start: type it as it is printed.",
       filter_label: "Show the boards of player",
       filter_help: "Empty: every player.",
       left_note: "Deal positions that went to players who left (not shown): {count}.",
+      positions_note:
+        "Deal positions count from 0, as the engine and the README count them: position k is " +
+        "ticket k % 6 of strip k // 6.",
       tabla_caption: "Tabla {tabla} · player {player}",
+      tabla_caption_left: "Tabla {tabla} (a player who left)",
+      ticket_caption_left: "The ticket at deal position {deal} (a player who left)",
       ticket_caption: "Player {player} · ticket {index} of {count} (deal position {deal})",
       mark_complete: "{prize} at call {call}",
       mark_missing: "{prize}: not complete",
@@ -97,12 +143,19 @@ const GamenightVerify = (() => {
       "seed-not-hex": "The seed must be hexadecimal (0-9, a-f).",
       "seed-length": "The seed must be exactly 64 hexadecimal characters.",
       "seed-missing": "Enter the seed revealed at the end of the game.",
+      "link-cut":
+        "This link is incomplete: it stops before the seed, so it was probably cut when it was " +
+        "copied. Copy the whole link again, or type the seed and the rest below.",
+      "link-cut-seed":
+        "This link stops inside the seed ({length} of 64 characters): it was probably cut when " +
+        "it was copied.",
       "commitment-bad": "The commitment must be 64 hexadecimal characters (or empty).",
       "game-bad": "Choose Lotería or Housie.",
       "deck-bad": "The deck must be classic or family.",
       "prizes-bad": "Unknown prize: {value}.",
       "prizes-missing": "Name at least one prize.",
       "prizes-repeat": "A prize is listed twice: {value}.",
+      "prizes-needs": "{prize} needs {needed} in the same game.",
       "calls-bad": "Calls made must be a whole number from 0 to {most}.",
       "boards-bad": "Boards per player: {value} is not a count like 2, 1*12 or -3.",
       "boards-too-many": "A Lotería player has 1 tabla and a Housie player 1 to 6 tickets: {value}.",
@@ -144,7 +197,24 @@ const GamenightVerify = (() => {
         'Cómo funcionan los sorteos, y qué puede y qué no puede probar esta página: ' +
         'docs/FAIRNESS.md del bot.',
       working: "Calculando…",
-      done: "Listo: {boards} tableros recalculados.",
+      verdict_title_ok: "Verificada",
+      verdict_title_bad: "No coincide",
+      verdict_title_note: "Recalculada, sin compromiso con que comprobarla",
+      verdict_ok:
+        "Todas las cantadas y todos los tableros salen de esta semilla, y la semilla coincide " +
+        "con el compromiso. Comprueba que es el compromiso que publicó la sala antes de la " +
+        "primera cantada: {commitment}.",
+      verdict_bad:
+        "La semilla NO coincide con el compromiso: el SHA-256 de esta semilla es {computed}, " +
+        "pero el compromiso del enlace es {commitment}. Las cantadas y los tableros de abajo " +
+        "salen de esta semilla, que no es la comprometida antes de la partida.",
+      verdict_note:
+        "Todas las cantadas y todos los tableros salen de esta semilla, pero no se dio ningún " +
+        "compromiso con que comprobarla: compara SHA-256(semilla) = {computed} con el " +
+        "compromiso que publicó la sala antes de la primera cantada.",
+      verdict_facts_one: "{calls} de {total} cantadas hechas · 1 tablero",
+      verdict_facts_other: "{calls} de {total} cantadas hechas · {boards} tableros",
+      verdict_more: "Abajo: las cantadas, los premios y cada tablero.",
       game_title: "{game} n.º {id}",
       commitment_ok:
         "La semilla coincide con el compromiso: SHA-256(semilla) = {commitment}. Comprueba que " +
@@ -160,24 +230,57 @@ const GamenightVerify = (() => {
       crypto_fallback: "esta misma página (no está en un contexto seguro)",
       calls_title: "Orden de las cantadas",
       calls_made: "Se hicieron {calls} cantadas.",
+      calls_cards: "Cada carta aparece con su número en la baraja (del 1 al 54) y su nombre.",
       calls_not_made: "Sin cantar (la partida terminó tras la cantada {calls}): {count} más",
       prizes_title: "Premios",
       prize_header: "Premio",
       earliest_header: "Primer momento en que se pudo ganar",
       boards_header: "Tableros",
       prize_never: "ningún tablero lo completó antes del final",
+      prize_held_back: "nadie lo ganó: se juega después de {prize}, que nadie ganó",
+      prize_houses_only: "nadie lo ganó: solo estaban llenos cartones que ya habían ganado un cartón lleno",
       at_call: "cantada {call}",
       prizes_note:
         "Gana quien reclama a tiempo, así que los ganadores reales (en el mensaje final) pueden " +
         "ser posteriores al primer momento posible.",
       prizes_note_loteria:
         "En la Lotería los premios se juegan uno tras otro: cada uno desde la cantada en que " +
-        "se pudo ganar el anterior.",
+        "se ganó el anterior; un premio que nadie gana detiene los siguientes.",
+      prizes_note_houses:
+        "El segundo y el tercer cartón lleno son para cartones que no han ganado uno, cada uno " +
+        "después del anterior; un jugador gana cada premio una vez, con el primero de sus " +
+        "cartones que lo tenga.",
       boards_title: "Tableros",
+      find_label_housie: "Encuentra tu cartón por su código",
+      find_help_housie:
+        "El código impreso en tu cartón, tras «Código». Aquí no se comprueba su firma: hace " +
+        "falta la clave del servidor (lo hace /housie check).",
+      find_label_loteria: "Encuentra tu tabla por su número",
+      find_help_loteria: "El número impreso en la imagen de tu tabla: 3 para «Tabla 3».",
+      find_found: "Encontrado: {board}. Está resaltado abajo.",
+      find_left: "{board} era de un jugador que se fue: no se muestra.",
+      find_none: "Ningún cartón de esta partida tiene este código: comprueba que está bien escrito.",
+      find_other_game:
+        "Este código es de la partida {codeGame}, no de la {game}: abre el enlace de esa partida.",
+      find_no_tabla: "Esta partida no tiene tabla {number}: sus tablas van de la 1 a la {last}.",
+      find_not_number:
+        "Una tabla se encuentra por el número impreso en su imagen: 3 para «Tabla 3» (un " +
+        "código de cartón es de Housie).",
+      "code-length":
+        "Un código de cartón tiene de {shortest} a {longest} caracteres; este tiene {length}.",
+      "code-character":
+        "El carácter {position} ({character}) no puede estar en un código de cartón: llevan " +
+        "cifras y letras de la A a la Z menos la U.",
+      "code-leading-zeros": "Este código tiene ceros de más al principio: escríbelo tal como está impreso.",
       filter_label: "Mostrar los tableros del jugador",
       filter_help: "Vacío: todos los jugadores.",
       left_note: "Posiciones del reparto de jugadores que se fueron (no se muestran): {count}.",
+      positions_note:
+        "Las posiciones del reparto se cuentan desde 0, como en el motor y el README: la " +
+        "posición k es el cartón k % 6 de la tira k // 6.",
       tabla_caption: "Tabla {tabla} · jugador {player}",
+      tabla_caption_left: "La tabla {tabla} (de un jugador que se fue)",
+      ticket_caption_left: "El cartón de la posición {deal} del reparto (de un jugador que se fue)",
       ticket_caption: "Jugador {player} · cartón {index} de {count} (posición {deal})",
       mark_complete: "{prize} en la cantada {call}",
       mark_missing: "{prize}: sin completar",
@@ -189,12 +292,19 @@ const GamenightVerify = (() => {
       "seed-not-hex": "La semilla debe ser hexadecimal (0-9, a-f).",
       "seed-length": "La semilla debe tener exactamente 64 caracteres hexadecimales.",
       "seed-missing": "Escribe la semilla revelada al final de la partida.",
+      "link-cut":
+        "Este enlace está incompleto: se corta antes de la semilla, seguramente al copiarlo. " +
+        "Vuelve a copiar el enlace entero, o escribe abajo la semilla y lo demás.",
+      "link-cut-seed":
+        "Este enlace se corta dentro de la semilla ({length} de 64 caracteres): seguramente se " +
+        "cortó al copiarlo.",
       "commitment-bad": "El compromiso debe tener 64 caracteres hexadecimales (o quedar vacío).",
       "game-bad": "Elige Lotería o Housie.",
       "deck-bad": "La baraja debe ser classic o family.",
       "prizes-bad": "Premio desconocido: {value}.",
       "prizes-missing": "Indica al menos un premio.",
       "prizes-repeat": "Un premio aparece dos veces: {value}.",
+      "prizes-needs": "{prize} necesita {needed} en la misma partida.",
       "calls-bad": "Las cantadas hechas deben ser un número entero de 0 a {most}.",
       "boards-bad": "Tableros por jugador: {value} no es una cuenta como 2, 1*12 o -3.",
       "boards-too-many":
@@ -224,6 +334,7 @@ const GamenightVerify = (() => {
     H3: { en: "Third Full House", es: "Tercer cartón lleno" },
   };
   const HOUSES = ["FH", "H2", "H3"];
+  const HOUSE_NEEDS = { H2: "FH", H3: "H2" }; // engine/housie/prizes.py: Prize.needs
 
   // Card n is CLASSIC[n - 1]: [Spanish, English]. The family deck swaps three cards.
   const CLASSIC = [
@@ -326,6 +437,16 @@ const GamenightVerify = (() => {
       if (prizes.includes(code)) throw new InputProblem("prizes-repeat", { value: word });
       prizes.push(code);
     }
+    // As the engine's HousieGame refuses: a later house without the one before it.
+    for (const prize of prizes) {
+      const needed = game === "housie" ? HOUSE_NEEDS[prize] : undefined;
+      if (needed && !prizes.includes(needed)) {
+        throw new InputProblem("prizes-needs", {
+          prize: prizeName(game, prize),
+          needed: prizeName(game, needed),
+        });
+      }
+    }
     return prizes;
   }
 
@@ -415,30 +536,48 @@ const GamenightVerify = (() => {
   }
 
   /**
-   * For each prize: the first call at which it could be won, and the boards that could win it.
-   * Lotería plays its prizes in sequence; Housie's second and third houses go to other tickets
-   * than the houses before them.
+   * For each prize: the first call at which it could be won, and the boards that win it then,
+   * replaying the game call by call as the bot judges it when every player claims every prize
+   * as soon as they can. Lotería plays one prize at a time: a prize nobody wins holds back the
+   * ones after it. Housie plays its prizes at once, a second or third house only once the one
+   * before is won. A player wins a prize once, with the first of their boards that completes it
+   * (valid claims on the same call share it), and a ticket that won a house wins no other.
    */
   function earliestWins(game, prizes, boards, calls) {
-    const wins = [];
-    let previousCall = 0;
-    const housed = new Set();
-    for (const prize of prizes) {
-      const house = game === "housie" && HOUSES.includes(prize);
-      const from = game === "loteria" || (house && prize !== "FH") ? previousCall : 0;
-      const eligible = boards.filter((b) => !(house && housed.has(b.deal)));
-      const ready = eligible.filter((b) => b.completions[prize] <= calls);
-      if (!ready.length) {
-        wins.push({ prize, call: null, deals: [] });
-        continue;
-      }
-      const call = Math.max(from, Math.min(...ready.map((b) => b.completions[prize])));
-      const deals = ready.filter((b) => b.completions[prize] <= call).map((b) => b.deal);
-      wins.push({ prize, call, deals });
-      if (game === "loteria" || house) previousCall = call;
-      if (house) deals.forEach((d) => housed.add(d));
+    const players = new Map(); // player -> their boards in deal order (the order they are judged)
+    for (const board of boards) {
+      if (!players.has(board.player)) players.set(board.player, []);
+      players.get(board.player).push(board);
     }
-    return wins;
+    const won = new Map();
+    const housed = new Set();
+    const claimable = () => {
+      if (game === "loteria") return prizes.filter((p) => !won.has(p)).slice(0, 1);
+      return prizes.filter((p) => !won.has(p) && (!HOUSE_NEEDS[p] || won.has(HOUSE_NEEDS[p])));
+    };
+    for (let call = 1; call <= calls && won.size < prizes.length; call += 1) {
+      let awarded = true;
+      while (awarded) {
+        // an award can open the next prize on the same call
+        awarded = false;
+        for (const prize of claimable()) {
+          const house = game === "housie" && HOUSES.includes(prize);
+          const deals = [];
+          for (const held of players.values()) {
+            const winner = held.find(
+              (b) => b.completions[prize] <= call && !(house && housed.has(b.deal)),
+            );
+            if (winner) deals.push(winner.deal);
+          }
+          if (!deals.length) continue;
+          won.set(prize, { prize, call, deals });
+          if (house) deals.forEach((deal) => housed.add(deal));
+          awarded = true;
+          break;
+        }
+      }
+    }
+    return prizes.map((prize) => won.get(prize) || { prize, call: null, deals: [] });
   }
 
   // ------------------------------------------------------------------------------ rendering
@@ -470,17 +609,17 @@ const GamenightVerify = (() => {
     return language === "es" ? spanish : `${spanish} (${english})`;
   }
 
-  function callName(result, value) {
-    return result.game === "housie" ? String(value) : cardName(result.deck, value);
-  }
-
   function boardLabel(result, board) {
+    if (board.player === null) {
+      const key = result.game === "housie" ? "ticket_caption_left" : "tabla_caption_left";
+      return say(key, { tabla: board.deal + 1, deal: board.deal });
+    }
     if (result.game === "housie") {
       return say("ticket_caption", {
         player: board.player,
         index: board.index + 1,
         count: board.count,
-        deal: board.deal + 1,
+        deal: board.deal, // from 0, as the engine (tickets_at) and the README count
       });
     }
     return say("tabla_caption", { tabla: board.deal + 1, player: board.player });
@@ -515,13 +654,24 @@ const GamenightVerify = (() => {
     const section = element("section", { "aria-labelledby": "calls-title" });
     section.append(element("h3", { id: "calls-title", text: say("calls_title") }));
     section.append(element("p", { text: say("calls_made", { calls: result.calls }) }));
+    if (result.game === "loteria") section.append(element("p", { className: "note", text: say("calls_cards") }));
     const made = result.order.slice(0, result.calls);
     const rest = result.order.slice(result.calls);
     const list = (values, start) => {
       const ol = element(
         "ol",
         { className: `calls ${result.game}`, start },
-        values.map((value) => element("li", { text: callName(result, value) })),
+        values.map((value) =>
+          result.game === "housie"
+            ? element("li", { text: String(value) })
+            : element(
+                "li",
+                {},
+                element("span", { className: "card-number", text: value }),
+                " ",
+                cardName(result.deck, value),
+              ),
+        ),
       );
       ol.style.counterReset = `call ${start - 1}`; // the numbers are drawn by CSS (flex layout)
       return ol;
@@ -542,6 +692,18 @@ const GamenightVerify = (() => {
     return section;
   }
 
+  /** "call 17", or why nobody won the prize. */
+  function whenWon(result, win) {
+    if (win.call !== null) return say("at_call", { call: win.call });
+    const complete = result.boards.some(
+      (b) => b.player !== null && b.completions[win.prize] <= result.calls,
+    );
+    if (!complete) return say("prize_never");
+    if (result.game === "housie") return say("prize_houses_only");
+    const before = result.prizes[result.prizes.indexOf(win.prize) - 1];
+    return say("prize_held_back", { prize: prizeName(result.game, before) });
+  }
+
   function renderPrizes(result) {
     const section = element("section", { "aria-labelledby": "prizes-title" });
     section.append(element("h3", { id: "prizes-title", text: say("prizes_title") }));
@@ -551,7 +713,7 @@ const GamenightVerify = (() => {
         "tr",
         {},
         element("th", { scope: "row", text: prizeName(result.game, win.prize) }),
-        element("td", { text: win.call === null ? say("prize_never") : say("at_call", { call: win.call }) }),
+        element("td", { text: whenWon(result, win) }),
         element("td", { text: win.deals.map((d) => boardLabel(result, byDeal.get(d))).join("; ") }),
       ),
     );
@@ -576,6 +738,9 @@ const GamenightVerify = (() => {
     section.append(element("p", { className: "note", text: say("prizes_note") }));
     if (result.game === "loteria" && result.prizes.length > 1) {
       section.append(element("p", { className: "note", text: say("prizes_note_loteria") }));
+    }
+    if (result.game === "housie" && result.prizes.includes("H2")) {
+      section.append(element("p", { className: "note", text: say("prizes_note_houses") }));
     }
     return section;
   }
@@ -667,6 +832,25 @@ const GamenightVerify = (() => {
     const inPlay = result.boards.filter((b) => b.player !== null);
     const left = result.boards.length - inPlay.length;
     if (left) section.append(element("p", { className: "note", text: say("left_note", { count: left }) }));
+    if (result.game === "housie") section.append(element("p", { className: "note", text: say("positions_note") }));
+    const find = element("input", {
+      id: "f-find",
+      autocomplete: "off",
+      spellcheck: "false",
+      inputmode: result.game === "loteria" ? "numeric" : null,
+      "aria-describedby": "h-find find-result",
+    });
+    find.value = findText;
+    section.append(
+      element(
+        "div",
+        { className: "field find" },
+        element("label", { for: "f-find", text: say(`find_label_${result.game}`) }),
+        find,
+        element("p", { className: "help", id: "h-find", text: say(`find_help_${result.game}`) }),
+        element("p", { className: "find-result", id: "find-result", role: "status" }),
+      ),
+    );
     const filter = element("input", {
       id: "f-player",
       inputmode: "numeric",
@@ -695,13 +879,110 @@ const GamenightVerify = (() => {
         article.hidden = Boolean(wanted) && article.dataset.player !== wanted;
       }
     });
+    const show = (scroll) => {
+      findText = find.value;
+      const { key, values, deals } = findBoard(result, find.value);
+      const box = section.querySelector("#find-result");
+      box.textContent = key ? say(key, values) : "";
+      box.className = `find-result ${deals.length ? "found" : "problem-text"}`;
+      for (const article of grid.children) {
+        const mine = deals.includes(Number(article.dataset.deal));
+        article.classList.toggle("found", mine);
+        if (mine) article.hidden = false;
+      }
+      if (deals.length && scroll) {
+        filter.value = "";
+        for (const article of grid.children) article.hidden = false;
+        grid.querySelector("article.found").scrollIntoView({ block: "center" });
+      }
+    };
+    find.addEventListener("input", () => show(true));
+    if (findText) show(false);
     return section;
+  }
+
+  /**
+   * The board `text` names: a Housie ticket code (the game and the ticket it names, read as the
+   * engine reads them), or a Lotería tabla's number as its picture prints it (deal position + 1).
+   * Returns the message to show and the deal positions to highlight.
+   */
+  function findBoard(result, text) {
+    const typed = String(text || "").trim();
+    if (!typed) return { key: null, values: {}, deals: [] };
+    const label = (board) => boardLabel(result, board);
+    if (result.game === "loteria") {
+      const number = /^(?:tabla\s*)?#?(\d{1,6})$/i.exec(typed);
+      if (!number) return { key: "find_not_number", values: {}, deals: [] };
+      const board = result.boards[Number(number[1]) - 1];
+      if (!board) {
+        return { key: "find_no_tabla", values: { number: number[1], last: result.boards.length }, deals: [] };
+      }
+      if (board.player === null) return { key: "find_left", values: { board: label(board) }, deals: [] };
+      return { key: "find_found", values: { board: label(board) }, deals: [board.deal] };
+    }
+    let code;
+    try {
+      code = E.readTicketCode(typed);
+    } catch (error) {
+      if (!error.key) throw error;
+      return { key: error.key, values: error.values, deals: [] };
+    }
+    if (/^\d+$/.test(result.id) && code.game !== BigInt(result.id)) {
+      return { key: "find_other_game", values: { codeGame: String(code.game), game: result.id }, deals: [] };
+    }
+    const matching = result.boards.filter((b) => E.ticketRank(b.cells) === code.rank);
+    const held = matching.filter((b) => b.player !== null);
+    if (held.length) {
+      return { key: "find_found", values: { board: held.map(label).join("; ") }, deals: held.map((b) => b.deal) };
+    }
+    if (matching.length) return { key: "find_left", values: { board: label(matching[0]) }, deals: [] };
+    return { key: "find_none", values: {}, deals: [] };
+  }
+
+  function gameHeading(result) {
+    const gameName = result.game === "housie" ? "Housie" : "Lotería";
+    return result.id ? say("game_title", { game: gameName, id: result.id }) : gameName;
+  }
+
+  /** The one summary at the top: whether the seed is the committed one, in a sentence. */
+  function renderVerdict(result) {
+    const box = document.getElementById("verdict");
+    const ok = result.commitmentOk;
+    const state = ok === true ? "ok" : ok === false ? "bad" : "note";
+    const boards = result.boards.filter((b) => b.player !== null).length;
+    const facts = say(boards === 1 ? "verdict_facts_one" : "verdict_facts_other", {
+      calls: result.calls,
+      total: result.order.length,
+      boards,
+    });
+    const more = element("a", { href: "#results", text: say("verdict_more") });
+    more.addEventListener("click", (event) => {
+      event.preventDefault(); // not a new fragment: that would be read as another game
+      document.getElementById("results").scrollIntoView({ block: "start" });
+    });
+    box.className = `verdict ${state}`;
+    box.replaceChildren(
+      element(
+        "h2",
+        { id: "verdict-title" },
+        element("span", { className: "mark", "aria-hidden": "true", text: { ok: "✓", bad: "✗", note: "!" }[state] }),
+        " ",
+        say(`verdict_title_${state}`),
+      ),
+      element("p", { className: "verdict-game", text: `${gameHeading(result)} · ${facts}` }),
+      element("p", {
+        className: "verdict-text",
+        text: say(`verdict_${state}`, { commitment: result.commitment, computed: result.commitmentComputed }),
+      }),
+      element("p", { className: "verdict-more" }, more),
+    );
+    box.hidden = false;
   }
 
   function renderResult(result) {
     const body = document.getElementById("results-body");
-    const gameName = result.game === "housie" ? "Housie" : "Lotería";
-    const heading = result.id ? say("game_title", { game: gameName, id: result.id }) : gameName;
+    const heading = gameHeading(result);
+    renderVerdict(result);
     body.replaceChildren(
       element("p", { className: "game-name", text: heading }),
       renderChecks(result),
@@ -722,9 +1003,13 @@ const GamenightVerify = (() => {
     return fields;
   }
 
+  const FIELD_DEFAULTS = { game: "loteria", deck: "classic" };
+
+  /** The form holding exactly the link's values: a field the link leaves out is emptied. */
   function fillForm(fields) {
     for (const name of FIELDS) {
-      if (fields[name] !== undefined) document.getElementById(`f-${name}`).value = fields[name];
+      const value = fields[name] !== undefined ? fields[name] : FIELD_DEFAULTS[name] || "";
+      document.getElementById(`f-${name}`).value = value;
     }
     showGameFields();
   }
@@ -748,36 +1033,48 @@ const GamenightVerify = (() => {
     showGameFields();
   }
 
-  function showProblem(error) {
+  function showProblem(error, cutSeed = null) {
     const box = document.getElementById("problem");
+    delete box.dataset.text;
     box.textContent =
       error instanceof InputProblem || (error && TEXT.en[error.message])
         ? say(error.key || error.message, error.values || {})
         : say("unexpected", { value: error && error.message });
+    if (cutSeed !== null && error && error.key === "seed-length") {
+      box.textContent += ` ${say("link-cut-seed", { length: cutSeed })}`;
+    }
     box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
   }
 
   let lastResult = null;
   let running = 0;
+  let findText = ""; // what was typed to find a board: kept when the language changes
 
-  async function run(fields) {
+  /** Recompute the game `fields` describe; `cutSeed` is the length of a seed a link ends in the
+   * middle of (the link was cut), else null. */
+  async function run(fields, cutSeed = null) {
     const ticket = (running += 1);
     const status = document.getElementById("status");
     document.getElementById("problem").hidden = true;
+    document.getElementById("verdict").hidden = true;
     status.textContent = say("working");
+    delete document.body.dataset.verified;
     try {
       const result = await verifyGame(fields);
       if (ticket !== running) return;
       lastResult = result;
+      findText = "";
       renderResult(result);
-      status.textContent = say("done", { boards: result.boards.filter((b) => b.player !== null).length });
+      status.textContent = "";
+      document.getElementById("verdict").scrollIntoView({ block: "nearest" });
       document.body.dataset.verified = result.commitmentOk === false ? "mismatch" : "yes";
     } catch (error) {
       if (ticket !== running) return;
       document.getElementById("results").hidden = true;
       status.textContent = "";
       document.body.dataset.verified = "error";
-      showProblem(error);
+      showProblem(error, cutSeed);
     }
   }
 
@@ -791,11 +1088,44 @@ const GamenightVerify = (() => {
     return `#${params.toString().replace(/%2C/g, ",").replace(/%2A/g, "*")}`;
   }
 
-  function start() {
+  /** Show the game in the address's fragment: at load, and whenever only the fragment changes
+   * (another link pasted into the same tab, an edited `calls=` or `lang=`), which reloads
+   * nothing by itself. */
+  function loadFragment(initial) {
+    if (!initial && !window.location.hash.includes("=")) return; // an anchor, not a game
     const fields = parseFragment(window.location.hash);
-    const browserLanguage = (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
-    setLanguage(fields.lang || browserLanguage);
+    if (fields.lang || initial) {
+      const browser = (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
+      setLanguage(fields.lang || browser);
+    }
     fillForm(fields);
+    const keys = Object.keys(fields);
+    if (fields.seed) {
+      const seed = fields.seed.trim();
+      const cutSeed = keys[keys.length - 1] === "seed" && seed.length < 64 ? seed.length : null;
+      run({ ...fields }, cutSeed);
+    } else {
+      running += 1; // a computation still under way is for the link before
+      lastResult = null;
+      document.getElementById("results").hidden = true;
+      document.getElementById("verdict").hidden = true;
+      document.getElementById("problem").hidden = true;
+      document.getElementById("status").textContent = "";
+      delete document.body.dataset.verified;
+      if (keys.length) {
+        // A link with a game but no seed: cut when it was copied (the bot's links have one).
+        const box = document.getElementById("problem");
+        box.dataset.text = "link-cut"; // redrawn in the other language by its button
+        box.textContent = say("link-cut");
+        box.hidden = false;
+        document.body.dataset.verified = "incomplete";
+      }
+    }
+  }
+
+  function start() {
+    loadFragment(true);
+    window.addEventListener("hashchange", () => loadFragment(false));
     document.getElementById("f-game").addEventListener("change", showGameFields);
     for (const button of document.querySelectorAll("[data-lang]")) {
       button.addEventListener("click", () => {
@@ -809,7 +1139,6 @@ const GamenightVerify = (() => {
       history.replaceState(null, "", fragmentFor(values));
       run(values);
     });
-    if (fields.seed) run({ ...fields });
   }
 
   if (typeof document !== "undefined" && document.getElementById("game")) {

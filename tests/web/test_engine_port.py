@@ -4,15 +4,43 @@ a few ``page.evaluate`` calls (the page's own functions, as the page uses them).
 from __future__ import annotations
 
 import hashlib
+import itertools
+import os
+import random
+import secrets
 from collections.abc import Callable, Sequence
 
 import pytest
 
+from bot.verify_link import verify_fragment
+from engine.errors import GameError
 from engine.fairness import DEAL_LABEL, DRAW_LABEL, SeededRandom, commitment, draw_order
-from engine.housie import Calls, Prize, Ticket, check_prize, tickets_at
-from engine.loteria import DECKS, Pattern, Tabla, check_claim, deal_for_game, tablas_at
+from engine.housie import (
+    Calls,
+    CodeReason,
+    HousieGame,
+    Prize,
+    Ticket,
+    TicketCodeError,
+    check_prize,
+    decode_ticket_code,
+    encode_ticket_code,
+    ticket_count,
+    ticket_rank,
+    tickets_at,
+)
+from engine.loteria import (
+    DECKS,
+    LoteriaGame,
+    Pattern,
+    Tabla,
+    check_claim,
+    deal_for_game,
+    tablas_at,
+)
 from tests.engine import test_strip_vector as vector
 from tests.engine.test_fairness import VECTOR_54, VECTOR_90, VECTOR_SEED
+from tests.web.engine_replay import deal_positions, housie_replay, loteria_replay
 
 
 def seed_for(*parts: object) -> bytes:
@@ -157,6 +185,73 @@ def test_tablas_match_on_many_seeds(engine_page):
         assert tablas == [tabla.to_state() for tabla in deal_for_game(seed, count)]
 
 
+def test_ticket_ranks_and_codes_read_as_the_engine_reads_them(engine_page):
+    """The page finds a player's ticket by its code: the game and the ticket's rank, decoded as
+    engine/housie/codes.py decodes them (the tag needs the server's key: not checked)."""
+    key = secrets.token_bytes(32)
+    tickets = tickets_at(seed_for("codes"), 0, 60)
+    game_ids = [0, 1, 7, 8, 12, 999_999, 10**6, 2**63 - 1, 2**64 - 1]
+    cases = [
+        (ticket, game_id, encode_ticket_code(ticket, game_id, key))
+        for index, ticket in enumerate(tickets)
+        for game_id in game_ids[index % len(game_ids) :][:3]
+    ]
+    # As people type them: lower case, dashes, spaces, O for 0 and I or L for 1.
+    typed = [code.lower() for _, _, code in cases[:10]]
+    typed += [f"{code[:5]}-{code[5:13]} {code[13:]}" for _, _, code in cases[10:20]]
+    typed += [code.replace("0", "O").replace("1", "l") for _, _, code in cases[20:]]
+    found = engine_page.evaluate(
+        """([rows, codes]) => ({
+            count: String(GamenightEngine.ticketCount()),
+            ranks: rows.map((r) => String(GamenightEngine.ticketRank(r))),
+            codes: codes.map((c) => {
+                const {game, rank} = GamenightEngine.readTicketCode(c);
+                return [String(game), String(rank)];
+            }),
+        })""",
+        [[[list(row) for row in ticket.rows] for ticket, _, _ in cases], typed],
+    )
+    assert int(found["count"]) == ticket_count()
+    assert [int(rank) for rank in found["ranks"]] == [ticket_rank(t) for t, _, _ in cases]
+    for (ticket, game_id, code), text, (game, rank) in zip(
+        cases, typed, found["codes"], strict=True
+    ):
+        assert decode_ticket_code(text, key) == (ticket, game_id)
+        assert (int(game), int(rank)) == (game_id, ticket_rank(ticket)), code
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("ABC", CodeReason.LENGTH),
+        ("1" * 65, CodeReason.LENGTH),
+        ("0" * 25 + "U", CodeReason.CHARACTER),
+        ("0" * 20 + "*" + "0" * 5, CodeReason.CHARACTER),
+        ("0" + "Z" * 26, CodeReason.LEADING_ZEROS),
+        ("00" + "Z" * 29, CodeReason.LEADING_ZEROS),
+    ],
+)
+def test_a_malformed_code_is_refused_as_the_engine_refuses_it(engine_page, code, reason):
+    with pytest.raises(TicketCodeError) as refused:
+        decode_ticket_code(code, b"k" * 32)
+    assert refused.value.code == reason
+    found = engine_page.evaluate(
+        """(code) => {
+            try { GamenightEngine.readTicketCode(code); return null; }
+            catch (error) { return error.key; }
+        }""",
+        code,
+    )
+    assert (
+        found
+        == {
+            CodeReason.LENGTH: "code-length",
+            CodeReason.CHARACTER: "code-character",
+            CodeReason.LEADING_ZEROS: "code-leading-zeros",
+        }[reason]
+    )
+
+
 def test_the_page_decks_are_the_engines(engine_page):
     decks = engine_page.evaluate("GamenightVerify.DECKS")
     assert set(decks) == set(DECKS)
@@ -297,81 +392,182 @@ def test_gaps_in_the_deal_skip_positions(engine_page):
     ]
 
 
-def reference_earliest(game: str, prizes: list[str], boards: list[dict], calls: int) -> list:
-    """The earliest call each prize could be won, from the engine's completions (see the page)."""
-    out = []
-    previous = 0
-    housed: set[int] = set()
-    houses = {"FH", "H2", "H3"}
-    for prize in prizes:
-        is_house = game == "housie" and prize in houses
-        floor = previous if game == "loteria" or (is_house and prize != "FH") else 0
-        ready = [
-            b
-            for b in boards
-            if b["player"] is not None
-            and not (is_house and b["deal"] in housed)
-            and b["completions"][prize] <= calls
-        ]
-        if not ready:
-            out.append({"prize": prize, "call": None, "deals": []})
-            continue
-        call = max(floor, min(b["completions"][prize] for b in ready))
-        deals = [b["deal"] for b in ready if b["completions"][prize] <= call]
-        out.append({"prize": prize, "call": call, "deals": deals})
-        if game == "loteria" or is_house:
-            previous = call
-        if is_house:
-            housed.update(deals)
-    return out
+REPRODUCED = {  # issue 27: 29 calls, no line yet; the corners, played after it, were not won
+    "game": "loteria",
+    "id": "8705",
+    "seed": "5c62e55f78a3a00b793934e808ac065c60c9e5ebc96944e5551c09f22ac813b8",
+    "deck": "classic",
+    "prizes": "line,corners",
+    "calls": "29",
+    "boards": "1*4",
+}
 
 
-def test_earliest_wins_follow_the_rules_of_play(engine_page):
-    games = [
-        {
-            "game": "housie",
-            "seed": seed_for("win", 1).hex(),
-            "prizes": ",".join(HOUSIE_PRIZES),
-            "boards": "6*20",
-            "calls": "90",
-        },
-        {
-            "game": "housie",
-            "seed": seed_for("win", 2).hex(),
-            "prizes": "E5,FH,H2,H3",
-            "boards": "1*3",
-            "calls": "80",
-        },
-        {
-            "game": "loteria",
-            "seed": seed_for("win", 3).hex(),
-            "prizes": "corners,centre,full",
-            "boards": "1*40",
-            "calls": "54",
-        },
-        {
-            "game": "loteria",
-            "seed": seed_for("win", 4).hex(),
-            "prizes": "line,full",
-            "boards": "1*5",
-            "calls": "20",
-        },
+def test_a_prize_nobody_won_holds_back_the_prizes_after_it(engine_page):
+    (result,) = verify_games(engine_page, [REPRODUCED])
+    expected = loteria_replay(
+        bytes.fromhex(REPRODUCED["seed"]), ["line", "corners"], [[0], [1], [2], [3]], 29, "classic"
+    )
+    assert [win.as_page() for win in expected] == [
+        {"prize": "line", "call": None, "deals": []},
+        {"prize": "corners", "call": None, "deals": []},
     ]
-    results = verify_games(engine_page, games)
-    houses_seen = False
-    for game, result in zip(games, results, strict=True):
-        prizes = game["prizes"].split(",")
-        expected = reference_earliest(game["game"], prizes, result["boards"], int(game["calls"]))
-        assert result["earliest"] == expected
-        if game["game"] == "housie" and game["boards"] == "6*20":
-            by_prize = {win["prize"]: win for win in result["earliest"]}
-            houses = [set(by_prize[p]["deals"]) for p in ("FH", "H2", "H3")]
-            assert all(houses)
-            assert not (houses[0] & houses[1])
-            assert not (houses[1] & houses[2])
-            assert by_prize["FH"]["call"] <= by_prize["H2"]["call"] <= by_prize["H3"]["call"]
-            houses_seen = True
-    assert houses_seen
+    assert result["earliest"] == [win.as_page() for win in expected]
+    # Tabla 1 does hold the corners by call 22: its own mark says so, the prize does not.
+    assert result["boards"][0]["completions"]["corners"] == 22
+
+
+def random_game(rng: random.Random, kind: str) -> tuple[dict[str, str], list[str], list[int]]:
+    """A game the bot could have played: its page fields, its prizes and one entry per player
+    (boards held, or -n positions of players who left)."""
+    most = 6 if kind == "housie" else 1
+    holders = [
+        -rng.randint(1, 3) if rng.random() < 0.1 else rng.randint(1, most)
+        for _ in range(rng.randint(1, 30))
+    ]
+    if all(count < 0 for count in holders):
+        holders.append(1)
+    if kind == "loteria":
+        prizes = rng.sample(LOTERIA_PRIZES, rng.randint(1, len(LOTERIA_PRIZES)))
+        if rng.random() < 0.4:  # a prize hardly ever won early, played first: it holds the rest
+            prizes = ["full", *(p for p in prizes if p != "full")]
+        calls = rng.randint(4, 54)
+    else:
+        singles = [p for p in HOUSIE_PRIZES if p not in ("FH", "H2", "H3")]
+        houses = ["FH", "FH,H2", "FH,H2,H3"][rng.randint(0, 2)].split(",")
+        prizes = rng.sample(singles, rng.randint(0, len(singles))) + houses
+        if rng.random() < 0.3:
+            rng.shuffle(prizes)  # the engine plays them in any listed order
+        calls = rng.randint(10, 90)
+    fields = {
+        "game": kind,
+        "seed": rng.randbytes(32).hex(),
+        "prizes": ",".join(prizes),
+        "calls": str(calls),
+        "boards": ",".join(str(count) for count in holders),
+    }
+    if kind == "loteria":
+        fields["deck"] = rng.choice(sorted(DECKS))
+    return fields, prizes, holders
+
+
+def engine_earliest(fields: dict[str, str], prizes: list[str], holders: list[int]) -> list:
+    seed = bytes.fromhex(fields["seed"])
+    players = deal_positions(holders)
+    calls = int(fields["calls"])
+    if fields["game"] == "loteria":
+        wins = loteria_replay(seed, prizes, players, calls, fields["deck"])
+    else:
+        wins = housie_replay(seed, prizes, players, calls)
+    return [win.as_page() for win in wins]
+
+
+def test_earliest_wins_are_the_engines_game_on_many_seeds(engine_page):
+    """Random games of both kinds against the engine's replay; the run's seed is printed on
+    failure (GAMENIGHT_VERIFY_SEED=<hex> replays it)."""
+    run_seed = os.environ.get("GAMENIGHT_VERIFY_SEED") or secrets.token_hex(8)
+    rng = random.Random(run_seed)
+    cases = [random_game(rng, kind) for kind in ("loteria", "housie") for _ in range(30)]
+    results = verify_games(engine_page, [fields for fields, _, _ in cases])
+    held_back = 0
+    for (fields, prizes, holders), result in zip(cases, results, strict=True):
+        expected = engine_earliest(fields, prizes, holders)
+        assert result["earliest"] == expected, f"GAMENIGHT_VERIFY_SEED={run_seed}: {fields}"
+        # A prize not won while a later one was complete on some board within the calls made.
+        calls = int(fields["calls"])
+        if fields["game"] == "loteria":
+            for index, win in enumerate(expected):
+                later = prizes[index + 1 :]
+                complete_later = any(
+                    board["player"] is not None and board["completions"][prize] <= calls
+                    for board in result["boards"]
+                    for prize in later
+                )
+                if win["call"] is None and complete_later:
+                    held_back += 1
+                    break
+    assert held_back, f"no game held a prize back (GAMENIGHT_VERIFY_SEED={run_seed})"
+
+
+def test_a_players_two_tickets_filling_on_one_call_win_two_houses(engine_page):
+    """The bot's rules on top of the engine, seen once: a player holding two tickets that fill
+    on the same call wins the full house with the first and the second house with the other (a
+    player wins a prize once; a ticket one house)."""
+    fields = {
+        "game": "housie",
+        "seed": seed_for("two houses", 12).hex(),
+        "prizes": "FH,H2,H3",
+        "calls": "90",
+        "boards": "-3,6",
+    }
+    expected = engine_earliest(fields, ["FH", "H2", "H3"], [-3, 6])
+    full, second, third = expected
+    assert full["call"] == second["call"] == 80
+    assert (full["deals"], second["deals"]) == ([5], [8])
+    assert third["call"] > 80
+    (result,) = verify_games(engine_page, [fields])
+    assert result["earliest"] == expected
+
+
+def engine_refuses(kind: str, prizes: list[str]) -> bool:
+    """Whether the engine (its prize codes, its game's constructor) or the link's writer
+    (bot/verify_link.py) refuses to play or write ``prizes``."""
+    try:
+        if kind == "housie":
+            HousieGame(seed_for("prizes"), tuple(Prize(code) for code in prizes))
+        else:
+            LoteriaGame.new(seed_for("prizes"), [Pattern(code) for code in prizes])
+        verify_fragment(kind=kind, seed=seed_for("prizes"), prizes=prizes, boards=[])
+    except (ValueError, GameError):  # VerifyLinkError is a ValueError
+        return True
+    return False
+
+
+def test_the_page_refuses_the_prize_lists_the_engine_refuses(engine_page):
+    housie_codes = ["E5", "FH", "H2", "H3"]
+    loteria_codes = ["line", "corners", "full"]
+    lists = [
+        ("housie", list(chosen))
+        for size in range(1, 5)
+        for chosen in itertools.permutations(housie_codes, size)
+    ]
+    lists += [
+        ("loteria", list(chosen))
+        for size in range(1, 4)
+        for chosen in itertools.permutations(loteria_codes, size)
+    ]
+    lists += [
+        ("housie", ["FH", "FH"]),
+        ("housie", ["TL", "H2", "FH", "H2"]),
+        ("housie", ["XX", "FH"]),
+        ("loteria", ["line", "line"]),
+        ("loteria", ["full", "jackpot"]),
+    ]
+    found = engine_page.evaluate(
+        """async (lists) => {
+            const out = [];
+            for (const [game, prizes] of lists) {
+                try {
+                    await GamenightVerify.verifyGame(
+                        {game, seed: "00".repeat(32), prizes: prizes.join(","), boards: "1"});
+                    out.push(null);
+                } catch (error) { out.push(error.key || error.message); }
+            }
+            return out;
+        }""",
+        lists,
+    )
+    by_list = {
+        (kind, ",".join(prizes)): key for (kind, prizes), key in zip(lists, found, strict=True)
+    }
+    refused = {prizes for prizes, key in by_list.items() if key}
+    expected = {(kind, ",".join(prizes)) for kind, prizes in lists if engine_refuses(kind, prizes)}
+    assert refused == expected
+    assert ("housie", "E5,H2") in refused
+    assert ("housie", "FH,H3") in refused
+    assert ("housie", "H3,FH,H2") not in refused  # the engine plays them in any listed order
+    assert by_list["housie", "E5,H2"] == "prizes-needs"
+    assert by_list["housie", "FH,FH"] == "prizes-repeat"
 
 
 @pytest.mark.parametrize(
@@ -385,6 +581,7 @@ def test_earliest_wins_follow_the_rules_of_play(engine_page):
         ({"deck": "tarot"}, "deck-bad"),
         ({"prizes": "line,jackpot"}, "prizes-bad"),
         ({"prizes": "line,line"}, "prizes-repeat"),
+        ({"game": "housie", "prizes": "E5,H2"}, "prizes-needs"),
         ({"calls": "55"}, "calls-bad"),
         ({"calls": "-1"}, "calls-bad"),
         ({"boards": "1,two"}, "boards-bad"),

@@ -4,6 +4,7 @@ or typed into by hand, in English and Spanish, on a desktop and a phone-sized sc
 from __future__ import annotations
 
 import hashlib
+import secrets
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,10 @@ from playwright.sync_api import Browser, Page
 
 from bot.verify_link import page_path, verify_fragment, verify_url
 from engine.fairness import commitment, draw_order
-from engine.housie import Prize, check_prize, tickets_at
+from engine.housie import Prize, check_prize, encode_ticket_code, tickets_at
 from engine.loteria import DECKS, Pattern, check_claim, tablas_at
+from tests.engine import test_strip_vector as vector
+from tests.engine.test_fairness import VECTOR_54, VECTOR_SEED
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -118,7 +121,7 @@ def test_a_loteria_link_shows_the_game_the_engine_computes(open_page, screenshot
     calls = page.eval_on_selector_all(
         "#calls-title ~ ol.calls li", "els => els.map(e => e.textContent)"
     )
-    assert calls == [f"{deck.card(n).spanish} ({deck.card(n).english})" for n in order[:41]]
+    assert calls == [f"{n} {deck.card(n).spanish} ({deck.card(n).english})" for n in order[:41]]
     hidden_calls = page.eval_on_selector_all("details ol.calls li", "els => els.length")
     assert hidden_calls == 54 - 41
     tablas = tablas_at(SEED, 0, 8)
@@ -169,7 +172,8 @@ def test_a_housie_link_in_spanish_on_a_phone(open_page, screenshot_dir):
             assert marks[prize.value] == (str(done) if done <= 74 else "")
         assert "H2" not in marks  # a ticket's full house is one mark
     caption = page.locator("article.board[data-deal='3'] caption").inner_text()
-    assert caption == "Jugador 3 · cartón 1 de 3 (posición 4)"
+    assert caption == "Jugador 3 · cartón 1 de 3 (posición 3)"  # from 0, as the engine counts
+    assert "se cuentan desde 0" in page.inner_text("#results")
     done = page.locator("article.board .marks li.done").all_inner_texts()
     assert done
     assert all(" en la cantada " in text for text in done)
@@ -204,6 +208,232 @@ def test_a_screenshot_for_the_docs(open_page, screenshot_dir):
         path=str(path), full_page=True, clip={"x": 0, "y": top - 8, "width": 1000, "height": 1680}
     )
     assert path.stat().st_size > 10_000
+
+
+ISSUE_27_LINK = (
+    "#v=1&game=loteria&id=8705&seed=5c62e55f78a3a00b793934e808ac065c60c9e5ebc96944e5551c09f22ac813b8"
+    "&commitment=417c58e4190b20bf9dba65c56fafd9bd0f71d19fc4cd6d438367dddcf20fdeb0&deck=classic"
+    "&prizes=line,corners&calls=29&boards=1*4&lang=en"
+)
+
+
+def test_a_prize_held_back_by_one_nobody_won_says_so(open_page):
+    page = open_page(page_path().as_uri() + ISSUE_27_LINK)
+    wait_verified(page)
+    rows = page.eval_on_selector_all(
+        "#prizes-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    assert rows == [
+        ["Line", "not complete on any board when the game ended", ""],
+        ["Four corners", "not won: it is played after Line, which nobody won", ""],
+    ]
+    assert marks_of(page, 0)["corners"] == "22"  # the tabla's own mark still says when
+
+
+def follow(page: Page, link: str) -> str:
+    """Put ``link``'s fragment in the address bar of the open page (as pasting a link into the
+    same tab does: no reload), and wait for the page's verdict."""
+    page.evaluate(
+        "hash => { delete document.body.dataset.verified; location.hash = hash; }",
+        link.split("#", 1)[1],
+    )
+    return wait_verified(page)
+
+
+def test_a_new_fragment_in_the_same_tab_is_recomputed(open_page):
+    page = open_page(loteria_link())
+    wait_verified(page)
+    assert page.inner_text(".game-name") == "Lotería #12"
+    assert follow(page, housie_link(language="en", game_id=77)) == "yes"
+    assert page.inner_text(".game-name") == "Housie #77"
+    assert page.input_value("#f-game") == "housie"
+    assert page.input_value("#f-id") == "77"
+    states = page.eval_on_selector_all("article.board", "els => els.map(e => e.dataset.state)")
+    expected = tickets_at(SEED, 0, 15)
+    assert states == [expected[deal].to_state() for deal in (0, 1, 2, 3, 4, 5, *range(8, 15))]
+    # Only the calls made change.
+    assert follow(page, housie_link(language="en", game_id=77, calls=10)) == "yes"
+    assert page.input_value("#f-calls") == "10"
+    assert page.eval_on_selector_all("#calls-title ~ ol.calls li", "els => els.length") == 10
+    # Only the language changes.
+    assert follow(page, housie_link(language="es", game_id=77, calls=10)) == "yes"
+    assert page.inner_text("h1") == "Verifica una partida"
+    assert page.inner_text("#prizes-title") == "Premios"
+    # A link without a game number leaves none behind from the one before.
+    assert follow(page, loteria_link(game_id=None)) == "yes"
+    assert page.input_value("#f-id") == ""
+    assert page.inner_text(".game-name") == "Lotería"
+
+
+def box_in_document(page: Page, selector: str) -> dict[str, float]:
+    return page.evaluate(
+        """selector => {
+            const r = document.querySelector(selector).getBoundingClientRect();
+            return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right};
+        }""",
+        selector,
+    )
+
+
+VERDICTS = {
+    ("en", "yes"): (
+        "Every call and board follows from this seed, and the seed matches the commitment."
+    ),
+    ("es", "yes"): (
+        "Todas las cantadas y todos los tableros salen de esta semilla, y la semilla coincide "
+        "con el compromiso."
+    ),
+    ("en", "mismatch"): "The seed does NOT match the commitment",
+    ("es", "mismatch"): "La semilla NO coincide con el compromiso",
+}
+
+
+@pytest.mark.parametrize(("language", "verified"), sorted(VERDICTS))
+@pytest.mark.parametrize("link", [loteria_link, housie_link])
+def test_the_verdict_comes_first_on_a_phone(open_page, link, language, verified):
+    changes = {"language": language}
+    if verified == "mismatch":
+        changes["commitment"] = "cd" * 32
+    page = open_page(link(**changes), viewport=PHONE)
+    assert wait_verified(page) == verified
+    verdict = page.locator("#verdict")
+    assert VERDICTS[language, verified] in verdict.inner_text()
+    assert ("ok" if verified == "yes" else "bad") in verdict.get_attribute("class").split()
+    # On the first screen, before the form and everything else.
+    box = box_in_document(page, "#verdict")
+    assert 0 <= box["top"] < box["bottom"] <= PHONE["height"]
+    assert box["right"] <= PHONE["width"]
+    assert box["bottom"] <= box_in_document(page, "#game")["top"]
+    # One verdict: the end of the work says nothing else.
+    assert page.inner_text("#status") == ""
+
+
+def test_the_verdict_without_a_commitment_says_what_is_missing(open_page):
+    link = loteria_link()
+    page = open_page(link.replace("&commitment=" + commitment(SEED), ""), viewport=PHONE)
+    assert wait_verified(page) == "yes"
+    text = page.inner_text("#verdict")
+    assert "Every call and board follows from this seed" in text
+    assert "no commitment" in text
+    assert commitment(SEED) in text
+
+
+def test_the_view_moves_to_the_verdict_after_typing_a_game(open_page):
+    page = open_page(page_path().as_uri(), viewport=PHONE)
+    page.fill("#f-seed", SEED.hex())
+    page.fill("#f-commitment", commitment(SEED))
+    page.fill("#f-boards", "1*3")
+    page.click("#verify")  # at the bottom of the form: the top of the page is out of view
+    assert wait_verified(page) == "yes"
+    page.wait_for_function(
+        "() => { const r = document.getElementById('verdict').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    page.fill("#f-seed", "not a seed")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.click("#verify")
+    page.wait_for_selector("body[data-verified='error']")
+    page.wait_for_function(
+        "() => { const r = document.getElementById('problem').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    assert page.locator("#verdict").is_hidden()
+
+
+def found_boards(page: Page) -> list[int]:
+    return page.eval_on_selector_all(
+        "article.board.found", "els => els.map(e => Number(e.dataset.deal))"
+    )
+
+
+def find(page: Page, text: str) -> str:
+    page.fill("#f-find", text)
+    return page.inner_text("#find-result")
+
+
+def in_view(page: Page, selector: str) -> bool:
+    return page.evaluate(
+        """selector => { const r = document.querySelector(selector).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight; }""",
+        selector,
+    )
+
+
+def test_a_housie_player_finds_their_ticket_by_its_code(open_page):
+    key = secrets.token_bytes(32)
+    tickets = tickets_at(SEED, 0, 16)
+    page = open_page(housie_link(language="en"), viewport=PHONE)
+    wait_verified(page)
+    assert page.inner_text("label[for='f-find']") == "Find your ticket by its code"
+    # Player 3's first ticket, typed as people type: lower case, with a dash.
+    code = encode_ticket_code(tickets[3], 13, key)
+    text = find(page, f"{code[:6].lower()}-{code[6:]}")
+    assert found_boards(page) == [3]
+    caption = page.inner_text("article.board[data-deal='3'] caption")
+    assert text == f"Found: {caption}. It is highlighted below."
+    assert in_view(page, "article.board.found")
+    # A ticket of this game's deal that went to a player who left.
+    assert find(page, encode_ticket_code(tickets[6], 13, key)).endswith(
+        "(a player who left) went to a player who left: it is not shown."
+    )
+    assert found_boards(page) == []
+    # Another game's code, a ticket nobody here holds, and a mistyped code.
+    assert find(page, code_of_game := encode_ticket_code(tickets[3], 14, key)) == (
+        "This code is for game 14, not game 13: open that game's link."
+    )
+    assert code_of_game != code
+    assert find(page, encode_ticket_code(tickets[15], 13, key)) == (
+        "No ticket of this game has this code: check that it was typed right."
+    )
+    assert "this one has 9" in find(page, code[:9])
+    assert found_boards(page) == []
+    # The search stays when the language changes.
+    find(page, code)
+    page.click("button[data-lang='es']")
+    assert found_boards(page) == [3]
+    assert page.inner_text("#find-result").startswith("Encontrado: Jugador 3 · cartón 1 de 3")
+
+
+def test_a_loteria_player_finds_their_tabla_by_its_number(open_page):
+    boards = [(100, 0), (101, 1), (103, 3), (104, 4)]  # tabla 3 went to a player who left
+    page = open_page(loteria_link(boards=boards))
+    wait_verified(page)
+    assert page.inner_text("label[for='f-find']") == "Find your tabla by its number"
+    assert find(page, "4") == "Found: Tabla 4 · player 3. It is highlighted below."
+    assert found_boards(page) == [3]
+    assert find(page, "Tabla 2") == "Found: Tabla 2 · player 2. It is highlighted below."
+    assert found_boards(page) == [1]
+    assert find(page, "3") == (
+        "Tabla 3 (a player who left) went to a player who left: it is not shown."
+    )
+    assert find(page, "6") == "This game has no tabla 6: its tablas are numbered 1 to 5."
+    assert find(page, encode_ticket_code(tickets_at(SEED, 0)[0], 12, b"k" * 32)).startswith(
+        "A tabla is found by the number printed on its picture"
+    )
+    assert found_boards(page) == []
+
+
+def test_loteria_calls_show_the_card_numbers_of_the_readme_vector(open_page):
+    page = open_page(loteria_link(seed=VECTOR_SEED, deck="classic", calls=10))
+    wait_verified(page)
+    numbers = page.eval_on_selector_all(
+        "#calls-title ~ ol.calls li .card-number", "els => els.map(e => Number(e.textContent))"
+    )
+    assert tuple(numbers) == VECTOR_54 == draw_order(VECTOR_SEED, 54)[:10]
+    first = page.inner_text("#calls-title ~ ol.calls li")
+    assert first == f"25 {DECKS['classic'].card(25).spanish} ({DECKS['classic'].card(25).english})"
+
+
+def test_housie_deal_positions_count_from_0_as_the_engine_does(open_page):
+    """Position k is the engine's tickets_at(seed, k): the README's second-strip vector is
+    position 6."""
+    page = open_page(housie_link(seed=VECTOR_SEED, boards=[(1, 6)], language="en"))
+    wait_verified(page)
+    board = page.locator("article.board")
+    assert board.get_attribute("data-state") == vector.POSITION_6
+    assert board.get_attribute("data-state") == tickets_at(VECTOR_SEED, 6)[0].to_state()
+    assert board.locator("caption").inner_text() == "Player 1 · ticket 1 of 1 (deal position 6)"
+    assert "Deal positions count from 0" in page.inner_text("#results")
 
 
 def test_a_tampered_commitment_is_flagged(open_page):
@@ -256,6 +486,69 @@ def test_bad_input_gets_a_clear_message_and_no_result(open_page):
     assert page.inner_text("#problem") == (
         "La semilla debe tener exactamente 64 caracteres hexadecimales."
     )
+
+
+def test_a_prize_list_the_engine_refuses_is_refused(open_page):
+    page = open_page(housie_link(language="en"))
+    wait_verified(page)
+    page.fill("#f-prizes", "E5, H2")
+    page.click("#verify")
+    page.wait_for_selector("body[data-verified='error']")
+    assert page.inner_text("#problem") == "Second Full House needs Full House in the same game."
+    assert page.locator("#results").is_hidden()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_link_cut_before_the_seed_says_so(open_page, language):
+    link = loteria_link(language=language)
+    cut = link[: link.index("&seed=")]
+    page = open_page(cut, viewport=PHONE, locale="es-MX" if language == "es" else "en-US")
+    page.wait_for_selector("body[data-verified='incomplete']")
+    problem = page.locator("#problem")
+    assert (
+        problem.inner_text()
+        == {
+            "en": (
+                "This link is incomplete: it stops before the seed, so it was probably cut when it "
+                "was copied. Copy the whole link again, or type the seed and the rest below."
+            ),
+            "es": (
+                "Este enlace está incompleto: se corta antes de la semilla, seguramente al copiarlo. "
+                "Vuelve a copiar el enlace entero, o escribe abajo la semilla y lo demás."
+            ),
+        }[language]
+    )
+    box = box_in_document(page, "#problem")
+    assert 0 <= box["top"] < box["bottom"] <= PHONE["height"]
+    # The form keeps what the link had, and nothing is computed.
+    assert page.input_value("#f-seed") == ""
+    assert page.input_value("#f-game") == "loteria"
+    assert page.input_value("#f-id") == "12"
+    assert page.locator("#results").is_hidden()
+    assert page.locator("#verdict").is_hidden()
+    other = "es" if language == "en" else "en"
+    page.click(f"button[data-lang='{other}']")
+    assert page.inner_text("#problem").startswith(
+        {"en": "This link is incomplete", "es": "Este enlace está incompleto"}[other]
+    )
+
+
+def test_a_link_cut_inside_the_seed_says_so(open_page):
+    link = loteria_link(language="en")
+    start = link.index("&seed=") + len("&seed=")
+    page = open_page(link[: start + 20])
+    page.wait_for_selector("body[data-verified='error']")
+    assert page.inner_text("#problem") == (
+        "The seed must be exactly 64 hexadecimal characters. This link stops inside the seed "
+        "(20 of 64 characters): it was probably cut when it was copied."
+    )
+
+
+def test_an_address_without_a_game_is_an_empty_form(open_page):
+    page = open_page(page_path().as_uri())
+    page.wait_for_selector("#f-seed")
+    assert page.locator("#problem").is_hidden()
+    assert page.evaluate("document.body.dataset.verified") is None
 
 
 def test_switching_language_redraws_the_result(open_page):
