@@ -126,7 +126,7 @@ const GamenightVerify = (() => {
       filter_help: "Empty: every player.",
       left_note: "Deal positions that went to players who left (not shown): {count}.",
       positions_note:
-        "Deal positions count from 0, as the engine and the README count them: position k is " +
+        "Deal positions count from 0, as the engine and docs/FAIRNESS.md count them: position k is " +
         "ticket k % 6 of strip k // 6.",
       tabla_caption: "Tabla {tabla} · player {player}",
       tabla_caption_left: "Tabla {tabla} (a player who left)",
@@ -276,7 +276,7 @@ const GamenightVerify = (() => {
       filter_help: "Vacío: todos los jugadores.",
       left_note: "Posiciones del reparto de jugadores que se fueron (no se muestran): {count}.",
       positions_note:
-        "Las posiciones del reparto se cuentan desde 0, como en el motor y el README: la " +
+        "Las posiciones del reparto se cuentan desde 0, como en el motor y en docs/FAIRNESS.md: la " +
         "posición k es el cartón k % 6 de la tira k // 6.",
       tabla_caption: "Tabla {tabla} · jugador {player}",
       tabla_caption_left: "La tabla {tabla} (de un jugador que se fue)",
@@ -619,7 +619,7 @@ const GamenightVerify = (() => {
         player: board.player,
         index: board.index + 1,
         count: board.count,
-        deal: board.deal, // from 0, as the engine (tickets_at) and the README count
+        deal: board.deal, // from 0, as the engine (tickets_at) and docs/FAIRNESS.md count
       });
     }
     return say("tabla_caption", { tabla: board.deal + 1, player: board.player });
