@@ -14,11 +14,13 @@ import contextlib
 import dataclasses
 import logging
 import re
+import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 import discord
 from discord import app_commands
@@ -55,7 +57,13 @@ from bot.storage import (
 )
 from bot.throttle import VERIFY_RATE, Lane, member_cooldown
 from bot.verify_link import verify_fragment, verify_url
+from engine.calling import Board, CallingGame, ClaimCheck, Dealer
 from engine.fairness import commitment, draw_order
+
+if sys.version_info >= (3, 13):
+    from typing import TypeVar
+else:  # (a type variable's default)
+    from typing_extensions import TypeVar
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -101,18 +109,40 @@ STALLED_STATUS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The outcome of one claim on one board; ``reason`` in English (stored), and as the
-    engine's ``code`` and ``values`` for the players' words (``bot.reasons``)."""
+# The engine a calling game cog plays (engine.calling.CallingGame), and its claim checks; a
+# cog of any calling game is a plain ``CallingGameCog``.
+GameT = TypeVar("GameT", bound=CallingGame[Any, Any], default=CallingGame[Any, Any])
+CheckT = TypeVar("CheckT", bound=ClaimCheck, default=ClaimCheck)
 
-    valid: bool
+
+@dataclass(frozen=True, slots=True)
+class Verdict(Generic[CheckT]):
+    """The outcome of one claim on one board: the engine's ``check`` (its ``reason`` in English
+    is stored; its ``code`` and ``values`` word it for the players, ``bot.reasons``)."""
+
     prize: str
-    reason: str
-    board: BoardRow | None
-    image: Rendered | None = None
-    code: str = ""
-    values: Mapping[str, object] = field(default_factory=dict)
+    board: BoardRow
+    check: CheckT
+
+    @property
+    def valid(self) -> bool:
+        """Whether the board wins the prize."""
+        return self.check.valid
+
+    @property
+    def reason(self) -> str:
+        """Why (not), in English: the stored form."""
+        return self.check.reason
+
+    @property
+    def code(self) -> str:
+        """The reason's code, for the players' words."""
+        return self.check.code
+
+    @property
+    def values(self) -> Mapping[str, object]:
+        """The values the reason's words name."""
+        return self.check.values
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,8 +294,9 @@ class CallingButton(
         )
 
 
-class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
-    """Shared machinery; subclasses supply the rules, texts and images of their game.
+class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights, Generic[GameT, CheckT]):
+    """Shared machinery over the game's ``engine`` (an ``engine.calling.CallingGame``: deal, next
+    call, prizes, judge, its stored state); subclasses supply the texts and images of their game.
 
     Each game is a command group (``/loteria``, ``/housie``); the host controls and ``verify``
     below are the same in both and are inherited by each group.
@@ -273,13 +304,17 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
 
     calling = True
     start_subcommand = "start"
-    total_calls: ClassVar[int]
+    engine: type[GameT]
     exhausted_reason: ClassVar[str]
     show_command: ClassVar[str]
-    deal_limit: ClassVar[int]  # deal positions a game can hand out (the engine's limit)
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
+        self.total_calls = self.engine.total_calls  # calls a game makes at most
+        self.deal_limit = self.engine.deal_limit  # deal positions a game can hand out
+        # Each lobby's dealer, so that a join deals its seats without replaying the earlier ones.
+        self.dealers: dict[int, Dealer[Board]] = {}
+        self.dealers_lock = threading.Lock()  # deal() runs in a worker thread
         self.dm_slots = asyncio.Semaphore(DM_CONCURRENCY)
         self.nights_wake = asyncio.Event()
         self.nights_task: asyncio.Task[None] | None = None
@@ -303,37 +338,49 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         at the next start)."""
         return task is live.task
 
-    # -- rules supplied by each game -----------------------------------------------------------
+    # -- the game's engine -----------------------------------------------------------------------
+
+    def state_of(self, game: GameRow) -> GameT:
+        """The engine's game, read from the stored ``game``."""
+        return self.engine.from_state(game.state)
 
     def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
-        """Boards ``(state, code)`` at deal positions ``first_deal_index, ...``."""
-        raise NotImplementedError
+        """Boards ``(state, code)`` at deal positions ``first_deal_index, ...``, from the
+        lobby's dealer (rebuilt by replay for the lobby's first join, or after a restart)."""
+        assert game.seed is not None
+        # The dealer is this call's alone until it is put back.
+        with self.dealers_lock:
+            dealer = self.dealers.pop(game.id, None)
+        if dealer is None or dealer.position != first_deal_index:
+            dealer = self.engine.dealer(game.seed, first_deal_index)
+        boards = dealer.deal(count)
+        with self.dealers_lock:
+            self.dealers[game.id] = dealer
+        return [(board.to_state(), self.board_code(game, board)) for board in boards]
+
+    def board_code(self, game: GameRow, board: Any) -> str:
+        """The code printed under a dealt ``board`` (none by default; Housie signs its
+        tickets)."""
+        return ""
 
     def forget_dealer(self, game_id: int) -> None:
-        """The game has left the lobby: drop whatever ``deal`` keeps for it."""
-
-    def next_call(self, game: GameRow) -> tuple[str, int]:
-        """The game's state after the next call, and the value called."""
-        raise NotImplementedError
+        """The game has left the lobby: drop its dealer."""
+        # Never while this game deals: both happen under the game's lock.
+        with self.dealers_lock:
+            self.dealers.pop(game_id, None)
 
     def called(self, game: GameRow) -> tuple[int, ...]:
         """Everything called so far, in order."""
-        raise NotImplementedError
+        return tuple(self.state_of(game).called)
 
     def open_prizes(self, game: GameRow) -> list[str]:
         """Prizes still to be won, in the order they are played."""
-        raise NotImplementedError
+        return list(self.state_of(game).open_prize_codes)
 
-    def claimable(self, game: GameRow) -> list[str]:
-        """Prizes that can be won on the current call."""
-        raise NotImplementedError
+    # -- words and pictures supplied by each game ----------------------------------------------
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         """How a prize is shown to players."""
-        raise NotImplementedError
-
-    def after_award(self, game: GameRow, prize: str) -> str:
-        """The game's state once ``prize`` has been awarded."""
         raise NotImplementedError
 
     def render_boards(
@@ -402,23 +449,31 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         """The boards that may win ``prize`` (Housie: a ticket wins one full house at most)."""
         return boards
 
-    def judge(
-        self,
-        game: GameRow,
-        boards: Sequence[BoardRow],
-        prize: str,
-        called: Sequence[int],
-        locale: LocaleLike = None,
-    ) -> Verdict:
-        """Check a claim of ``prize`` on the player's live ``boards`` (those the claim names)
-        against ``called``, the calls announced when the claim was made. A false claim's verdict
-        names the one board that pays for it; a win's picture is worded in ``locale`` (the
-        channel's language: it goes with the win's announcement)."""
+    def render_win(
+        self, game: GameRow, verdict: Verdict[CheckT], called: Sequence[int], locale: LocaleLike
+    ) -> Rendered:
+        """The winning board of a valid ``verdict``, its winning cells marked, worded in
+        ``locale`` (the channel's: it goes with the win's announcement). Runs in a worker
+        thread."""
         raise NotImplementedError
+
+    def board_number(self, board: BoardRow) -> int:
+        """The number a board is shown with (its place among the player's boards)."""
+        return board.board_index + 1
 
     def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
         """Problems found re-deriving every board from the seed (empty when all match)."""
-        raise NotImplementedError
+        assert game.seed is not None
+        if not boards:
+            return []
+        # One pass over the deal stream for every position, not a replay per board.
+        dealt = self.engine.boards_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
+        word = self.board_word(1)
+        return [
+            f"{word} {self.board_number(board)} of <@{board.user_id}> does not match the seed"
+            for board in boards
+            if dealt[board.deal_index].to_state() != board.state
+        ]
 
     def describe_options(self, game: GameRow) -> str:
         """One line describing the game's settings for the lobby."""
@@ -1294,8 +1349,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
                 await self._finish_locked(game, reason=reason)
                 return False
             seq = len(self.called(game)) + 1
-            state, value = self.next_call(game)
-            await self.storage.record_draw(game_id, seq, value, state)
+            after, value = self.state_of(game).next_call()
+            await self.storage.record_draw(game_id, seq, value, after.to_state())
         await self.announce_call(game_id, seq, value)
         return True
 
@@ -1617,20 +1672,43 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         ]
         if not boards:
             raise UserError("no_boards_left")
-        locale = self.channel_locale(game)
-        verdict: Verdict | None = None
+        verdict: Verdict[CheckT] | None = None
         for candidate in candidates:
             eligible = self.eligible_boards(boards, winners, candidate)
             if not eligible:
                 continue
-            verdict = await asyncio.to_thread(self.judge, game, eligible, candidate, called, locale)
+            verdict = await asyncio.to_thread(self.judge, game, eligible, candidate, called)
             if verdict.valid:
                 break
         if verdict is None:
             raise self.refusal("no_board_can_win", prize=self.prize_name(candidates[0]))
         if only_wins and not verdict.valid:
             raise UserError("nothing_more_now", seq=request.seen)
-        return await self.record_verdict(game, user, verdict, winners, request)
+        image = None
+        if verdict.valid:
+            locale = self.channel_locale(game)
+            image = await asyncio.to_thread(self.render_win, game, verdict, called, locale)
+        return await self.record_verdict(game, user, verdict, winners, request, image)
+
+    def judge(
+        self, game: GameRow, boards: Sequence[BoardRow], prize: str, called: Sequence[int]
+    ) -> Verdict[CheckT]:
+        """A claim of ``prize`` on the player's live ``boards`` (those the claim names) against
+        ``called``, the calls announced when it was made: it wins if any board wins. A false
+        claim's verdict names the one board that pays for it: the one that came closest to the
+        prize (fewest calls missing), the lowest number among equals."""
+        state = self.state_of(game)
+        require_last = bool(game.options.get("require_last", False))
+        failures = []
+        for board in boards:
+            dealt = state.board_from_state(board.state)
+            check: CheckT = state.judge(dealt, prize, called, require_last=require_last)
+            if check.valid:
+                return Verdict(prize, board, check)
+            missing = state.missing(dealt, prize, called) if len(boards) > 1 else 0
+            failures.append((missing, board.board_index, board, check))
+        _, _, closest, check = min(failures, key=lambda failure: failure[:2])
+        return Verdict(prize, closest, check)
 
     def claim_candidates(
         self,
@@ -1651,7 +1729,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         seq = request.seen
         won_this_call = [w.prize for w in winners if w.draw_seq == seq]
         mine = {w.prize for w in winners if w.user_id == user_id}
-        claimable = self.claimable(game)
+        claimable = self.state_of(game).claimable_codes
         if request.prize is None:
             playing = list(dict.fromkeys([*won_this_call, *claimable[:1]]))
             if not playing:
@@ -1678,18 +1756,20 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         self,
         game: GameRow,
         user: discord.abc.User,
-        verdict: Verdict,
+        verdict: Verdict[CheckT],
         winners: Sequence[WinnerRow],
         request: ClaimRequest,
+        image: Rendered | None,
     ) -> Judgement:
-        """Store the verdict (a win, or a false claim and its cost), then word it."""
+        """Store the verdict (a win, or a false claim and its cost), then word it (a win with
+        ``image``, its board)."""
         seq = request.seen
         ask = request.key[2]
         if not verdict.valid:
             await self.storage.record_claim(
                 game.id,
                 user.id,
-                board_id=verdict.board.id if verdict.board else None,
+                board_id=verdict.board.id,
                 prize=verdict.prize,
                 draw_seq=seq,
                 valid=False,
@@ -1699,8 +1779,8 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             self.bot.metrics.claims.labels(self.kind, "false").inc()
             return Judgement(await self.false_claim(game, user, verdict), won=False)
         sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
-        board_id = verdict.board.id if verdict.board else None
-        state = None if sharing else self.after_award(game, verdict.prize)
+        board_id = verdict.board.id
+        state = None if sharing else self.state_of(game).award_prize(verdict.prize).to_state()
         await self.storage.record_win(
             game.id,
             prize=verdict.prize,
@@ -1724,7 +1804,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             user=user.mention,
             seq=seq,
         )
-        files = [attachment(verdict.image)] if verdict.image else []
+        files = [attachment(image)] if image else []
         self.bot.metrics.claims.labels(self.kind, "won").inc()
         return Judgement(text, won=True, files=files)
 
@@ -1753,7 +1833,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             for b in live.boards[board.user_id]
         ]
 
-    async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
+    async def false_claim(
+        self, game: GameRow, user: discord.abc.User, verdict: Verdict[CheckT]
+    ) -> str:
         """Lotería: a second false claim takes the player out. Housie overrides (bogey)."""
         player = await self.storage.record_false_claim(game.id, user.id, limit=FALSE_CLAIM_LIMIT)
         self.player_in_memory(player)
@@ -2047,6 +2129,7 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
             calls=calls,
             game_id=game.id,
             language="es" if is_spanish(locale) else "en",
+            prizes=list(self.state_of(game).prize_codes),
             **self.verify_values(game),
         )
         url = verify_url(page, fragment)
@@ -2055,9 +2138,9 @@ class CallingGameCog(commands.GroupCog, GameCog[LiveGame], GameNights):
         return self.say("verify_link", locale, url=url)
 
     def verify_values(self, game: GameRow) -> dict[str, Any]:
-        """What the verification page needs beyond the deal: ``prizes`` in the order played
-        (and Lotería's ``deck``)."""
-        raise NotImplementedError
+        """What the verification page needs beyond the deal and the prizes (Lotería's
+        ``deck``); nothing by default."""
+        return {}
 
     async def verify_game(self, game: GameRow) -> list[str]:
         """What does not match the game's seed, calls and boards re-dealt from it (empty: it

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import threading
 import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -36,8 +35,7 @@ from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, 
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from engine import housie
 from engine.errors import GameError, quoted
-from engine.housie import MAX_TICKETS as DEAL_POSITIONS
-from engine.housie import HousieGame, Prize, Ticket, TicketDealer, check_prize, prize_numbers
+from engine.housie import HousieGame, Prize, PrizeCheck, Ticket, check_prize
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -78,7 +76,7 @@ MAX_TICKETS = 6
 
 @app_commands.guild_only()
 class Housie(
-    CallingGameCog,
+    CallingGameCog[HousieGame, PrizeCheck],
     name="Housie",
     group_name="housie",
     group_description=_("Play Housie (Tambola), 90-ball bingo"),
@@ -86,65 +84,20 @@ class Housie(
     kind = "housie"
     title = "Housie"
     title_es = "Tómbola"
-    total_calls = TOTAL_NUMBERS
+    engine = HousieGame
     exhausted_reason = "reason_numbers_out"
     show_command = "ticket"
-    deal_limit = DEAL_POSITIONS
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
-        # Each lobby's dealer, so that a join deals its seats without replaying the earlier ones.
-        self.dealers: dict[int, TicketDealer] = {}
-        self.dealers_lock = threading.Lock()  # deal() may run in a worker thread
+    # -- words and pictures --------------------------------------------------------------------
 
-    # -- rules ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def engine_game(game: GameRow) -> HousieGame:
-        return HousieGame.from_state(game.state)
-
-    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
-        assert game.seed is not None
-        # The dealer is this call's alone until it is put back.
-        with self.dealers_lock:
-            dealer = self.dealers.pop(game.id, None)
-        if dealer is None or dealer.position != first_deal_index:
-            # The lobby's first join, or the first after a restart: rebuilt by replay.
-            dealer = TicketDealer.resume(game.seed, first_deal_index)
-        tickets = dealer.deal(count)
-        with self.dealers_lock:
-            self.dealers[game.id] = dealer
-        key = self.bot.settings.signing_key
-        return [
-            (ticket.to_state(), housie.encode_ticket_code(ticket, game.id, key))
-            for ticket in tickets
-        ]
-
-    def forget_dealer(self, game_id: int) -> None:
-        # Never while this game deals: both happen under the game's lock.
-        with self.dealers_lock:
-            self.dealers.pop(game_id, None)
-
-    def next_call(self, game: GameRow) -> tuple[str, int]:
-        after, number = self.engine_game(game).draw()
-        return after.to_state(), number
-
-    def called(self, game: GameRow) -> tuple[int, ...]:
-        return self.engine_game(game).called
-
-    def open_prizes(self, game: GameRow) -> list[str]:
-        return [prize.value for prize in self.engine_game(game).open_prizes]
-
-    def claimable(self, game: GameRow) -> list[str]:
-        return [prize.value for prize in self.engine_game(game).claimable_prizes]
+    def board_code(self, game: GameRow, board: Ticket) -> str:
+        """Each ticket carries a code signed with the bot's key (``/housie check``)."""
+        return housie.encode_ticket_code(board, game.id, self.bot.settings.signing_key)
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         if is_spanish(locale):
             return SPANISH_PRIZE_NAMES[Prize(prize)]
         return Prize(prize).display_name
-
-    def after_award(self, game: GameRow, prize: str) -> str:
-        return self.engine_game(game).award(Prize(prize)).to_state()
 
     def render_boards(
         self,
@@ -224,44 +177,30 @@ class Housie(
         houses = {w.board_id for w in winners if Prize(w.prize).is_house}
         return [board for board in boards if board.id not in houses]
 
-    def judge(
+    def render_win(
         self,
         game: GameRow,
-        boards: Sequence[BoardRow],
-        prize: str,
+        verdict: Verdict[PrizeCheck],
         called: Sequence[int],
-        locale: LocaleLike = None,
-    ) -> Verdict:
-        """Every ticket the claim covers is checked; it wins if any ticket wins. A bogey costs
-        one ticket: the one that came closest to the prize (fewest numbers missing), the lowest
-        number among equals, named in the verdict."""
-        require_last = bool(game.options.get("require_last", False))
-        wanted = Prize(prize)
-        failures = []
-        for board in boards:
-            ticket = Ticket.from_state(board.state)
-            result = check_prize(ticket, called, wanted, require_last=require_last)
-            if result.valid:
-                image = render.render_ticket(
-                    ticket,
-                    game_id=str(game.id),
-                    code=board.code,
-                    called=called,
-                    winning=result.numbers,
-                    prize=wanted,
-                    ticket_number=board.board_index + 1,
-                    locale=locale,
-                )
-                return Verdict(True, prize, "", board, image)
-            failures.append((numbers_missing(ticket, wanted, called), board.board_index, board, result))
-        _, _, closest, result = min(failures, key=lambda failure: failure[:2])
-        return Verdict(
-            False, prize, result.reason, closest, code=result.code, values=result.values
+        locale: LocaleLike,
+    ) -> Rendered:
+        board = verdict.board
+        return render.render_ticket(
+            Ticket.from_state(board.state),
+            game_id=str(game.id),
+            code=board.code,
+            called=called,
+            winning=verdict.check.numbers,
+            prize=Prize(verdict.prize),
+            ticket_number=board.board_index + 1,
+            locale=locale,
         )
 
-    async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
-        """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
-        assert verdict.board is not None
+    async def false_claim(
+        self, game: GameRow, user: discord.abc.User, verdict: Verdict[PrizeCheck]
+    ) -> str:
+        """A bogey takes that ticket out for the rest of the game (the one that came closest to
+        the prize: ``CallingGameCog.judge``); prizes it won stay won."""
         await self.storage.set_board_out(verdict.board.id)
         self.board_out_in_memory(verdict.board)
         locale = self.channel_locale(game)
@@ -287,18 +226,6 @@ class Housie(
                 return prize
         raise UserError("housie_not_a_prize", prize=quoted(text))
 
-    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
-        assert game.seed is not None
-        if not boards:
-            return []
-        # One pass over the strips for every position, not a replay per ticket.
-        dealt = housie.tickets_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
-        return [
-            f"ticket {board.board_index + 1} of <@{board.user_id}> does not match the seed"
-            for board in boards
-            if dealt[board.deal_index].to_state() != board.state
-        ]
-
     def scheduled_game(
         self, seed: bytes, defaults: GameDefaults
     ) -> tuple[str, dict[str, Any]]:
@@ -313,9 +240,6 @@ class Housie(
             "calls": CALLS_CLASSIC,
         }
         return state.to_state(), options
-
-    def verify_values(self, game: GameRow) -> dict[str, Any]:
-        return {"prizes": [prize.value for prize in self.engine_game(game).prizes]}
 
     def default_prizes(self, text: str) -> str:
         return switches_text(parse_switches(text))
@@ -337,7 +261,7 @@ class Housie(
 
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
-        prizes = ", ".join(self.prize_name(p.value, locale) for p in self.engine_game(game).prizes)
+        prizes = ", ".join(self.prize_name(p.value, locale) for p in self.state_of(game).prizes)
         return self.say(
             "housie_options",
             locale,
@@ -421,14 +345,14 @@ class Housie(
         seen = live.announced if live is not None else None
         winners = live.winners if live is not None and live.winners is not None else []
         offered = {*self.open_prizes(game), *(w.prize for w in winners if w.draw_seq == seen)}
-        return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
+        return [prize.value for prize in self.state_of(game).prizes if prize.value in offered]
 
     async def prizes_offered(self, game: GameRow) -> list[str]:
         """The prizes a claim may name now, in the order they are listed: those still played,
         and those won on the latest call (a claim on it shares them until the game ends, a few
         seconds after its last prize)."""
         offered = {*self.open_prizes(game), *await self.shareable_prizes(game)}
-        return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
+        return [prize.value for prize in self.state_of(game).prizes if prize.value in offered]
 
     @staticmethod
     def ticket_count(game: GameRow, wanted: int) -> int:
@@ -609,15 +533,6 @@ class Housie(
     def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
         names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
         return [render_help.render_housie_prizes(locale, names)]
-
-
-def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
-    """How many more of the ticket's numbers ``prize`` needs called (0: complete, or complete but
-    for the slept rule)."""
-    seen = set(called)
-    if prize is Prize.EARLY_FIVE:
-        return max(0, 5 - len(ticket.numbers & seen))
-    return len(prize_numbers(ticket, prize) - seen)
 
 
 def prizes_of(switches: Sequence[str]) -> tuple[Prize, ...]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,13 +33,11 @@ from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
     DECKS,
-    MAX_TABLAS,
+    ClaimResult,
     LoteriaGame,
     Pattern,
     Tabla,
-    TablaDealer,
     check_claim,
-    tablas_at,
 )
 
 if TYPE_CHECKING:
@@ -100,7 +97,7 @@ def parse_prizes(text: str) -> tuple[Pattern, ...]:
 
 @app_commands.guild_only()
 class Loteria(
-    CallingGameCog,
+    CallingGameCog[LoteriaGame, ClaimResult],
     name="Lotería",
     group_name="loteria",
     group_description=_("Play Lotería, the Mexican bingo"),
@@ -108,61 +105,18 @@ class Loteria(
     kind = "loteria"
     title = "Lotería"
     title_es = "Lotería"
-    total_calls = DECK_SIZE
+    engine = LoteriaGame
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
-    deal_limit = MAX_TABLAS
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
-        # Each lobby's dealer, so that a join deals its seat without replaying the earlier ones.
-        self.dealers: dict[int, TablaDealer] = {}
-        self.dealers_lock = threading.Lock()  # deal() may run in a worker thread
-
-    # -- rules ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def engine_game(game: GameRow) -> LoteriaGame:
-        return LoteriaGame.from_state(game.state)
-
-    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
-        assert game.seed is not None
-        # The dealer is this call's alone until it is put back.
-        with self.dealers_lock:
-            dealer = self.dealers.pop(game.id, None)
-        if dealer is None or dealer.position != first_deal_index:
-            # The lobby's first join, or the first after a restart: rebuilt by replay.
-            dealer = TablaDealer.resume(game.seed, first_deal_index)
-        tablas = dealer.deal(count)
-        with self.dealers_lock:
-            self.dealers[game.id] = dealer
-        return [(tabla.to_state(), "") for tabla in tablas]
-
-    def forget_dealer(self, game_id: int) -> None:
-        # Never while this game deals: both happen under the game's lock.
-        with self.dealers_lock:
-            self.dealers.pop(game_id, None)
-
-    def next_call(self, game: GameRow) -> tuple[str, int]:
-        after, card = self.engine_game(game).draw()
-        return after.to_state(), card.number
-
-    def called(self, game: GameRow) -> tuple[int, ...]:
-        return self.engine_game(game).called
-
-    def open_prizes(self, game: GameRow) -> list[str]:
-        state = self.engine_game(game)
-        return [prize.value for prize in state.prizes[state.prize_index :]]
-
-    def claimable(self, game: GameRow) -> list[str]:
-        return self.open_prizes(game)[:1]
+    # -- words and pictures --------------------------------------------------------------------
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         pattern = Pattern(prize)
         return pattern.spanish if is_spanish(locale) else f"{pattern.english} ({pattern.spanish})"
 
-    def after_award(self, game: GameRow, prize: str) -> str:
-        return self.engine_game(game).award().to_state()
+    def board_number(self, board: BoardRow) -> int:
+        return board.deal_index + 1  # a player's one tabla is numbered by its deal
 
     def render_boards(
         self,
@@ -171,7 +125,7 @@ class Loteria(
         called: Sequence[int],
         locale: LocaleLike = None,
     ) -> list[Rendered]:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         return [
             render.render_tabla(
                 Tabla.from_state(board.state),
@@ -191,7 +145,7 @@ class Loteria(
         boards: Sequence[BoardRow],
         players: Sequence[PlayerRow],
     ) -> list[Rendered]:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         locale = self.channel_locale(game)
         wins = []
         for won in self.won_boards(winners, boards, players, locale):
@@ -218,7 +172,7 @@ class Loteria(
         )
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         card = state.deck.card(value)
         # The stored state is at or past this call (a call is stored before it is announced).
         earlier = state.called[: seq - 1]
@@ -237,7 +191,7 @@ class Loteria(
 
     def call_text(self, game: GameRow, value: int, seq: int) -> str:
         """The card, what is being played for now (or that every prize is won) and its verse."""
-        state = self.engine_game(game)
+        state = self.state_of(game)
         card = state.deck.card(value)
         locale = self.channel_locale(game)
         prize = state.current_prize
@@ -263,7 +217,7 @@ class Loteria(
         """In riddle mode the verse comes alone first; the card follows a few seconds later."""
         if verses_mode(game) != VERSES_RIDDLE:
             return None
-        card = self.engine_game(game).deck.card(value)
+        card = self.state_of(game).deck.card(value)
         locale = self.channel_locale(game)
         header = self.say("riddle_line", locale, seq=seq, total=DECK_SIZE)
         return f"{header}\n{quote_verse(verse_of_card(card), locale)}"
@@ -273,48 +227,23 @@ class Loteria(
             self.kind, "claim", game.id, "¡Lotería!", discord.ButtonStyle.success
         )
 
-    def judge(
+    def render_win(
         self,
         game: GameRow,
-        boards: Sequence[BoardRow],
-        prize: str,
+        verdict: Verdict[ClaimResult],
         called: Sequence[int],
-        locale: LocaleLike = None,
-    ) -> Verdict:
-        state = self.engine_game(game)
-        pattern = Pattern.parse(prize)
-        board = boards[0]
-        tabla = Tabla.from_state(board.state)
-        require_last = bool(game.options.get("require_last", False))
-        seen = tuple(called)
-        result = check_claim(tabla, seen, pattern, require_last=require_last, deck=state.deck)
-        if not result.valid:
-            return Verdict(
-                False, prize, result.reason, board, code=result.code, values=result.values
-            )
-        image = render.render_tabla(
-            tabla,
-            state.deck,
+        locale: LocaleLike,
+    ) -> Rendered:
+        return render.render_tabla(
+            Tabla.from_state(verdict.board.state),
+            self.state_of(game).deck,
             game_id=str(game.id),
-            tabla_number=board.deal_index + 1,
-            called=seen,
-            winning_cells=result.cells,
-            pattern=pattern,
+            tabla_number=verdict.board.deal_index + 1,
+            called=tuple(called),
+            winning_cells=verdict.check.cells,
+            pattern=Pattern.parse(verdict.prize),
             locale=locale,
         )
-        return Verdict(True, prize, pattern.english, board, image)
-
-    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
-        assert game.seed is not None
-        if not boards:
-            return []
-        # One pass over the deal stream for every position, not a replay per board.
-        dealt = tablas_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
-        return [
-            f"tabla {board.deal_index + 1} of <@{board.user_id}> does not match the seed"
-            for board in boards
-            if dealt[board.deal_index].to_state() != board.state
-        ]
 
     def scheduled_game(
         self, seed: bytes, defaults: GameDefaults
@@ -331,8 +260,7 @@ class Loteria(
         return state.to_state(), options
 
     def verify_values(self, game: GameRow) -> dict[str, Any]:
-        state = self.engine_game(game)
-        return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
+        return {"deck": self.state_of(game).deck_name}
 
     def default_prizes(self, text: str) -> str:
         return ", ".join(pattern.value for pattern in parse_prizes(text))
@@ -351,7 +279,7 @@ class Loteria(
         return [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
 
     def describe_options(self, game: GameRow) -> str:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         locale = self.channel_locale(game)
         return self.say(
             "loteria_options",

@@ -108,7 +108,7 @@ async def test_claims_are_judged_on_the_calls_the_channel_has_seen(emulator: Emu
     draws = await bot.storage.draws(game.id)
     assert len(draws) == target + 1
     assert draws[-1].message_id is None
-    hidden = bot.get_cog("Lotería").engine_game(await bot.storage.get_game(game.id)).deck.card(
+    hidden = bot.get_cog("Lotería").state_of(await bot.storage.get_game(game.id)).deck.card(
         draws[-1].value
     )
 
