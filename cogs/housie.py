@@ -292,7 +292,7 @@ class Housie(
         if action == "join" and int(game.options.get("max_tickets", 1)) > 1:
             await self.offer_ticket_counts(interaction, game)
         elif action.startswith("tickets") and action[7:].isdigit():
-            await self.join(interaction, game, tickets=self.ticket_count(game, int(action[7:])))
+            await self.join(interaction, game, boards=self.ticket_count(game, int(action[7:])))
         elif action == "claim":
             await self.offer_prizes(interaction, game)
         else:
@@ -444,7 +444,7 @@ class Housie(
         # Every answer is private: acknowledged before the database is asked.
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.game_here(interaction)
-        await self.join(interaction, game, tickets=self.ticket_count(game, tickets))
+        await self.join(interaction, game, boards=self.ticket_count(game, tickets))
 
     @app_commands.command(
         name="ticket", description=_("Show your tickets with the called numbers marked")

@@ -360,7 +360,7 @@ class Loteria(
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
         # Every answer is private: acknowledged before the database is asked.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.join(interaction, await self.game_here(interaction), tickets=1)
+        await self.join(interaction, await self.game_here(interaction), boards=1)
 
     @app_commands.command(
         name="tabla", description=_("Show your tabla with the called cards marked")

@@ -93,7 +93,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         await (defer_public if likely else defer_private)(interaction)
         return await self.game_by_id(known.id)
 
-    async def pause(self, interaction: discord.Interaction[Any]) -> None:
+    async def pause_calls(self, interaction: discord.Interaction[Any]) -> None:
         """Pauses the calls of the game in this channel (host or Manage Server)."""
         known = self.remembered_in_channel(interaction.channel_id)
         likely = known is not None and known.status is GameStatus.RUNNING
@@ -113,7 +113,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
             ephemeral=False,
         )
 
-    async def resume(self, interaction: discord.Interaction[Any]) -> None:
+    async def resume_calls(self, interaction: discord.Interaction[Any]) -> None:
         """Resumes the calls of the game in this channel (host or Manage Server)."""
         require_posting(interaction)
         known = self.remembered_in_channel(interaction.channel_id)

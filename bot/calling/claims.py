@@ -17,9 +17,9 @@ from bot.calling.live import (
     PENDING,
     WON,
     CheckT,
+    ClaimAnswer,
     ClaimRequest,
     GameT,
-    Judgement,
     LiveGame,
     Verdict,
 )
@@ -102,18 +102,18 @@ class ClaimsCog(GameNights[GameT, CheckT]):
             )
             live = self.live_game(game.id)
             live.claims_in_flight += 1
-        judgement: Judgement | None = None
+        reply: ClaimAnswer | None = None
         try:
             async with live.lock:
-                judgement = await self._judge_locked(
+                reply = await self._judge_locked(
                     interaction.user,
                     game.id,
                     request,
                     only_wins=previous == WON and request.prize is None,
                 )
         finally:
-            self._claim_done(live, request, previous, judgement)
-        await answer(interaction, judgement.text, ephemeral=False, files=judgement.files)
+            self._claim_done(live, request, previous, reply)
+        await answer(interaction, reply.text, ephemeral=False, files=reply.files)
 
     def claim_in_memory(
         self,
@@ -206,14 +206,14 @@ class ClaimsCog(GameNights[GameT, CheckT]):
         live: LiveGame,
         request: ClaimRequest,
         previous: str | None,
-        judgement: Judgement | None,
+        reply: ClaimAnswer | None,
     ) -> None:
-        """A claim was judged (``judgement``) or refused (None): what its key holds now, and
+        """A claim was judged (``reply``) or refused (None): what its key holds now, and
         the end that waits for the claims in flight may come."""
         judged = live.judged
         if judged is not None:
-            if judgement is not None:
-                judged[request.key] = WON if judgement.won else FALSE
+            if reply is not None:
+                judged[request.key] = WON if reply.won else FALSE
             elif previous is None:
                 judged.pop(request.key, None)  # refused, not judged: the player may ask again
             else:
@@ -230,7 +230,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
 
     async def _judge_locked(
         self, user: discord.abc.User, game_id: int, request: ClaimRequest, *, only_wins: bool
-    ) -> Judgement:
+    ) -> ClaimAnswer:
         game = await self.storage.get_game(game_id)
         assert game is not None
         if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED}:
@@ -334,7 +334,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
         winners: Sequence[WinnerRow],
         request: ClaimRequest,
         image: Rendered | None,
-    ) -> Judgement:
+    ) -> ClaimAnswer:
         """Store the verdict (a win, or a false claim and its cost), then word it (a win with
         ``image``, its board)."""
         seq = request.seen
@@ -351,7 +351,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
                 request=ask,
             )
             self.bot.metrics.claims.labels(self.kind, "false").inc()
-            return Judgement(await self.false_claim(game, user, verdict), won=False)
+            return ClaimAnswer(await self.false_claim(game, user, verdict), won=False)
         sharing = any(w.prize == verdict.prize and w.draw_seq == seq for w in winners)
         board_id = verdict.board.id
         state = None if sharing else self.state_of(game).award_prize(verdict.prize).to_state()
@@ -380,7 +380,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
         )
         files = [attachment(image)] if image else []
         self.bot.metrics.claims.labels(self.kind, "won").inc()
-        return Judgement(text, won=True, files=files)
+        return ClaimAnswer(text, won=True, files=files)
 
     async def false_claim(
         self, game: GameRow, user: discord.abc.User, verdict: Verdict[CheckT]

@@ -144,7 +144,7 @@ class CallingGameCog(ClaimsCog[GameT, CheckT]):
             raise UserError("button_gone")
         game = await self.button_game(interaction, game_id)
         if action == "join":
-            await self.join(interaction, game, tickets=1)
+            await self.join(interaction, game, boards=1)
         elif action == "leave":
             await self.leave(interaction, game)
         elif action == "start":
@@ -216,12 +216,12 @@ class CallingGameCog(ClaimsCog[GameT, CheckT]):
     @app_commands.command(name="pause", description=_("Pause the calls (host or Manage Server)"))
     async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
         """``/<game> pause``."""
-        await self.pause(interaction)
+        await self.pause_calls(interaction)
 
     @app_commands.command(name="resume", description=_("Resume the calls (host or Manage Server)"))
     async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
         """``/<game> resume``."""
-        await self.resume(interaction)
+        await self.resume_calls(interaction)
 
     @app_commands.command(name="stop", description=_("End the game now (host or Manage Server)"))
     async def stop_command(self, interaction: discord.Interaction[Any]) -> None:

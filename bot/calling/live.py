@@ -78,8 +78,9 @@ CheckT = TypeVar("CheckT", bound=ClaimCheck, default=ClaimCheck)
 
 @dataclass(frozen=True, slots=True)
 class Verdict(Generic[CheckT]):
-    """The outcome of one claim on one board: the engine's ``check`` (its ``reason`` in English
-    is stored; its ``code`` and ``values`` word it for the players, ``bot.reasons``)."""
+    """The ruling on one claim on one board, before anything is stored or said: the engine's
+    ``check`` (its ``reason`` in English is stored; its ``code`` and ``values`` word it for the
+    players, ``bot.reasons``). What the channel is told is a :class:`ClaimAnswer`."""
 
     prize: str
     board: BoardRow
@@ -128,8 +129,9 @@ class ClaimRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class Judgement:
-    """The public answer to a judged (and stored) claim."""
+class ClaimAnswer:
+    """What the channel is told of a judged (and stored) claim: the words, whether it won, and
+    the winning board's picture. It is worded from the claim's :class:`Verdict`."""
 
     text: str
     won: bool

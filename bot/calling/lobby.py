@@ -217,7 +217,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         )
 
     async def join(
-        self, interaction: discord.Interaction[Any], game: GameRow, *, tickets: int
+        self, interaction: discord.Interaction[Any], game: GameRow, *, boards: int
     ) -> None:
         """Seats the member (their boards dealt and stored first) and deals them by DM, or shows
         them the boards privately when their DMs are closed."""
@@ -235,7 +235,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             self.remember(fresh)
             if fresh is None or fresh.status is not GameStatus.LOBBY:
                 raise self.refusal("joins_closed", game=game.id)
-            player = await self.seat(interaction, fresh, tickets, max_players)
+            player = await self.seat(interaction, fresh, boards, max_players)
         if player is None:
             existing = await self.storage.get_player(game.id, user_id)
             if existing is None:
@@ -250,7 +250,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         await self.deliver_boards(interaction, fresh, player)
 
     async def seat(
-        self, interaction: discord.Interaction[Any], game: GameRow, tickets: int, most: int
+        self, interaction: discord.Interaction[Any], game: GameRow, boards: int, most: int
     ) -> PlayerRow | None:
         """Seat the member and store their boards (under the game's lock); None if they are
         seated already or the game is full.
@@ -266,9 +266,9 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             return None
         for _attempt in range(2):  # again only if the deal moved under us (it should not)
             first = game.next_deal
-            if first + tickets > self.deal_limit:
+            if first + boards > self.deal_limit:
                 raise self.refusal("deal_exhausted", count=self.deal_limit)
-            dealt = await asyncio.to_thread(self.deal, game, first, tickets)
+            dealt = await asyncio.to_thread(self.deal, game, first, boards)
             try:
                 seated = await self.storage.add_player(
                     game.id,
@@ -278,7 +278,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
                     boards=dealt,
                     dealt_from=first,
                     max_players=most,
-                    board_count=tickets,
+                    board_count=boards,
                     deal_limit=self.deal_limit,
                 )
                 if seated is not None:
