@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -87,6 +87,9 @@ class Housie(
     engine = HousieGame
     exhausted_reason = "reason_numbers_out"
     show_command = "ticket"
+    most_boards = MAX_TICKETS
+    sandbox_start: ClassVar[Mapping[str, Any]] = {"tickets": 2, "interval": MIN_INTERVAL}
+    sandbox_bluffs = 1  # a bogey costs a ticket
 
     # -- words and pictures --------------------------------------------------------------------
 
@@ -214,6 +217,19 @@ class Housie(
             ticket=verdict.board.board_index + 1,
         )
 
+    @classmethod
+    def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
+        return {"prize": prize, "ticket": board_number}
+
+    @classmethod
+    def prize_pick(cls, prize: str) -> str | None:
+        return cls.prize_action(prize)
+
+    @staticmethod
+    def prize_action(prize: str) -> str:
+        """The action of the button that claims ``prize`` (``on_button`` reads it back)."""
+        return f"prize{list(Prize).index(Prize(prize))}"
+
     def parse_prize_input(self, text: str) -> Prize:
         """The prize a player typed: its code, or its name in English or Spanish."""
         try:
@@ -322,14 +338,12 @@ class Housie(
         offered = await self.prizes_offered(game)
         if not offered:
             raise UserError("all_won")
-        prizes = list(Prize)
         view = discord.ui.View(timeout=None)
         for value in offered:
-            prize = Prize(value)
             view.add_item(
                 CallingButton.make(
                     self.kind,
-                    f"prize{prizes.index(prize)}",
+                    self.prize_action(value),
                     game.id,
                     self.prize_name(value, interaction.locale),
                     discord.ButtonStyle.success,

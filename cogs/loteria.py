@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -13,6 +13,7 @@ from discord.app_commands import locale_str as _
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
+    FALSE_CLAIM_LIMIT,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
@@ -108,6 +109,10 @@ class Loteria(
     engine = LoteriaGame
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
+    link_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {"deck": (DEFAULT_DECK, *(deck for deck in DECKS if deck != DEFAULT_DECK))}
+    sandbox_start: ClassVar[Mapping[str, Any]] = {"prizes": "line, corners, full", "interval": MIN_INTERVAL}
+    sandbox_bluffs = FALSE_CLAIM_LIMIT  # the second false claim takes a player out
+    sandbox_default = True
 
     # -- words and pictures --------------------------------------------------------------------
 
@@ -259,8 +264,12 @@ class Loteria(
         }
         return state.to_state(), options
 
-    def verify_values(self, game: GameRow) -> dict[str, Any]:
+    def verify_values(self, game: GameRow) -> dict[str, str]:
         return {"deck": self.state_of(game).deck_name}
+
+    @classmethod
+    def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
+        return {"pattern": prize}
 
     def default_prizes(self, text: str) -> str:
         return ", ".join(pattern.value for pattern in parse_prizes(text))

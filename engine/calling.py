@@ -73,6 +73,7 @@ class CallingGame(Protocol[BoardT, CheckT_co]):
 
     total_calls: ClassVar[int]  # calls a game makes at most (the deck, the numbers)
     deal_limit: ClassVar[int]  # deal positions a game can hand out
+    every_prize_code: ClassVar[tuple[str, ...]]  # every prize the game knows, by code
 
     @classmethod
     def from_state(cls, text: str) -> Self:

@@ -682,6 +682,7 @@ class LoteriaGame:
 
     total_calls: ClassVar[int] = DECK_SIZE
     deal_limit: ClassVar[int] = MAX_TABLAS
+    every_prize_code: ClassVar[tuple[str, ...]] = tuple(pattern.value for pattern in Pattern)
 
     @staticmethod
     def dealer(seed: bytes, position: int) -> TablaDealer:

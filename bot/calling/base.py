@@ -8,7 +8,7 @@ import dataclasses
 import logging
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol
 
 import discord
@@ -38,6 +38,7 @@ from bot.storage import (
     PlayerRow,
     WinnerRow,
 )
+from bot.verify_link import LinkRules
 from engine.calling import Board, Dealer
 
 if TYPE_CHECKING:
@@ -69,6 +70,13 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
     exhausted_reason: ClassVar[str]
     show_command: ClassVar[str]
     buttons: ClassVar[MakesButtons]  # the buttons of the lobby and the calls
+    most_boards: ClassVar[int] = 1  # boards a player may hold
+    link_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}  # the verify link's own fields
+    # What the sandbox's simulated members need (bot.sandbox): the options of a sandbox night's
+    # start command, and how many false claims a bluffer makes before they cost too much.
+    sandbox_start: ClassVar[Mapping[str, Any]] = {}
+    sandbox_bluffs: ClassVar[int] = 1
+    sandbox_default: ClassVar[bool] = False  # the game a sandbox night plays unless told
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
@@ -252,9 +260,9 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         """ "your tabla", "your 3 tickets", "tus 3 cartones"..."""
         return message("boards_phrase", locale, count=count, board=self.board_word(count, locale))
 
-    def verify_values(self, game: GameRow) -> dict[str, Any]:
-        """What the verification page needs beyond the deal and the prizes (Lotería's
-        ``deck``); nothing by default."""
+    def verify_values(self, game: GameRow) -> dict[str, str]:
+        """The game's own fields of its verification link (``link_fields``), as ``game`` is
+        played (Lotería's ``deck``); none by default."""
         return {}
 
     async def load_memory(self, game: GameRow) -> None:
@@ -404,3 +412,27 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         """The first state and the options of a game a planned night opens: the start
         command's with no options given, the server's ``defaults`` for this game applied."""
         raise NotImplementedError
+
+    @classmethod
+    def link_rules(cls) -> LinkRules:
+        """What the game's verification link may carry (``bot.verify_link``)."""
+        return LinkRules(
+            kind=cls.kind,
+            prize_codes=frozenset(cls.engine.every_prize_code),
+            most_boards=cls.most_boards,
+            total_calls=cls.engine.total_calls,
+            deal_limit=cls.engine.deal_limit,
+            fields=cls.link_fields,
+        )
+
+    @classmethod
+    def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
+        """The options of ``/<kind> claim`` that claim ``prize`` on the player's board
+        ``board_number`` (what the sandbox's members type); none by default."""
+        return {}
+
+    @classmethod
+    def prize_pick(cls, prize: str) -> str | None:
+        """The action of the button that picks ``prize`` when the claim button offers a choice
+        (None: the claim button claims at once, the default)."""
+        return None

@@ -229,13 +229,13 @@ class SummaryCog(LobbyCog[GameT, CheckT]):
             return None
         boards = await self.storage.boards(game.id)
         fragment = verify_fragment(
-            kind=self.kind,
+            rules=self.link_rules(),
             seed=game.seed,
+            prizes=list(self.state_of(game).prize_codes),
             boards=[(board.user_id, board.deal_index) for board in boards],
             calls=calls,
             game_id=game.id,
             language="es" if is_spanish(locale) else "en",
-            prizes=list(self.state_of(game).prize_codes),
             **self.verify_values(game),
         )
         url = verify_url(page, fragment)

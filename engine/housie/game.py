@@ -288,6 +288,7 @@ class HousieGame:
 
     total_calls: ClassVar[int] = HIGHEST_NUMBER
     deal_limit: ClassVar[int] = MAX_TICKETS
+    every_prize_code: ClassVar[tuple[str, ...]] = tuple(prize.value for prize in Prize)
 
     @staticmethod
     def dealer(seed: bytes, position: int) -> TicketDealer:

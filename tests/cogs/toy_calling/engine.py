@@ -64,6 +64,7 @@ class ToyGame:
 
     total_calls: ClassVar[int] = NUMBERS
     deal_limit: ClassVar[int] = 50
+    every_prize_code: ClassVar[tuple[str, ...]] = PRIZES
 
     def to_state(self) -> str:
         return f"{self.seed.hex()}/{self.drawn}/{self.won}"
