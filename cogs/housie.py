@@ -6,6 +6,7 @@ import asyncio
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -21,7 +22,9 @@ from bot.calling import (
     MIN_INTERVAL,
     CallingButton,
     CallingGameCog,
+    CallingOptions,
     Verdict,
+    option,
 )
 from bot.housie_calls import nickname
 from bot.i18n import LocaleLike, is_spanish
@@ -72,6 +75,15 @@ SUGGESTED_SWITCHES = (
 BOARD_EVERY = 10
 CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"
 MAX_TICKETS = 6
+
+
+@dataclass(frozen=True, kw_only=True)
+class HousieOptions(CallingOptions):
+    """Housie's options: those of every calling game, the most tickets a player may take and
+    how the numbers are called."""
+
+    max_tickets: int | None = option(int)
+    calls: str | None = option(str)  # CALLS_CLASSIC or CALLS_PLAIN
 
 
 @app_commands.guild_only()
@@ -155,7 +167,7 @@ class Housie(
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)
-        classic = str(game.options.get("calls", CALLS_PLAIN)) == CALLS_CLASSIC
+        classic = (self.options_of(game).calls or CALLS_PLAIN) == CALLS_CLASSIC
         name = nickname(value, locale) if classic else None
         text = self.say("housie_call", locale, value=value, seq=seq, total=TOTAL_NUMBERS)
         if name:
@@ -242,19 +254,20 @@ class Housie(
                 return prize
         raise UserError("housie_not_a_prize", prize=quoted(text))
 
-    def scheduled_game(
-        self, seed: bytes, defaults: GameDefaults
-    ) -> tuple[str, dict[str, Any]]:
+    def options_of(self, game: GameRow) -> HousieOptions:
+        return HousieOptions.from_stored(game.options)
+
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, HousieOptions]:
         """A planned night plays what the start command would with no options given."""
         switches = DEFAULT_SWITCHES if defaults.prizes is None else parse_switches(defaults.prizes)
         state = HousieGame.new(prizes_of(switches), seed)
-        options = {
-            "interval": defaults.interval or DEFAULT_INTERVAL,
-            "max_players": DEFAULT_MAX_PLAYERS,
-            "max_tickets": 1,
-            "require_last": False,
-            "calls": CALLS_CLASSIC,
-        }
+        options = HousieOptions(
+            interval=defaults.interval or DEFAULT_INTERVAL,
+            max_players=DEFAULT_MAX_PLAYERS,
+            max_tickets=1,
+            require_last=False,
+            calls=CALLS_CLASSIC,
+        )
         return state.to_state(), options
 
     def default_prizes(self, text: str) -> str:
@@ -282,8 +295,8 @@ class Housie(
             "housie_options",
             locale,
             prizes=prizes,
-            interval=game.options.get("interval"),
-            most=game.options.get("max_tickets"),
+            interval=self.options_of(game).interval,
+            most=self.options_of(game).max_tickets,
         )
 
     def answers_privately(self, action: str) -> bool:
@@ -305,7 +318,7 @@ class Housie(
             await super().on_button(interaction, action, game_id)
             return
         game = await self.button_game(interaction, game_id)  # (acknowledged already)
-        if action == "join" and int(game.options.get("max_tickets", 1)) > 1:
+        if action == "join" and self.most_tickets(game) > 1:
             await self.offer_ticket_counts(interaction, game)
         elif action.startswith("tickets") and action[7:].isdigit():
             await self.join(interaction, game, boards=self.ticket_count(game, int(action[7:])))
@@ -320,7 +333,7 @@ class Housie(
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("joins_closed", game=game.id)
         view = discord.ui.View(timeout=None)
-        for count in range(1, int(game.options.get("max_tickets", 1)) + 1):
+        for count in range(1, self.most_tickets(game) + 1):
             view.add_item(
                 CallingButton.make(
                     self.kind, f"tickets{count}", game.id, str(count), discord.ButtonStyle.primary
@@ -368,9 +381,12 @@ class Housie(
         offered = {*self.open_prizes(game), *await self.shareable_prizes(game)}
         return [prize.value for prize in self.state_of(game).prizes if prize.value in offered]
 
-    @staticmethod
-    def ticket_count(game: GameRow, wanted: int) -> int:
-        most = int(game.options.get("max_tickets", 1))
+    def most_tickets(self, game: GameRow) -> int:
+        """The most tickets a player of ``game`` may take."""
+        return self.options_of(game).max_tickets or 1
+
+    def ticket_count(self, game: GameRow, wanted: int) -> int:
+        most = self.most_tickets(game)
         if not 1 <= wanted <= most:
             raise UserError("housie_ticket_count", most=most)
         return wanted
@@ -438,13 +454,13 @@ class Housie(
             interaction,
             seed=seed,
             state=state.to_state(),
-            options={
-                "interval": interval,
-                "max_players": max_players,
-                "max_tickets": tickets,
-                "require_last": slept_rule,
-                "calls": calls,
-            },
+            options=HousieOptions(
+                interval=interval,
+                max_players=max_players,
+                max_tickets=tickets,
+                require_last=slept_rule,
+                calls=calls,
+            ),
             settings=settings,
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -19,7 +20,9 @@ from bot.calling import (
     MIN_INTERVAL,
     CallingButton,
     CallingGameCog,
+    CallingOptions,
     Verdict,
+    option,
 )
 from bot.cantor import Verse, verse_of_card
 from bot.i18n import LocaleLike, is_spanish
@@ -63,9 +66,16 @@ VERSES_ON, VERSES_OFF, VERSES_RIDDLE = "on", "off", "riddle"
 VERSE_MODES = (VERSES_ON, VERSES_OFF, VERSES_RIDDLE)
 
 
+@dataclass(frozen=True, kw_only=True)
+class LoteriaOptions(CallingOptions):
+    """Lotería's options: those of every calling game, and how the cantor sings."""
+
+    verses: str | None = option(str)  # VERSES_ON, VERSES_OFF or VERSES_RIDDLE
+
+
 def verses_mode(game: GameRow) -> str:
     # Games started before verses existed have no such option: they are called plainly.
-    return str(game.options.get("verses", VERSES_OFF))
+    return LoteriaOptions.from_stored(game.options).verses or VERSES_OFF
 
 
 def quote_verse(sung: Verse, locale: LocaleLike) -> str:
@@ -250,18 +260,19 @@ class Loteria(
             locale=locale,
         )
 
-    def scheduled_game(
-        self, seed: bytes, defaults: GameDefaults
-    ) -> tuple[str, dict[str, Any]]:
+    def options_of(self, game: GameRow) -> LoteriaOptions:
+        return LoteriaOptions.from_stored(game.options)
+
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, LoteriaOptions]:
         """A planned night plays what the start command would with no options given."""
         plan = parse_prizes(defaults.prizes or DEFAULT_PLAN)
         state = LoteriaGame.new(seed, plan, defaults.deck or DEFAULT_DECK)
-        options = {
-            "interval": defaults.interval or DEFAULT_INTERVAL,
-            "max_players": DEFAULT_MAX_PLAYERS,
-            "require_last": False,
-            "verses": VERSES_ON,
-        }
+        options = LoteriaOptions(
+            interval=defaults.interval or DEFAULT_INTERVAL,
+            max_players=DEFAULT_MAX_PLAYERS,
+            require_last=False,
+            verses=VERSES_ON,
+        )
         return state.to_state(), options
 
     def verify_values(self, game: GameRow) -> dict[str, str]:
@@ -294,9 +305,9 @@ class Loteria(
             "loteria_options",
             locale,
             prizes=" → ".join(self.prize_name(p.value, locale) for p in state.prizes),
-            interval=game.options.get("interval"),
+            interval=self.options_of(game).interval,
             deck=self.say(f"deck_{state.deck_name}", locale),
-            most=game.options.get("max_players"),
+            most=self.options_of(game).max_players,
         )
 
     # -- commands ------------------------------------------------------------------------------
@@ -350,12 +361,12 @@ class Loteria(
             interaction,
             seed=seed,
             state=state.to_state(),
-            options={
-                "interval": interval,
-                "max_players": max_players,
-                "require_last": slept_rule,
-                "verses": verses,
-            },
+            options=LoteriaOptions(
+                interval=interval,
+                max_players=max_players,
+                require_last=slept_rule,
+                verses=verses,
+            ),
             settings=settings,
         )
 

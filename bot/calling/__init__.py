@@ -10,7 +10,7 @@ prize in it, and named in full in the messages that follow.
 The parts, each a subclass of the one before: ``live`` (values and limits), ``base`` (the hooks
 and memory), ``lobby`` (lobby and deal), ``summary`` (the end in words), ``caller`` (host
 controls, the caller, the end), ``nights`` (planned nights), ``claims``, and ``cog``
-(``CallingGameCog`` and ``CallingButton``).
+(``CallingGameCog`` and ``CallingButton``); beside them ``options`` (a game's options, typed).
 """
 
 from bot.calling.base import CallingBase
@@ -35,6 +35,7 @@ from bot.calling.live import (
     lobby_edit_interval,
 )
 from bot.calling.nights import GameNights
+from bot.calling.options import CallingOptions, option
 
 __all__ = [
     "CLAIMS_BEFORE_THE_END",
@@ -51,6 +52,7 @@ __all__ = [
     "CallingBase",
     "CallingButton",
     "CallingGameCog",
+    "CallingOptions",
     "ClaimAnswer",
     "ClaimRequest",
     "GameNights",
@@ -58,4 +60,5 @@ __all__ = [
     "Verdict",
     "WonBoard",
     "lobby_edit_interval",
+    "option",
 ]

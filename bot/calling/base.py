@@ -25,6 +25,7 @@ from bot.calling.live import (
     WonBoard,
     is_manager,
 )
+from bot.calling.options import CallingOptions
 from bot.games import GameCog
 from bot.i18n import LocaleLike, message
 from bot.render import Rendered
@@ -408,7 +409,11 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         if named.out:
             raise self.refusal("board_out", number=board_number, board=self.board_word(1))
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, dict[str, Any]]:
+    def options_of(self, game: GameRow) -> CallingOptions:
+        """The options ``game`` was stored with, typed (a game reads its own class of them)."""
+        return CallingOptions.from_stored(game.options)
+
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
         """The first state and the options of a game a planned night opens: the start
         command's with no options given, the server's ``defaults`` for this game applied."""
         raise NotImplementedError

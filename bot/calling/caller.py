@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from bot.attachments import attachment
 from bot.calling.live import (
     CALL_REPOSTS,
     CLAIMS_BEFORE_THE_END,
+    DEFAULT_INTERVAL,
     FIRST_CALL_DELAY,
     HOST_NOTICES,
     MAX_INTERVAL,
@@ -24,6 +26,7 @@ from bot.calling.live import (
     CheckT,
     GameT,
 )
+from bot.calling.options import CallingOptions
 from bot.calling.summary import SummaryCog
 from bot.games import UNKNOWN_MESSAGE, PostRefusal, post_refusal
 from bot.i18n import message
@@ -121,12 +124,11 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         game = await self.acknowledge_control(interaction, likely=likely)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
-            options = dict(fresh.options) if fresh else {}
-            options.pop("stalled", None)
+            options = CallingOptions.from_stored(fresh.options if fresh else {})
             resumed = await self.store_game(
                 game.id,
                 status=GameStatus.RUNNING,
-                options=options,
+                options=dataclasses.replace(options, stalled=None).to_stored(),
                 expect_status=GameStatus.PAUSED,
             )
         if not resumed:
@@ -145,8 +147,9 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         game = await self.acknowledge_control(interaction, likely=True)
         async with self.live_game(game.id).lock:
             fresh = await self.storage.get_game(game.id)
-            options = dict(fresh.options) if fresh else dict(game.options)
-            await self.store_game(game.id, options={**options, "interval": seconds})
+            options = self.options_of(fresh or game)
+            changed = dataclasses.replace(options, interval=seconds)
+            await self.store_game(game.id, options=changed.to_stored())
         self.live_game(game.id).wake.set()
         await answer(
             interaction,
@@ -220,7 +223,9 @@ class CallerCog(SummaryCog[GameT, CheckT]):
                 await self.store_game(
                     game.id,
                     status=GameStatus.PAUSED,
-                    options={**game.options, "stalled": refusal.value},
+                    options=dataclasses.replace(
+                        self.options_of(game), stalled=refusal.value
+                    ).to_stored(),
                     expect_status=GameStatus.RUNNING,
                 )
         if not gone:
@@ -234,7 +239,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         if game is None or game.status is not GameStatus.RUNNING:
             return None
         draws = await self.storage.draws(game_id)
-        interval = float(game.options.get("interval", 10))
+        interval = float(self.options_of(game).interval or DEFAULT_INTERVAL)
         scale = self.bot.time_scale
         if draws:
             next_at = draws[-1].drawn_at + interval * scale
@@ -397,7 +402,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
 
     def riddle_pause(self, game: GameRow) -> float:
         """Seconds between a riddle and its answer: a few, and well within the interval."""
-        interval = float(game.options.get("interval", MIN_INTERVAL))
+        interval = float(self.options_of(game).interval or MIN_INTERVAL)
         return min(tunables.RIDDLE_PAUSE, interval / 2) * self.bot.time_scale
 
     def claim_button(self, game: GameRow) -> discord.ui.Item[Any]:

@@ -272,7 +272,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
         claim's verdict names the one board that pays for it: the one that came closest to the
         prize (fewest calls missing), the lowest number among equals."""
         state = self.state_of(game)
-        require_last = bool(game.options.get("require_last", False))
+        require_last = bool(self.options_of(game).require_last)
         failures = []
         for board in boards:
             dealt = state.board_from_state(board.state)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from bot.calling.live import (
     commitment_text,
     lobby_edit_interval,
 )
+from bot.calling.options import CallingOptions
 from bot.i18n import LocaleLike, message
 from bot.permissions import require_posting
 from bot.render import Rendered
@@ -68,14 +70,15 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         *,
         seed: bytes,
         state: str,
-        options: dict[str, Any],
+        options: CallingOptions,
         settings: ServerSettings,
     ) -> GameRow:
         """Open the lobby; ``settings`` (from :meth:`host_settings`) give its language."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
         require_posting(interaction)
-        options = {**options, "guild_locale": settings.public_locale(interaction.guild_locale)}
+        locale = settings.public_locale(interaction.guild_locale)
+        options = dataclasses.replace(options, guild_locale=locale)
         # The lobby is the answer, and the database may be slow: acknowledge first. Publicly,
         # unless the channel seems to have its game already (or another start came first and
         # is not done): then privately, and the database says (a refusal stays private).
@@ -94,7 +97,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
                         channel_id=interaction.channel_id,
                         host_id=interaction.user.id,
                         seed=seed,
-                        options=options,
+                        options=options.to_stored(),
                         state=state,
                         # One calling game per channel.
                         alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
@@ -158,11 +161,12 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             players_line,
             self.say("commitment_line", locale, commitment=commitment_text(game)),
         ]
-        stalled = game.options.get("stalled")
+        options = self.options_of(game)
+        stalled = options.stalled
         if game.status is GameStatus.PAUSED and stalled:
             key = STALLED_STATUS.get(str(stalled), "status_stalled_refused")
             lines.insert(3, self.say(key, locale, channel=game.channel_id))
-        if game.options.get("nobody_came"):
+        if options.nobody_came:
             lines.insert(3, self.say("night_nobody_came", locale))
         return "\n".join(lines)
 
@@ -223,7 +227,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         them the boards privately when their DMs are closed."""
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("joins_closed", game=game.id)
-        max_players = int(game.options.get("max_players", MAX_PLAYERS_LIMIT))
+        max_players = self.options_of(game).max_players or MAX_PLAYERS_LIMIT
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         live = self.live_game(game.id)

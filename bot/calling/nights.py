@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import logging
 from typing import TYPE_CHECKING, Any
@@ -182,9 +183,9 @@ class GameNights(CallerCog[GameT, CheckT]):
         settings = await self.storage.server_settings(schedule.guild_id)
         state, options = self.scheduled_game(seed, settings.defaults(self.kind))
         locale = await self.public_locale(schedule.guild_id)
-        options |= {"guild_locale": locale, "night": schedule.id}
-        if schedule.event_id is not None:
-            options["event_id"] = schedule.event_id
+        options = dataclasses.replace(
+            options, guild_locale=locale, night=schedule.id, event_id=schedule.event_id
+        )
         try:
             game = await self.storage.create_game(
                 kind=self.kind,
@@ -192,7 +193,7 @@ class GameNights(CallerCog[GameT, CheckT]):
                 channel_id=schedule.channel_id,
                 host_id=schedule.host_id,
                 seed=seed,
-                options=options,
+                options=options.to_stored(),
                 state=state,
                 alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
             )
@@ -273,7 +274,9 @@ class GameNights(CallerCog[GameT, CheckT]):
                 await self.store_game(
                     game.id,
                     status=GameStatus.CANCELLED,
-                    options={**game.options, "nobody_came": True},
+                    options=dataclasses.replace(
+                        self.options_of(game), nobody_came=True
+                    ).to_stored(),
                     expect_status=GameStatus.LOBBY,
                 )
                 self.start_running(game.id)  # the lobby says the night was called off
@@ -464,14 +467,14 @@ class GameNights(CallerCog[GameT, CheckT]):
     async def game_ended(self, game: GameRow) -> None:
         """A night's game has ended: its Discord event is completed."""
         await super().game_ended(game)
-        if game.options.get("night") is not None:
+        if self.options_of(game).night is not None:
             await self.night_ended(game)
 
     async def night_ended(self, game: GameRow) -> None:
         """A night's game is over: its Discord event is completed (if Discord has not)."""
-        event_id = game.options.get("event_id")
+        event_id = self.options_of(game).event_id
         if event_id is not None:
-            await self.move_event(game.guild_id, int(event_id), EVENT_COMPLETED)
+            await self.move_event(game.guild_id, event_id, EVENT_COMPLETED)
 
     # -- commands ------------------------------------------------------------------------------
 

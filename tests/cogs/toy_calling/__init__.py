@@ -17,6 +17,7 @@ from bot.calling import (
     DEFAULT_MAX_PLAYERS,
     CallingButton,
     CallingGameCog,
+    CallingOptions,
     Verdict,
 )
 from bot.i18n import MESSAGES, LocaleLike, Plural, register_messages
@@ -98,10 +99,12 @@ class ToyCalling(
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
         prizes = " → ".join(self.prize_name(prize, locale) for prize in PRIZES)
-        return self.say("toycall_options", locale, prizes=prizes, interval=game.options.get("interval"))
+        return self.say("toycall_options", locale, prizes=prizes, interval=self.options_of(game).interval)
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, dict[str, Any]]:
-        options = {"interval": defaults.interval or DEFAULT_INTERVAL, "max_players": DEFAULT_MAX_PLAYERS}
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
+        options = CallingOptions(
+            interval=defaults.interval or DEFAULT_INTERVAL, max_players=DEFAULT_MAX_PLAYERS
+        )
         return ToyGame(seed).to_state(), options
 
     def default_prizes(self, text: str) -> str:
