@@ -65,6 +65,7 @@ from emulator import (
     RateLimits,
 )
 from engine.fairness import draw_order
+from engine.housie import HousieGame
 from engine.loteria import LoteriaGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -873,10 +874,8 @@ class LoadBench:
             if player.busy:
                 continue
             boards = table.boards.get(player.member.id, [])
-            if table.kind == "loteria":
-                intent = player.decide_loteria(game, boards)
-            else:
-                intent = player.decide_housie(game, boards)
+            engine = LoteriaGame if table.kind == "loteria" else HousieGame
+            intent = player.decide(engine, game, boards)
             if intent is not None:
                 player.busy = True
                 self.spawn(self.claim(table, player, intent))

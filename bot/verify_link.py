@@ -1,42 +1,41 @@
 """Links to the verification page, ``bot/web/verify.html``, with a finished game filled in.
 
-The page recomputes a Lotería or Housie game in the player's browser from what the link's
-fragment (the part after ``#``, which browsers never send to a server) carries. Format 1, a
-``key=value&...`` list (documented in docs/FAIRNESS.md, "Verify it yourself"):
+The page recomputes a calling game in the player's browser from what the link's fragment (the
+part after ``#``, which browsers never send to a server) carries. Format 1, a ``key=value&...``
+list (documented in docs/FAIRNESS.md, "Verify it yourself"):
 
 ``v``           ``1``, the format
-``game``        ``loteria`` or ``housie``
+``game``        the game's kind (its slash command)
 ``id``          the game number (shown in the title only)
 ``seed``        the revealed seed, 64 hex digits
 ``commitment``  SHA-256 of the seed as posted before the first call, 64 hex digits
-``deck``        Lotería only: ``classic`` or ``family``
-``prizes``      comma-separated, in the order played: Lotería patterns (``line,corners,full``) or
-                Housie prize codes (``E5,TL,ML,BL,FC,FH,H2,H3``)
+(the game's)    fields of the game's own, each one of the values the game allows (e.g. a deck)
+``prizes``      comma-separated prize codes, in the order played
 ``calls``       how many calls were made before the game ended
 ``boards``      the deal, in joining order: comma-separated tokens, ``N`` a player holding the
-                next N deal positions (a Lotería player 1, a Housie player 1 to 6), ``N*R`` R such
-                players in a row, ``-N`` N positions dealt to players who left
+                next N deal positions (1 up to the game's most boards per player), ``N*R`` R
+                such players in a row, ``-N`` N positions dealt to players who left
 ``lang``        ``en`` or ``es``: the page's language (else the browser's)
+
+What a game's link may carry (its prizes, limits and fields) is the game's to say:
+:class:`LinkRules`, from its cog (``CallingBase.link_rules``).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
 from engine.fairness import SEED_BYTES
 from engine.fairness import commitment as seed_commitment
-from engine.housie import HIGHEST_NUMBER, MAX_TICKETS, Prize
-from engine.loteria import DECK_SIZE, DECKS, MAX_TABLAS, Pattern
 
 FORMAT_VERSION = "1"
 PAGE_NAME = "verify.html"
 WEB_DIR = Path(__file__).resolve().parent / "web"
-KINDS = ("loteria", "housie")
-MOST_BOARDS_PER_PLAYER = {"loteria": 1, "housie": 6}
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -44,18 +43,32 @@ class VerifyLinkError(ValueError):
     """Game values that cannot make a verification link; the message says which."""
 
 
+@dataclass(frozen=True)
+class LinkRules:
+    """What one calling game's link may carry: its ``kind``, the prize codes it knows, the
+    most boards a player holds, its calls and deal positions, and its own ``fields`` (each with
+    the values allowed, the first the default)."""
+
+    kind: str
+    prize_codes: frozenset[str]
+    most_boards: int
+    total_calls: int
+    deal_limit: int
+    fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
 def page_path() -> Path:
     """The verification page shipped with the bot (its scripts and styles sit beside it)."""
     return WEB_DIR / PAGE_NAME
 
 
-def board_layout(boards: Iterable[tuple[int, int]], kind: str = "housie") -> str:
+def board_layout(boards: Iterable[tuple[int, int]], rules: LinkRules) -> str:
     """The ``boards`` field for every board in play, given as ``(holder, deal position)`` pairs.
 
     Each holder's positions must be consecutive (the bot deals a player's boards in one go);
     positions missing from ``0 .. max`` were dealt to players who left.
     """
-    most = _most_per_player(kind)
+    most = rules.most_boards
     positions = sorted(boards, key=lambda pair: pair[1])
     tokens: list[str] = []
     expected = 0
@@ -79,7 +92,7 @@ def board_layout(boards: Iterable[tuple[int, int]], kind: str = "housie") -> str
             run += 1
         if run > most:
             raise VerifyLinkError(
-                f"holder {holder} has {run} boards; a {kind} player has 1 to {most}"
+                f"holder {holder} has {run} boards; a {rules.kind} player has 1 to {most}"
             )
         tokens.append(str(run))
         expected = position + run
@@ -101,23 +114,12 @@ def _compress(tokens: Sequence[str]) -> str:
     return ",".join(out)
 
 
-def _most_per_player(kind: str) -> int:
-    if kind not in KINDS:
-        raise VerifyLinkError(f"game kind {kind!r} is not one of {', '.join(KINDS)}")
-    return MOST_BOARDS_PER_PLAYER[kind]
-
-
-def _prize_codes(kind: str, prizes: Sequence[str | Prize | Pattern]) -> list[str]:
+def _prize_codes(rules: LinkRules, prizes: Sequence[object]) -> list[str]:
     codes = []
     for prize in prizes:
-        code = prize.value if isinstance(prize, (Prize, Pattern)) else str(prize)
-        try:
-            if kind == "housie":
-                Prize(code)
-            else:
-                Pattern(code)
-        except ValueError:
-            raise VerifyLinkError(f"{prize!r} is not a {kind} prize") from None
+        code = str(getattr(prize, "value", prize))  # a code, or an enum of codes
+        if code not in rules.prize_codes:
+            raise VerifyLinkError(f"{prize!r} is not a {rules.kind} prize")
         codes.append(code)
     if not codes or len(set(codes)) != len(codes):
         raise VerifyLinkError(f"prizes {codes!r} must name at least one prize, each once")
@@ -126,25 +128,25 @@ def _prize_codes(kind: str, prizes: Sequence[str | Prize | Pattern]) -> list[str
 
 def verify_fragment(
     *,
-    kind: str,
+    rules: LinkRules,
     seed: bytes,
-    prizes: Sequence[str | Prize | Pattern],
+    prizes: Sequence[object],
     boards: Iterable[tuple[int, int]],
-    deck: str | None = None,
     calls: int | None = None,
     game_id: int | None = None,
     commitment: str | None = None,
     language: str | None = None,
+    **game_fields: str | None,
 ) -> str:
     """The fragment (without ``#``) describing a finished game for the verification page.
 
     ``boards`` lists every board in play as ``(holder, deal position)``, e.g. ``(user_id,
-    deal_index)`` from storage; ``commitment`` defaults to the seed's (what the lobby posted).
+    deal_index)`` from storage; ``commitment`` defaults to the seed's (what the lobby posted);
+    ``game_fields`` are the game's own (``rules.fields``), each its default when left out.
     """
-    _most_per_player(kind)  # checks the kind
     if type(seed) is not bytes or len(seed) != SEED_BYTES:
         raise VerifyLinkError(f"a seed is {SEED_BYTES} bytes")
-    fields: list[tuple[str, str]] = [("v", FORMAT_VERSION), ("game", kind)]
+    fields: list[tuple[str, str]] = [("v", FORMAT_VERSION), ("game", rules.kind)]
     if game_id is not None:
         if type(game_id) is not int or game_id < 0:
             raise VerifyLinkError(f"game id {game_id!r} is not a whole number")
@@ -154,22 +156,25 @@ def verify_fragment(
     if not _HEX64.fullmatch(posted):
         raise VerifyLinkError(f"commitment {commitment!r} is not 64 hex digits")
     fields.append(("commitment", posted))
-    if kind == "loteria":
-        deck_name = deck or "classic"
-        if deck_name not in DECKS:
-            raise VerifyLinkError(f"deck {deck!r} is not one of {', '.join(DECKS)}")
-        fields.append(("deck", deck_name))
-    fields.append(("prizes", ",".join(_prize_codes(kind, prizes))))
+    unknown = sorted(set(game_fields) - set(rules.fields))
+    if unknown:
+        raise VerifyLinkError(f"a {rules.kind} link has no field {', '.join(unknown)}")
+    for name, allowed in rules.fields.items():
+        value = game_fields.get(name) or allowed[0]
+        if value not in allowed:
+            raise VerifyLinkError(f"{name} {value!r} is not one of {', '.join(allowed)}")
+        fields.append((name, value))
+    fields.append(("prizes", ",".join(_prize_codes(rules, prizes))))
     if calls is not None:
-        total = DECK_SIZE if kind == "loteria" else HIGHEST_NUMBER
+        total = rules.total_calls
         if type(calls) is not int or not 0 <= calls <= total:
             raise VerifyLinkError(f"{calls!r} calls is outside 0..{total}")
         fields.append(("calls", str(calls)))
     in_play = list(boards)
-    limit = MAX_TABLAS if kind == "loteria" else MAX_TICKETS
+    limit = rules.deal_limit
     if in_play and max(position for _, position in in_play) >= limit:
-        raise VerifyLinkError(f"deal positions stop at {limit - 1} in a {kind} game")
-    layout = board_layout(in_play, kind)
+        raise VerifyLinkError(f"deal positions stop at {limit - 1} in a {rules.kind} game")
+    layout = board_layout(in_play, rules)
     if layout:
         fields.append(("boards", layout))
     if language is not None:

@@ -30,6 +30,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import ClassVar
 
 from engine.errors import NO_VALUES, GameError, Reason, quoted
 from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
@@ -676,6 +677,74 @@ class LoteriaGame:
         if self.is_over:
             raise GameError("the game is over: every prize has been awarded")
         return replace(self, prize_index=self.prize_index + 1)
+
+    # -- the calling game contract (engine.calling.CallingGame) -------------------------------
+
+    total_calls: ClassVar[int] = DECK_SIZE
+    deal_limit: ClassVar[int] = MAX_TABLAS
+    every_prize_code: ClassVar[tuple[str, ...]] = tuple(pattern.value for pattern in Pattern)
+
+    @staticmethod
+    def dealer(seed: bytes, position: int) -> TablaDealer:
+        """A dealer of ``seed``'s tablas whose next tabla is at deal ``position``."""
+        return TablaDealer.resume(seed, position)
+
+    @staticmethod
+    def boards_at(seed: bytes, first: int, count: int) -> list[Tabla]:
+        """The tablas at deal positions ``first ..`` (one pass over the deal stream)."""
+        return tablas_at(seed, first, count)
+
+    @staticmethod
+    def board_from_state(text: str) -> Tabla:
+        """A tabla read back from its stored text."""
+        return Tabla.from_state(text)
+
+    def next_call(self) -> tuple[LoteriaGame, int]:
+        """The game after its next card, and that card's number."""
+        after, card = self.draw()
+        return after, card.number
+
+    @property
+    def prize_codes(self) -> tuple[str, ...]:
+        """Every pattern played, in order."""
+        return tuple(prize.value for prize in self.prizes)
+
+    @property
+    def open_prize_codes(self) -> tuple[str, ...]:
+        """The patterns still to be won, in order."""
+        return self.prize_codes[self.prize_index :]
+
+    @property
+    def claimable_codes(self) -> tuple[str, ...]:
+        """The pattern being played for (one at a time)."""
+        return self.open_prize_codes[:1]
+
+    def award_prize(self, prize: str) -> LoteriaGame:
+        """The game once the pattern being played for (``prize``) is won."""
+        return self.award()
+
+    def judge(
+        self, board: Tabla, prize: str, called: Sequence[int], *, require_last: bool = False
+    ) -> ClaimResult:
+        """A claim of pattern ``prize`` on ``board`` against ``called``; a win's ``reason`` is
+        the pattern's English name (as stored)."""
+        pattern = Pattern.parse(prize)
+        result = check_claim(
+            board, tuple(called), pattern, require_last=require_last, deck=self.deck
+        )
+        return replace(result, reason=pattern.english) if result.valid else result
+
+    def missing(self, board: Tabla, prize: str, called: Sequence[int]) -> int:
+        """The fewest uncalled cards between ``board`` and pattern ``prize``."""
+        seen = set(called)
+        return min(
+            sum(
+                1
+                for cell, number in enumerate(board.numbers)
+                if mask >> cell & 1 and number not in seen
+            )
+            for mask in Pattern.parse(prize).masks
+        )
 
     def to_state(self) -> str:
         """``seedhex/deck/prize,prize,.../drawn/prize_index``."""

@@ -39,11 +39,6 @@ STILL_NAMING: dict[str, str] = {
     # The words bot/ itself draws with (the pictures' words, the summary's alt text, /help's
     # pictures), which move when the renderers sit beside their games:
     "bot/i18n.py": "the renderers' words",
-    # Being cleared now by i26-calling (the verify link and the sandbox derive from the cogs):
-    "bot/verify_link.py": "the verify link's games",
-    "bot/sandbox/_cli.py": "the sandbox's games",
-    "bot/sandbox/_orchestration.py": "the sandbox's games",
-    "bot/sandbox/_players.py": "the sandbox's players of each game",
     # Not taken up in issue 26 (nobody clears them yet):
     "bot/render/__init__.py": "re-exports every game's renderer",
     "bot/render/__main__.py": "previews of every game's pictures",

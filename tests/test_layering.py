@@ -49,7 +49,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("bot.ops.invite", "bot.ops.config_check", "bot.components"),
     ("bot.games",),
-    ("bot.nights",),
     ("bot.calling", "bot.table", "bot.ops.http_server"),
     ("bot.app",),
     ("bot.fleet.process",),

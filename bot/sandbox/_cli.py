@@ -17,10 +17,11 @@ from bot.sandbox._orchestration import (
     DEFAULT_IMAGES,
     DEFAULT_PLAYERS,
     DEFAULT_SPEED,
-    GAMES,
     SandboxError,
     SandboxOptions,
     SandboxSetupError,
+    calling_games,
+    default_game,
     run_sandbox,
 )
 from bot.sandbox._players import MAX_PLAYERS
@@ -47,6 +48,9 @@ def _player_count(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    games = sorted(calling_games())  # the calling games of the cogs found on disk
+    default = default_game()
+    other = next((game for game in games if game != default), default)
     parser = argparse.ArgumentParser(
         prog="python -m bot sandbox",
         description=(
@@ -55,12 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
             "as it happens and every image the bot sends is saved. No Discord account needed."
         ),
         epilog=(
-            "Example: python -m bot sandbox --game housie --players 4 --speed 20. "
+            f"Example: python -m bot sandbox --game {other} --players 4 --speed 20. "
             "Press Ctrl-C to stop at any time."
         ),
     )
     parser.add_argument(
-        "--game", choices=GAMES, default="loteria", help="the game to play (default: loteria)"
+        "--game", choices=games, default=default, help=f"the game to play (default: {default})"
     )
     parser.add_argument(
         "--players",

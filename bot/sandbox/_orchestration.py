@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import importlib
 import logging
 import random
 import re
@@ -18,14 +20,15 @@ import secrets
 import sys
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from bot.app import GameNightBot
-from bot.calling import FALSE_CLAIM_LIMIT, MIN_INTERVAL
+from bot.app import GameNightBot, discover_extensions
+from bot.calling import MIN_INTERVAL, CallingGameCog
 from bot.config import Settings
+from bot.i18n import message
 from bot.plurals import counted
 from bot.sandbox._players import NAMES, REACTION_SECONDS, Intent, SimulatedPlayer
 from bot.sandbox._transcript import Style, Transcript
@@ -41,24 +44,41 @@ from emulator import (
     run_bot,
 )
 from emulator.spec import default_spec_path, validation_unavailable
-from engine.housie import Prize
 
-GAMES = ("loteria", "housie")
-TITLES = {"loteria": "Lotería", "housie": "Housie"}
 DEFAULT_PLAYERS = 6
 DEFAULT_SPEED = 10.0
 DEFAULT_IMAGES = Path("sandbox-images")
-LOTERIA_PRIZES = "line, corners, full"
-HOUSIE_MAX_TICKETS = 2
 REPLY_TIMEOUT = 15.0
 SUMMARY_TIMEOUT = 10.0
+
+
+@functools.cache
+def calling_games() -> dict[str, type[CallingGameCog]]:
+    """The calling games of the cogs found on disk, by kind: what a sandbox night may play."""
+    games: dict[str, type[CallingGameCog]] = {}
+    for name in discover_extensions():
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, CallingGameCog)
+                and value.__module__ == module.__name__
+            ):
+                games[value.kind] = value
+    return games
+
+
+def default_game() -> str:
+    """The game a sandbox night plays unless told: the one whose cog says so, else the first."""
+    games = calling_games()
+    return next((kind for kind, cog in games.items() if cog.sandbox_default), min(games))
 
 
 @dataclass(frozen=True)
 class SandboxOptions:
     """What a run is asked for (the command line fills it in)."""
 
-    game: str = "loteria"
+    game: str = field(default_factory=default_game)
     players: int = DEFAULT_PLAYERS
     speed: float = DEFAULT_SPEED
     images: Path = DEFAULT_IMAGES
@@ -66,8 +86,13 @@ class SandboxOptions:
     verbose: bool = False
 
     @property
+    def cog(self) -> type[CallingGameCog]:
+        """The game's cog class: what its members need to know of it."""
+        return calling_games()[self.game]
+
+    @property
     def title(self) -> str:
-        return TITLES[self.game]
+        return self.cog.title
 
     @property
     def time_scale(self) -> float:
@@ -226,7 +251,7 @@ class Sandbox:
         count = self.options.players
         bluffers = 0 if count < 2 else 1 if count < 5 else 2
         closed_dms = 2 if count >= 3 else None  # one member shows where boards go without DMs
-        bluffs = FALSE_CLAIM_LIMIT if self.options.game == "loteria" else 1
+        bluffs = self.options.cog.sandbox_bluffs
         players = []
         for index in range(count):
             name = NAMES[index]
@@ -302,11 +327,7 @@ class Sandbox:
 
     async def open_lobby(self, host: SimulatedPlayer) -> Message:
         kind = self.options.game
-        options: dict[str, Any]
-        if kind == "loteria":
-            options = {"prizes": LOTERIA_PRIZES, "interval": MIN_INTERVAL}
-        else:
-            options = {"tickets": HOUSIE_MAX_TICKETS, "interval": MIN_INTERVAL}
+        options = dict(self.options.cog.sandbox_start)
         shown = " ".join(f"{name}:{value}" for name, value in options.items())
         self.transcript.action(host.name, f"uses /{kind} start {shown}")
         lobby = await self.answer(await host.member.slash(f"{kind} start", **options), "start")
@@ -320,14 +341,17 @@ class Sandbox:
         reply = await self.answer(
             await player.member.click(lobby, f"gn:{kind}:join:{game_id}"), f"{player.name} joining"
         )
-        counts = [c for c in (reply.custom_ids if reply else []) if ":tickets" in c]
-        if reply is not None and counts:
-            wanted = player.rng.randint(1, len(counts))
-            word = "ticket" if wanted == 1 else "tickets"
-            self.transcript.action(player.name, f"asks for {wanted} {word}")
+        # A game that offers a choice on joining (how many boards): one of its buttons.
+        offered = [b for b in (reply.buttons if reply else []) if b.get("custom_id")]
+        if reply is not None and offered:
+            chosen = player.rng.choice(offered)
+            label = str(chosen.get("label"))
+            if label.isdigit():
+                label += " " + message(f"{kind}_board", None, count=int(label))
+            self.transcript.action(player.name, f"asks for {label}")
             await self.answer(
-                await player.member.click(reply, f"gn:{kind}:tickets{wanted}:{game_id}"),
-                f"{player.name} choosing tickets",
+                await player.member.click(reply, str(chosen["custom_id"])),
+                f"{player.name} choosing",
             )
 
     async def game_over(self, game_id: int) -> GameRow:
@@ -389,10 +413,7 @@ class Sandbox:
             if seat is None or seat.out:
                 return
             boards = await self.storage.boards(game_id, player.member.id)
-            if self.options.game == "loteria":
-                intent = player.decide_loteria(game, boards)
-            else:
-                intent = player.decide_housie(game, boards)
+            intent = player.decide(self.options.cog.engine, game, boards)
             if intent is None:
                 return
             low, high = REACTION_SECONDS
@@ -417,11 +438,7 @@ class Sandbox:
         what = f"{player.name}'s claim"
         claim_id = f"gn:{kind}:claim:{game_id}"
         if not player.claims_by_button:
-            options: dict[str, Any]
-            if kind == "loteria":
-                options = {"pattern": intent.prize}
-            else:
-                options = {"prize": intent.prize, "ticket": intent.board_number}
+            options = self.options.cog.claim_options(intent.prize, intent.board_number)
             shown = " ".join(f"{name}:{value}" for name, value in options.items())
             self.transcript.action(player.name, f"uses /{kind} claim {shown}", aside)
             await self.answer(await player.member.slash(f"{kind} claim", **options), what)
@@ -429,17 +446,16 @@ class Sandbox:
         label = next(
             (str(b.get("label")) for b in call.buttons if b.get("custom_id") == claim_id), "Claim"
         )
-        if kind == "loteria":
-            self.transcript.action(player.name, f"presses {label}", aside)
-            await self.answer(await player.member.click(call, claim_id), what)
-            return
-        prize = Prize(intent.prize)
+        pick = self.options.cog.prize_pick(intent.prize)
         self.transcript.action(player.name, f"presses {label}", aside)
         picker = await self.answer(await player.member.click(call, claim_id), what)
-        choice = f"gn:{kind}:prize{list(Prize).index(prize)}:{game_id}"
+        if pick is None:
+            return  # the button claimed at once
+        choice = f"gn:{kind}:{pick}:{game_id}"
         if picker is None or choice not in picker.custom_ids:
             return  # the prize went while they reached for the button
-        self.transcript.action(player.name, f"picks {prize.display_name}", aside)
+        name = next(str(b.get("label")) for b in picker.buttons if b.get("custom_id") == choice)
+        self.transcript.action(player.name, f"picks {name}", aside)
         await self.answer(await player.member.click(picker, choice), what)
 
     async def settle_claims(self) -> None:

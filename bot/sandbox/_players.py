@@ -13,11 +13,11 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.storage import BoardRow, GameRow
 from emulator import Member
-from engine.housie import HousieGame, Prize, Ticket, check_prize, prize_numbers
-from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim
+from engine.calling import Board, CallingGame
 
 MAX_PLAYERS = 24  # one name each below
 NAMES = (
@@ -54,10 +54,15 @@ REACTION_SECONDS = (0.8, 2.5)
 
 # Every member of a table reads the same game state on each call, and their own boards on every
 # call: each text is parsed once (a crowd of simulated members must cost the machine little).
-_loteria = functools.lru_cache(maxsize=256)(LoteriaGame.from_state)
-_housie = functools.lru_cache(maxsize=256)(HousieGame.from_state)
-_tabla = functools.lru_cache(maxsize=8192)(Tabla.from_state)
-_ticket = functools.lru_cache(maxsize=8192)(Ticket.from_state)
+@functools.lru_cache(maxsize=256)
+def _state(engine: type[CallingGame[Any, Any]], text: str) -> CallingGame[Any, Any]:
+    return engine.from_state(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _board(engine: type[CallingGame[Any, Any]], text: str) -> Board:
+    board: Board = engine.board_from_state(text)
+    return board
 
 
 @dataclass(frozen=True)
@@ -65,30 +70,8 @@ class Intent:
     """A claim a member is about to make: ``prize`` code, which board, and whether it's a bluff."""
 
     prize: str
-    board_number: int | None
+    board_number: int
     bluff: bool
-
-
-def loteria_cards_missing(tabla: Tabla, called: Sequence[int], pattern: Pattern) -> int:
-    """The fewest uncalled cards between ``tabla`` and ``pattern``."""
-    seen = set(called)
-    return min(
-        sum(
-            1
-            for cell, number in enumerate(tabla.numbers)
-            if mask >> cell & 1 and number not in seen
-        )
-        for mask in pattern.masks
-    )
-
-
-def housie_numbers_missing(ticket: Ticket, called: Sequence[int], prize: Prize) -> int:
-    """How many more of the ticket's numbers must be called for ``prize``."""
-    needed = prize_numbers(ticket, prize)
-    hits = len(needed & set(called))
-    if prize is Prize.EARLY_FIVE:
-        return max(0, 5 - hits)
-    return len(needed) - hits
 
 
 @dataclass
@@ -112,7 +95,7 @@ class SimulatedPlayer:
     def bluffer(self) -> bool:
         return self.bluffs_left > 0
 
-    def _maybe_bluff(self, prize: str, board_number: int | None, missing: int) -> Intent | None:
+    def _maybe_bluff(self, prize: str, board_number: int, missing: int) -> Intent | None:
         if (
             self.bluffs_left > 0
             and prize not in self.bluffed
@@ -122,31 +105,24 @@ class SimulatedPlayer:
             return Intent(prize, board_number, bluff=True)
         return None
 
-    def decide_loteria(self, game: GameRow, boards: Sequence[BoardRow]) -> Intent | None:
-        state = _loteria(game.state)
-        pattern = state.current_prize
-        if pattern is None or not boards or pattern.value in self.claimed:
-            return None
-        tabla = _tabla(boards[0].state)
-        if check_claim(tabla, state.called, pattern, deck=state.deck).valid:
-            return Intent(pattern.value, None, bluff=False)
-        return self._maybe_bluff(
-            pattern.value, None, loteria_cards_missing(tabla, state.called, pattern)
-        )
-
-    def decide_housie(self, game: GameRow, boards: Sequence[BoardRow]) -> Intent | None:
-        state = _housie(game.state)
-        live = [board for board in boards if not board.out]
-        open_prizes = [p for p in state.claimable_prizes if p.value not in self.claimed]
-        tickets = [(board.board_index + 1, _ticket(board.state)) for board in live]
+    def decide(
+        self, engine: type[CallingGame[Any, Any]], game: GameRow, boards: Sequence[BoardRow]
+    ) -> Intent | None:
+        """What to claim now, if anything, in a game of ``engine``: the first prize open to a
+        claim that one of the member's live boards completes; else, for a bluffer, now and
+        then one a board is a single call short of."""
+        state = _state(engine, game.state)
+        open_prizes = [p for p in state.claimable_codes if p not in self.claimed]
+        live = [
+            (board.board_index + 1, _board(engine, board.state)) for board in boards if not board.out
+        ]
         for prize in open_prizes:
-            for number, ticket in tickets:
-                if check_prize(ticket, state.called, prize).valid:
-                    return Intent(prize.value, number, bluff=False)
+            for number, board in live:
+                if state.judge(board, prize, state.called).valid:
+                    return Intent(prize, number, bluff=False)
         for prize in open_prizes:
-            for number, ticket in tickets:
-                missing = housie_numbers_missing(ticket, state.called, prize)
-                intent = self._maybe_bluff(prize.value, number, missing)
+            for number, board in live:
+                intent = self._maybe_bluff(prize, number, state.missing(board, prize, state.called))
                 if intent is not None:
                     return intent
         return None

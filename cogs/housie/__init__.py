@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-import threading
 import unicodedata
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -23,7 +23,9 @@ from bot.calling import (
     MIN_INTERVAL,
     CallingButton,
     CallingGameCog,
+    CallingOptions,
     Verdict,
+    option,
 )
 from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
@@ -37,8 +39,7 @@ from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from cogs.housie.call_names import nickname
 from engine import housie
 from engine.errors import GameError, quoted
-from engine.housie import MAX_TICKETS as DEAL_POSITIONS
-from engine.housie import HousieGame, Prize, Ticket, TicketDealer, check_prize, prize_numbers
+from engine.housie import HousieGame, Prize, PrizeCheck, Ticket, check_prize
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -77,9 +78,18 @@ CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"
 MAX_TICKETS = 6
 
 
+@dataclass(frozen=True, kw_only=True)
+class HousieOptions(CallingOptions):
+    """Housie's options: those of every calling game, the most tickets a player may take and
+    how the numbers are called."""
+
+    max_tickets: int | None = option(int)
+    calls: str | None = option(str)  # CALLS_CLASSIC or CALLS_PLAIN
+
+
 @app_commands.guild_only()
 class Housie(
-    CallingGameCog,
+    CallingGameCog[HousieGame, PrizeCheck],
     name="Housie",
     group_name="housie",
     group_description=_("Play Housie (Tambola), 90-ball bingo"),
@@ -87,65 +97,23 @@ class Housie(
     kind = "housie"
     title = "Housie"
     title_es = "Tómbola"
-    total_calls = TOTAL_NUMBERS
+    engine = HousieGame
     exhausted_reason = "reason_numbers_out"
     show_command = "ticket"
-    deal_limit = DEAL_POSITIONS
+    most_boards = MAX_TICKETS
+    sandbox_start: ClassVar[Mapping[str, Any]] = {"tickets": 2, "interval": MIN_INTERVAL}
+    sandbox_bluffs = 1  # a bogey costs a ticket
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
-        # Each lobby's dealer, so that a join deals its seats without replaying the earlier ones.
-        self.dealers: dict[int, TicketDealer] = {}
-        self.dealers_lock = threading.Lock()  # deal() may run in a worker thread
+    # -- words and pictures --------------------------------------------------------------------
 
-    # -- rules ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def engine_game(game: GameRow) -> HousieGame:
-        return HousieGame.from_state(game.state)
-
-    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
-        assert game.seed is not None
-        # The dealer is this call's alone until it is put back.
-        with self.dealers_lock:
-            dealer = self.dealers.pop(game.id, None)
-        if dealer is None or dealer.position != first_deal_index:
-            # The lobby's first join, or the first after a restart: rebuilt by replay.
-            dealer = TicketDealer.resume(game.seed, first_deal_index)
-        tickets = dealer.deal(count)
-        with self.dealers_lock:
-            self.dealers[game.id] = dealer
-        key = self.bot.settings.signing_key
-        return [
-            (ticket.to_state(), housie.encode_ticket_code(ticket, game.id, key))
-            for ticket in tickets
-        ]
-
-    def forget_dealer(self, game_id: int) -> None:
-        # Never while this game deals: both happen under the game's lock.
-        with self.dealers_lock:
-            self.dealers.pop(game_id, None)
-
-    def next_call(self, game: GameRow) -> tuple[str, int]:
-        after, number = self.engine_game(game).draw()
-        return after.to_state(), number
-
-    def called(self, game: GameRow) -> tuple[int, ...]:
-        return self.engine_game(game).called
-
-    def open_prizes(self, game: GameRow) -> list[str]:
-        return [prize.value for prize in self.engine_game(game).open_prizes]
-
-    def claimable(self, game: GameRow) -> list[str]:
-        return [prize.value for prize in self.engine_game(game).claimable_prizes]
+    def board_code(self, game: GameRow, board: Ticket) -> str:
+        """Each ticket carries a code signed with the bot's key (``/housie check``)."""
+        return housie.encode_ticket_code(board, game.id, self.bot.settings.signing_key)
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         if is_spanish(locale):
             return SPANISH_PRIZE_NAMES[Prize(prize)]
         return Prize(prize).display_name
-
-    def after_award(self, game: GameRow, prize: str) -> str:
-        return self.engine_game(game).award(Prize(prize)).to_state()
 
     def render_boards(
         self,
@@ -200,7 +168,7 @@ class Housie(
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)
-        classic = str(game.options.get("calls", CALLS_PLAIN)) == CALLS_CLASSIC
+        classic = (self.options_of(game).calls or CALLS_PLAIN) == CALLS_CLASSIC
         name = nickname(value, locale) if classic else None
         text = self.say("housie_call", locale, value=value, seq=seq, total=TOTAL_NUMBERS)
         if name:
@@ -225,44 +193,30 @@ class Housie(
         houses = {w.board_id for w in winners if Prize(w.prize).is_house}
         return [board for board in boards if board.id not in houses]
 
-    def judge(
+    def render_win(
         self,
         game: GameRow,
-        boards: Sequence[BoardRow],
-        prize: str,
+        verdict: Verdict[PrizeCheck],
         called: Sequence[int],
-        locale: LocaleLike = None,
-    ) -> Verdict:
-        """Every ticket the claim covers is checked; it wins if any ticket wins. A bogey costs
-        one ticket: the one that came closest to the prize (fewest numbers missing), the lowest
-        number among equals, named in the verdict."""
-        require_last = bool(game.options.get("require_last", False))
-        wanted = Prize(prize)
-        failures = []
-        for board in boards:
-            ticket = Ticket.from_state(board.state)
-            result = check_prize(ticket, called, wanted, require_last=require_last)
-            if result.valid:
-                image = render.render_ticket(
-                    ticket,
-                    game_id=str(game.id),
-                    code=board.code,
-                    called=called,
-                    winning=result.numbers,
-                    prize=wanted,
-                    ticket_number=board.board_index + 1,
-                    locale=locale,
-                )
-                return Verdict(True, prize, "", board, image)
-            failures.append((numbers_missing(ticket, wanted, called), board.board_index, board, result))
-        _, _, closest, result = min(failures, key=lambda failure: failure[:2])
-        return Verdict(
-            False, prize, result.reason, closest, code=result.code, values=result.values
+        locale: LocaleLike,
+    ) -> Rendered:
+        board = verdict.board
+        return render.render_ticket(
+            Ticket.from_state(board.state),
+            game_id=str(game.id),
+            code=board.code,
+            called=called,
+            winning=verdict.check.numbers,
+            prize=Prize(verdict.prize),
+            ticket_number=board.board_index + 1,
+            locale=locale,
         )
 
-    async def false_claim(self, game: GameRow, user: discord.abc.User, verdict: Verdict) -> str:
-        """A bogey takes that ticket out for the rest of the game; prizes it won stay won."""
-        assert verdict.board is not None
+    async def false_claim(
+        self, game: GameRow, user: discord.abc.User, verdict: Verdict[PrizeCheck]
+    ) -> str:
+        """A bogey takes that ticket out for the rest of the game (the one that came closest to
+        the prize: ``CallingGameCog.judge``); prizes it won stay won."""
         await self.storage.set_board_out(verdict.board.id)
         self.board_out_in_memory(verdict.board)
         locale = self.channel_locale(game)
@@ -276,6 +230,19 @@ class Housie(
             ticket=verdict.board.board_index + 1,
         )
 
+    @classmethod
+    def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
+        return {"prize": prize, "ticket": board_number}
+
+    @classmethod
+    def prize_pick(cls, prize: str) -> str | None:
+        return cls.prize_action(prize)
+
+    @staticmethod
+    def prize_action(prize: str) -> str:
+        """The action of the button that claims ``prize`` (``on_button`` reads it back)."""
+        return f"prize{list(Prize).index(Prize(prize))}"
+
     def parse_prize_input(self, text: str) -> Prize:
         """The prize a player typed: its code, or its name in English or Spanish."""
         try:
@@ -288,35 +255,21 @@ class Housie(
                 return prize
         raise UserError("housie_not_a_prize", prize=quoted(text))
 
-    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
-        assert game.seed is not None
-        if not boards:
-            return []
-        # One pass over the strips for every position, not a replay per ticket.
-        dealt = housie.tickets_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
-        return [
-            f"ticket {board.board_index + 1} of <@{board.user_id}> does not match the seed"
-            for board in boards
-            if dealt[board.deal_index].to_state() != board.state
-        ]
+    def options_of(self, game: GameRow) -> HousieOptions:
+        return HousieOptions.from_stored(game.options)
 
-    def scheduled_game(
-        self, seed: bytes, defaults: GameDefaults
-    ) -> tuple[str, dict[str, Any]]:
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, HousieOptions]:
         """A planned night plays what the start command would with no options given."""
         switches = DEFAULT_SWITCHES if defaults.prizes is None else parse_switches(defaults.prizes)
         state = HousieGame.new(prizes_of(switches), seed)
-        options = {
-            "interval": defaults.interval or DEFAULT_INTERVAL,
-            "max_players": DEFAULT_MAX_PLAYERS,
-            "max_tickets": 1,
-            "require_last": False,
-            "calls": CALLS_CLASSIC,
-        }
+        options = HousieOptions(
+            interval=defaults.interval or DEFAULT_INTERVAL,
+            max_players=DEFAULT_MAX_PLAYERS,
+            max_tickets=1,
+            require_last=False,
+            calls=CALLS_CLASSIC,
+        )
         return state.to_state(), options
-
-    def verify_values(self, game: GameRow) -> dict[str, Any]:
-        return {"prizes": [prize.value for prize in self.engine_game(game).prizes]}
 
     def default_prizes(self, text: str) -> str:
         return switches_text(parse_switches(text))
@@ -338,13 +291,13 @@ class Housie(
 
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
-        prizes = ", ".join(self.prize_name(p.value, locale) for p in self.engine_game(game).prizes)
+        prizes = ", ".join(self.prize_name(p.value, locale) for p in self.state_of(game).prizes)
         return self.say(
             "housie_options",
             locale,
             prizes=prizes,
-            interval=game.options.get("interval"),
-            most=game.options.get("max_tickets"),
+            interval=self.options_of(game).interval,
+            most=self.options_of(game).max_tickets,
         )
 
     def answers_privately(self, action: str) -> bool:
@@ -366,10 +319,10 @@ class Housie(
             await super().on_button(interaction, action, game_id)
             return
         game = await self.button_game(interaction, game_id)  # (acknowledged already)
-        if action == "join" and int(game.options.get("max_tickets", 1)) > 1:
+        if action == "join" and self.most_tickets(game) > 1:
             await self.offer_ticket_counts(interaction, game)
         elif action.startswith("tickets") and action[7:].isdigit():
-            await self.join(interaction, game, tickets=self.ticket_count(game, int(action[7:])))
+            await self.join(interaction, game, boards=self.ticket_count(game, int(action[7:])))
         elif action == "claim":
             await self.offer_prizes(interaction, game)
         else:
@@ -381,7 +334,7 @@ class Housie(
         if game.status is not GameStatus.LOBBY:
             raise self.refusal("joins_closed", game=game.id)
         view = discord.ui.View(timeout=None)
-        for count in range(1, int(game.options.get("max_tickets", 1)) + 1):
+        for count in range(1, self.most_tickets(game) + 1):
             view.add_item(
                 CallingButton.make(
                     self.kind, f"tickets{count}", game.id, str(count), discord.ButtonStyle.primary
@@ -399,14 +352,12 @@ class Housie(
         offered = await self.prizes_offered(game)
         if not offered:
             raise UserError("all_won")
-        prizes = list(Prize)
         view = discord.ui.View(timeout=None)
         for value in offered:
-            prize = Prize(value)
             view.add_item(
                 CallingButton.make(
                     self.kind,
-                    f"prize{prizes.index(prize)}",
+                    self.prize_action(value),
                     game.id,
                     self.prize_name(value, interaction.locale),
                     discord.ButtonStyle.success,
@@ -422,18 +373,21 @@ class Housie(
         seen = live.announced if live is not None else None
         winners = live.winners if live is not None and live.winners is not None else []
         offered = {*self.open_prizes(game), *(w.prize for w in winners if w.step == seen)}
-        return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
+        return [prize.value for prize in self.state_of(game).prizes if prize.value in offered]
 
     async def prizes_offered(self, game: GameRow) -> list[str]:
         """The prizes a claim may name now, in the order they are listed: those still played,
         and those won on the latest call (a claim on it shares them until the game ends, a few
         seconds after its last prize)."""
         offered = {*self.open_prizes(game), *await self.shareable_prizes(game)}
-        return [prize.value for prize in self.engine_game(game).prizes if prize.value in offered]
+        return [prize.value for prize in self.state_of(game).prizes if prize.value in offered]
 
-    @staticmethod
-    def ticket_count(game: GameRow, wanted: int) -> int:
-        most = int(game.options.get("max_tickets", 1))
+    def most_tickets(self, game: GameRow) -> int:
+        """The most tickets a player of ``game`` may take."""
+        return self.options_of(game).max_tickets or 1
+
+    def ticket_count(self, game: GameRow, wanted: int) -> int:
+        most = self.most_tickets(game)
         if not 1 <= wanted <= most:
             raise UserError("housie_ticket_count", most=most)
         return wanted
@@ -501,13 +455,13 @@ class Housie(
             interaction,
             seed=seed,
             state=state.to_state(),
-            options={
-                "interval": interval,
-                "max_players": max_players,
-                "max_tickets": tickets,
-                "require_last": slept_rule,
-                "calls": calls,
-            },
+            options=HousieOptions(
+                interval=interval,
+                max_players=max_players,
+                max_tickets=tickets,
+                require_last=slept_rule,
+                calls=calls,
+            ),
             settings=settings,
         )
 
@@ -521,7 +475,7 @@ class Housie(
         # Every answer is private: acknowledged before the database is asked.
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.game_here(interaction)
-        await self.join(interaction, game, tickets=self.ticket_count(game, tickets))
+        await self.join(interaction, game, boards=self.ticket_count(game, tickets))
 
     @app_commands.command(
         name="ticket", description=_("Show your tickets with the called numbers marked")
@@ -610,15 +564,6 @@ class Housie(
     def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
         names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
         return [render_help.render_housie_prizes(locale, names)]
-
-
-def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
-    """How many more of the ticket's numbers ``prize`` needs called (0: complete, or complete but
-    for the slept rule)."""
-    seen = set(called)
-    if prize is Prize.EARLY_FIVE:
-        return max(0, 5 - len(ticket.numbers & seen))
-    return len(prize_numbers(ticket, prize) - seen)
 
 
 def prizes_of(switches: Sequence[str]) -> tuple[Prize, ...]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -15,12 +15,15 @@ import cogs.loteria.words  # noqa: F401  (its words, registered on import)
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
+    FALSE_CLAIM_LIMIT,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
     CallingButton,
     CallingGameCog,
+    CallingOptions,
     Verdict,
+    option,
 )
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
@@ -35,13 +38,11 @@ from engine.errors import GameError, quoted
 from engine.loteria import (
     DECK_SIZE,
     DECKS,
-    MAX_TABLAS,
+    ClaimResult,
     LoteriaGame,
     Pattern,
     Tabla,
-    TablaDealer,
     check_claim,
-    tablas_at,
 )
 
 if TYPE_CHECKING:
@@ -66,9 +67,16 @@ VERSES_ON, VERSES_OFF, VERSES_RIDDLE = "on", "off", "riddle"
 VERSE_MODES = (VERSES_ON, VERSES_OFF, VERSES_RIDDLE)
 
 
+@dataclass(frozen=True, kw_only=True)
+class LoteriaOptions(CallingOptions):
+    """Lotería's options: those of every calling game, and how the cantor sings."""
+
+    verses: str | None = option(str)  # VERSES_ON, VERSES_OFF or VERSES_RIDDLE
+
+
 def verses_mode(game: GameRow) -> str:
     # Games started before verses existed have no such option: they are called plainly.
-    return str(game.options.get("verses", VERSES_OFF))
+    return LoteriaOptions.from_stored(game.options).verses or VERSES_OFF
 
 
 def quote_verse(sung: Verse, locale: LocaleLike) -> str:
@@ -101,7 +109,7 @@ def parse_prizes(text: str) -> tuple[Pattern, ...]:
 
 @app_commands.guild_only()
 class Loteria(
-    CallingGameCog,
+    CallingGameCog[LoteriaGame, ClaimResult],
     name="Lotería",
     group_name="loteria",
     group_description=_("Play Lotería, the Mexican bingo"),
@@ -109,61 +117,22 @@ class Loteria(
     kind = "loteria"
     title = "Lotería"
     title_es = "Lotería"
-    total_calls = DECK_SIZE
+    engine = LoteriaGame
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
-    deal_limit = MAX_TABLAS
+    link_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {"deck": (DEFAULT_DECK, *(deck for deck in DECKS if deck != DEFAULT_DECK))}
+    sandbox_start: ClassVar[Mapping[str, Any]] = {"prizes": "line, corners, full", "interval": MIN_INTERVAL}
+    sandbox_bluffs = FALSE_CLAIM_LIMIT  # the second false claim takes a player out
+    sandbox_default = True
 
-    def __init__(self, bot: GameNightBot) -> None:
-        super().__init__(bot)
-        # Each lobby's dealer, so that a join deals its seat without replaying the earlier ones.
-        self.dealers: dict[int, TablaDealer] = {}
-        self.dealers_lock = threading.Lock()  # deal() may run in a worker thread
-
-    # -- rules ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def engine_game(game: GameRow) -> LoteriaGame:
-        return LoteriaGame.from_state(game.state)
-
-    def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
-        assert game.seed is not None
-        # The dealer is this call's alone until it is put back.
-        with self.dealers_lock:
-            dealer = self.dealers.pop(game.id, None)
-        if dealer is None or dealer.position != first_deal_index:
-            # The lobby's first join, or the first after a restart: rebuilt by replay.
-            dealer = TablaDealer.resume(game.seed, first_deal_index)
-        tablas = dealer.deal(count)
-        with self.dealers_lock:
-            self.dealers[game.id] = dealer
-        return [(tabla.to_state(), "") for tabla in tablas]
-
-    def forget_dealer(self, game_id: int) -> None:
-        # Never while this game deals: both happen under the game's lock.
-        with self.dealers_lock:
-            self.dealers.pop(game_id, None)
-
-    def next_call(self, game: GameRow) -> tuple[str, int]:
-        after, card = self.engine_game(game).draw()
-        return after.to_state(), card.number
-
-    def called(self, game: GameRow) -> tuple[int, ...]:
-        return self.engine_game(game).called
-
-    def open_prizes(self, game: GameRow) -> list[str]:
-        state = self.engine_game(game)
-        return [prize.value for prize in state.prizes[state.prize_index :]]
-
-    def claimable(self, game: GameRow) -> list[str]:
-        return self.open_prizes(game)[:1]
+    # -- words and pictures --------------------------------------------------------------------
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         pattern = Pattern(prize)
         return pattern.spanish if is_spanish(locale) else f"{pattern.english} ({pattern.spanish})"
 
-    def after_award(self, game: GameRow, prize: str) -> str:
-        return self.engine_game(game).award().to_state()
+    def board_number(self, board: BoardRow) -> int:
+        return board.deal_index + 1  # a player's one tabla is numbered by its deal
 
     def render_boards(
         self,
@@ -172,7 +141,7 @@ class Loteria(
         called: Sequence[int],
         locale: LocaleLike = None,
     ) -> list[Rendered]:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         return [
             render.render_tabla(
                 Tabla.from_state(board.state),
@@ -192,7 +161,7 @@ class Loteria(
         boards: Sequence[BoardRow],
         players: Sequence[PlayerRow],
     ) -> list[Rendered]:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         locale = self.channel_locale(game)
         wins = []
         for won in self.won_boards(winners, boards, players, locale):
@@ -219,7 +188,7 @@ class Loteria(
         )
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         card = state.deck.card(value)
         # The stored state is at or past this call (a call is stored before it is announced).
         earlier = state.called[: seq - 1]
@@ -238,7 +207,7 @@ class Loteria(
 
     def call_text(self, game: GameRow, value: int, seq: int) -> str:
         """The card, what is being played for now (or that every prize is won) and its verse."""
-        state = self.engine_game(game)
+        state = self.state_of(game)
         card = state.deck.card(value)
         locale = self.channel_locale(game)
         prize = state.current_prize
@@ -264,7 +233,7 @@ class Loteria(
         """In riddle mode the verse comes alone first; the card follows a few seconds later."""
         if verses_mode(game) != VERSES_RIDDLE:
             return None
-        card = self.engine_game(game).deck.card(value)
+        card = self.state_of(game).deck.card(value)
         locale = self.channel_locale(game)
         header = self.say("riddle_line", locale, seq=seq, total=DECK_SIZE)
         return f"{header}\n{quote_verse(verse_of_card(card), locale)}"
@@ -274,66 +243,45 @@ class Loteria(
             self.kind, "claim", game.id, "¡Lotería!", discord.ButtonStyle.success
         )
 
-    def judge(
+    def render_win(
         self,
         game: GameRow,
-        boards: Sequence[BoardRow],
-        prize: str,
+        verdict: Verdict[ClaimResult],
         called: Sequence[int],
-        locale: LocaleLike = None,
-    ) -> Verdict:
-        state = self.engine_game(game)
-        pattern = Pattern.parse(prize)
-        board = boards[0]
-        tabla = Tabla.from_state(board.state)
-        require_last = bool(game.options.get("require_last", False))
-        seen = tuple(called)
-        result = check_claim(tabla, seen, pattern, require_last=require_last, deck=state.deck)
-        if not result.valid:
-            return Verdict(
-                False, prize, result.reason, board, code=result.code, values=result.values
-            )
-        image = render.render_tabla(
-            tabla,
-            state.deck,
+        locale: LocaleLike,
+    ) -> Rendered:
+        return render.render_tabla(
+            Tabla.from_state(verdict.board.state),
+            self.state_of(game).deck,
             game_id=str(game.id),
-            tabla_number=board.deal_index + 1,
-            called=seen,
-            winning_cells=result.cells,
-            pattern=pattern,
+            tabla_number=verdict.board.deal_index + 1,
+            called=tuple(called),
+            winning_cells=verdict.check.cells,
+            pattern=Pattern.parse(verdict.prize),
             locale=locale,
         )
-        return Verdict(True, prize, pattern.english, board, image)
 
-    def verify_boards(self, game: GameRow, boards: Sequence[BoardRow]) -> list[str]:
-        assert game.seed is not None
-        if not boards:
-            return []
-        # One pass over the deal stream for every position, not a replay per board.
-        dealt = tablas_at(game.seed, 0, max(board.deal_index for board in boards) + 1)
-        return [
-            f"tabla {board.deal_index + 1} of <@{board.user_id}> does not match the seed"
-            for board in boards
-            if dealt[board.deal_index].to_state() != board.state
-        ]
+    def options_of(self, game: GameRow) -> LoteriaOptions:
+        return LoteriaOptions.from_stored(game.options)
 
-    def scheduled_game(
-        self, seed: bytes, defaults: GameDefaults
-    ) -> tuple[str, dict[str, Any]]:
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, LoteriaOptions]:
         """A planned night plays what the start command would with no options given."""
         plan = parse_prizes(defaults.prizes or DEFAULT_PLAN)
         state = LoteriaGame.new(seed, plan, defaults.deck or DEFAULT_DECK)
-        options = {
-            "interval": defaults.interval or DEFAULT_INTERVAL,
-            "max_players": DEFAULT_MAX_PLAYERS,
-            "require_last": False,
-            "verses": VERSES_ON,
-        }
+        options = LoteriaOptions(
+            interval=defaults.interval or DEFAULT_INTERVAL,
+            max_players=DEFAULT_MAX_PLAYERS,
+            require_last=False,
+            verses=VERSES_ON,
+        )
         return state.to_state(), options
 
-    def verify_values(self, game: GameRow) -> dict[str, Any]:
-        state = self.engine_game(game)
-        return {"prizes": [prize.value for prize in state.prizes], "deck": state.deck_name}
+    def verify_values(self, game: GameRow) -> dict[str, str]:
+        return {"deck": self.state_of(game).deck_name}
+
+    @classmethod
+    def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
+        return {"pattern": prize}
 
     def default_prizes(self, text: str) -> str:
         return ", ".join(pattern.value for pattern in parse_prizes(text))
@@ -352,15 +300,15 @@ class Loteria(
         return [plan for plan in PRIZE_PLANS if plan.startswith(typed)] or list(PRIZE_PLANS)
 
     def describe_options(self, game: GameRow) -> str:
-        state = self.engine_game(game)
+        state = self.state_of(game)
         locale = self.channel_locale(game)
         return self.say(
             "loteria_options",
             locale,
             prizes=" → ".join(self.prize_name(p.value, locale) for p in state.prizes),
-            interval=game.options.get("interval"),
+            interval=self.options_of(game).interval,
             deck=self.say(f"deck_{state.deck_name}", locale),
-            most=game.options.get("max_players"),
+            most=self.options_of(game).max_players,
         )
 
     # -- commands ------------------------------------------------------------------------------
@@ -414,12 +362,12 @@ class Loteria(
             interaction,
             seed=seed,
             state=state.to_state(),
-            options={
-                "interval": interval,
-                "max_players": max_players,
-                "require_last": slept_rule,
-                "verses": verses,
-            },
+            options=LoteriaOptions(
+                interval=interval,
+                max_players=max_players,
+                require_last=slept_rule,
+                verses=verses,
+            ),
             settings=settings,
         )
 
@@ -433,7 +381,7 @@ class Loteria(
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
         # Every answer is private: acknowledged before the database is asked.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.join(interaction, await self.game_here(interaction), tickets=1)
+        await self.join(interaction, await self.game_here(interaction), boards=1)
 
     @app_commands.command(
         name="tabla", description=_("Show your tabla with the called cards marked")

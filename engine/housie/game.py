@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from engine.errors import GameError
 from engine.fairness import (
@@ -26,7 +27,14 @@ from engine.fairness import (
     new_seed,
     parse_seed,
 )
-from engine.housie.prizes import DEFAULT_PRIZES, Calls, Prize, PrizeCheck, check_prize
+from engine.housie.prizes import (
+    DEFAULT_PRIZES,
+    Calls,
+    Prize,
+    PrizeCheck,
+    check_prize,
+    prize_numbers,
+)
 from engine.housie.sampling import TICKETS_PER_STRIP, generate_strip
 from engine.housie.tickets import HIGHEST_NUMBER, Ticket
 
@@ -275,6 +283,65 @@ class HousieGame:
         if type(position) is not int or not 0 <= position < self.dealt:
             raise GameError(f"deal position {position!r} is outside 0..{self.dealt - 1}")
         return ticket_for_seat(self.seed, position)
+
+    # -- the calling game contract (engine.calling.CallingGame) -------------------------------
+
+    total_calls: ClassVar[int] = HIGHEST_NUMBER
+    deal_limit: ClassVar[int] = MAX_TICKETS
+    every_prize_code: ClassVar[tuple[str, ...]] = tuple(prize.value for prize in Prize)
+
+    @staticmethod
+    def dealer(seed: bytes, position: int) -> TicketDealer:
+        """A dealer of ``seed``'s tickets whose next ticket is at deal ``position``."""
+        return TicketDealer.resume(seed, position)
+
+    @staticmethod
+    def boards_at(seed: bytes, first: int, count: int) -> list[Ticket]:
+        """The tickets at deal positions ``first ..`` (one pass over the strips)."""
+        return tickets_at(seed, first, count)
+
+    @staticmethod
+    def board_from_state(text: str) -> Ticket:
+        """A ticket read back from its stored text."""
+        return Ticket.from_state(text)
+
+    def next_call(self) -> tuple[HousieGame, int]:
+        """The game after its next number, and that number."""
+        return self.draw()
+
+    @property
+    def prize_codes(self) -> tuple[str, ...]:
+        """Every prize played, by code, in the order listed."""
+        return tuple(prize.value for prize in self.prizes)
+
+    @property
+    def open_prize_codes(self) -> tuple[str, ...]:
+        """The prizes not won yet, by code."""
+        return tuple(prize.value for prize in self.open_prizes)
+
+    @property
+    def claimable_codes(self) -> tuple[str, ...]:
+        """The prizes that can be won now, by code."""
+        return tuple(prize.value for prize in self.claimable_prizes)
+
+    def award_prize(self, prize: str) -> HousieGame:
+        """The game with prize ``prize`` (a code) won."""
+        return self.award(Prize(prize))
+
+    def judge(
+        self, board: Ticket, prize: str, called: Sequence[int], *, require_last: bool = False
+    ) -> PrizeCheck:
+        """A claim of prize ``prize`` (a code) on ``board`` against ``called``."""
+        return check_prize(board, called, Prize(prize), require_last=require_last)
+
+    def missing(self, board: Ticket, prize: str, called: Sequence[int]) -> int:
+        """How many more of ``board``'s numbers prize ``prize`` needs called (0: complete, or
+        complete but for the slept rule)."""
+        wanted = Prize(prize)
+        seen = set(called)
+        if wanted is Prize.EARLY_FIVE:
+            return max(0, 5 - len(board.numbers & seen))
+        return len(prize_numbers(board, wanted) - seen)
 
     def to_state(self) -> str:
         """``seedhex/prize,prize,.../drawn/awarded,.../dealt`` (prizes by code)."""

@@ -12,11 +12,15 @@ from bot.verify_link import (
     verify_fragment,
     verify_url,
 )
+from cogs.housie import Housie
+from cogs.loteria import Loteria
 from engine.fairness import commitment
 from engine.housie import Prize
 from engine.loteria import Pattern
 
 SEED = bytes(range(32))
+# What each game's link may carry, as its cog says.
+RULES = {"loteria": Loteria.link_rules(), "housie": Housie.link_rules()}
 
 
 def boards_for(*counts: int) -> list[tuple[int, int]]:
@@ -31,7 +35,7 @@ def boards_for(*counts: int) -> list[tuple[int, int]]:
 
 def test_a_loteria_fragment_in_full():
     fragment = verify_fragment(
-        kind="loteria",
+        rules=RULES["loteria"],
         seed=SEED,
         prizes=[Pattern.LINE, "corners", Pattern.FULL],
         boards=boards_for(1, 1, 1),
@@ -48,7 +52,10 @@ def test_a_loteria_fragment_in_full():
 
 def test_a_housie_fragment_lists_prize_codes_and_the_deal():
     fragment = verify_fragment(
-        kind="housie", seed=SEED, prizes=[Prize.EARLY_FIVE, "FH", "H2"], boards=boards_for(2, 6, 1)
+        rules=RULES["housie"],
+        seed=SEED,
+        prizes=[Prize.EARLY_FIVE, "FH", "H2"],
+        boards=boards_for(2, 6, 1),
     )
     fields = dict(parse_qsl(fragment))
     assert fields == {
@@ -74,7 +81,7 @@ def test_a_housie_fragment_lists_prize_codes_and_the_deal():
     ],
 )
 def test_board_layouts(pairs, layout):
-    assert board_layout(pairs) == layout
+    assert board_layout(pairs, RULES["housie"]) == layout
 
 
 @pytest.mark.parametrize(
@@ -85,18 +92,17 @@ def test_board_layouts(pairs, layout):
         ([(1, 0), (2, 1), (1, 2)], "housie", "not at consecutive positions"),
         ([(1, 0), (2, 0)], "housie", "repeated"),
         ([(1, -1)], "housie", "repeated or not a whole number"),
-        ([(1, 0)], "bingo", "not one of"),
     ],
 )
 def test_impossible_deals_are_refused(pairs, kind, message):
     with pytest.raises(VerifyLinkError, match=message):
-        board_layout(pairs, kind)
+        board_layout(pairs, RULES[kind])
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"kind": "bingo"}, "not one of"),
+        ({"shoe": "red"}, "has no field shoe"),
         ({"seed": b"short"}, "32 bytes"),
         ({"prizes": []}, "at least one prize"),
         ({"prizes": ["line", "line"]}, "each once"),
@@ -109,7 +115,7 @@ def test_impossible_deals_are_refused(pairs, kind, message):
     ],
 )
 def test_bad_game_values_are_refused(changes, message):
-    values = {"kind": "loteria", "seed": SEED, "prizes": ["line"], "boards": boards_for(1)}
+    values = {"rules": RULES["loteria"], "seed": SEED, "prizes": ["line"], "boards": boards_for(1)}
     values.update(changes)
     with pytest.raises(VerifyLinkError, match=message):
         verify_fragment(**values)
@@ -117,7 +123,12 @@ def test_bad_game_values_are_refused(changes, message):
 
 def test_a_given_commitment_is_carried_as_posted():
     fragment = verify_fragment(
-        kind="housie", seed=SEED, prizes=["FH"], boards=[], commitment="AB" * 32, calls=90
+        rules=RULES["housie"],
+        seed=SEED,
+        prizes=["FH"],
+        boards=[],
+        commitment="AB" * 32,
+        calls=90,
     )
     assert dict(parse_qsl(fragment))["commitment"] == "ab" * 32
     assert "boards=" not in fragment

@@ -40,7 +40,7 @@ def call_texts(messages: Sequence[Message], marker: str) -> list[str]:
 def grace_over(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seconds a game stays open after its last prize (claims on that call may still share
     it) are over at once: a test that ends a game by the caller's tick need not wait them."""
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 0.0)
+    monkeypatch.setattr(calling.live, "PRIZE_SHARING_GRACE", 0.0)
 
 
 async def run_calls(cog: Any, game_id: int, count: int) -> None:

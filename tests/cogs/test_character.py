@@ -56,7 +56,7 @@ async def test_a_riddle_comes_first_and_claims_wait_for_the_card(emulator: Emula
     # A riddle pause of 1 s (the game's own caller, waiting on the old scale, stays asleep).
     bot.time_scale = 0.25
     await run_calls(cog, game.id, 1)
-    card = cog.engine_game(await bot.storage.get_game(game.id)).deck.card(draw_order(seed, 54)[1])
+    card = cog.state_of(await bot.storage.get_game(game.id)).deck.card(draw_order(seed, 54)[1])
     calling = asyncio.create_task(cog.call_next(game.id))
     riddle = await channel.wait_for_message(lambda m: "guess it" in m.content)
     assert card.spanish not in riddle.content

@@ -174,7 +174,7 @@ async def test_sixty_winners_fit_the_summary_and_every_one_is_named(
     await (await members[0].click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games("loteria")
     await run_calls(cog, game.id, 54)  # the whole deck: every tabla is full on the last card
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 600.0)  # (the claims take a while)
+    monkeypatch.setattr(calling.live, "PRIZE_SHARING_GRACE", 600.0)  # (the claims take a while)
     for member in members:
         claimed = await (await member.slash("loteria claim")).reply()
         assert not claimed.ephemeral, claimed.content

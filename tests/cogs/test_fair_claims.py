@@ -108,7 +108,7 @@ async def test_claims_are_judged_on_the_calls_the_channel_has_seen(emulator: Emu
     draws = await bot.storage.draws(game.id)
     assert len(draws) == target + 1
     assert draws[-1].message_id is None
-    hidden = bot.get_cog("Lotería").engine_game(await bot.storage.get_game(game.id)).deck.card(
+    hidden = bot.get_cog("Lotería").state_of(await bot.storage.get_game(game.id)).deck.card(
         draws[-1].value
     )
 
@@ -215,7 +215,7 @@ async def test_the_last_card_of_the_deck_is_shared_and_its_next_prize_still_clai
     """Everyone completes Full on card 54, the deck is out: the caller's tick waiting for the
     lock while Full is won neither ends the game nor keeps a press behind it from sharing
     Full, and within the grace the tablas that hold a line win Line too."""
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 60.0)  # (ample: this test's grace)
+    monkeypatch.setattr(calling.live, "PRIZE_SHARING_GRACE", 60.0)  # (ample: this test's grace)
     players = 2
     seed = last_card_seed(players)
     bot, cog, game, channel, members = await start_loteria(
@@ -280,7 +280,7 @@ async def test_a_riddle_revealed_after_a_win_says_what_is_played_then(
 ):
     """Line is won while the next card's riddle is up: the card revealed says the prize played
     next (or, once every prize is won, that the game is ending), not the one just won."""
-    monkeypatch.setattr(calling, "RIDDLE_PAUSE", 0.0)  # (the card follows its riddle at once)
+    monkeypatch.setattr(calling.live, "RIDDLE_PAUSE", 0.0)  # (the card follows its riddle at once)
     players = 6
     seed, k = unique_line_seed(players)
     winner = first_completions(seed, players, Pattern.LINE).index(k)
@@ -515,7 +515,7 @@ async def test_housie_on_the_last_number_the_claim_button_still_offers_the_house
     """Full House alone, both tickets complete on number 90: the caller's tick waiting for the
     lock while it is won does not end the game, and the Claim button, pressed after the win
     within the grace, offers the house won on that call, so the other ticket shares it."""
-    monkeypatch.setattr(calling, "PRIZE_SHARING_GRACE", 60.0)  # (ample: this test's grace)
+    monkeypatch.setattr(calling.live, "PRIZE_SHARING_GRACE", 60.0)  # (ample: this test's grace)
     for counter in range(5000):
         seed = counter.to_bytes(32, "big")
         last = draw_order(seed, HOUSIE_ORDER_SIZE)[-1]

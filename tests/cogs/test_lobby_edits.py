@@ -26,7 +26,7 @@ async def test_progress_edits_wait_but_a_start_is_shown_at_once(
     emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
 ):
     # A budget so small that a lone lobby would wait 100 s between progress edits.
-    monkeypatch.setattr(calling, "LOBBY_EDITS_PER_SECOND", 0.01)
+    monkeypatch.setattr(calling.live, "LOBBY_EDITS_PER_SECOND", 0.01)
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     host = guild.add_member("host")

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from bot.nights import NIGHTS_PER_MEMBER, NIGHTS_PER_SERVER
+from bot.calling.nights import NIGHTS_PER_MEMBER, NIGHTS_PER_SERVER
 from bot.storage import GameStatus, ScheduleStatus
 from emulator import Emulator, Fault
 from emulator.model import MAX_UNCOMPLETED_EVENTS, EventStatus, Permission

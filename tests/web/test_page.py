@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from bot.verify_link import page_path, verify_fragment, verify_url
+from cogs.housie import Housie
+from cogs.loteria import Loteria
 from engine.fairness import commitment, draw_order
 from engine.housie import Prize, check_prize, encode_ticket_code, tickets_at
 from engine.loteria import DECKS, Pattern, check_claim, tablas_at
@@ -64,7 +66,7 @@ def wait_verified(page: Page) -> str:
 
 def loteria_link(**changes: object) -> str:
     values: dict[str, object] = {
-        "kind": "loteria",
+        "rules": Loteria.link_rules(),
         "seed": SEED,
         "prizes": ["line", "corners", "full"],
         "boards": [(100 + i, i) for i in range(8)],
@@ -90,7 +92,7 @@ def housie_link(**changes: object) -> str:
         *((6, 9 + i) for i in range(6)),
     ]
     values: dict[str, object] = {
-        "kind": "housie",
+        "rules": Housie.link_rules(),
         "seed": SEED,
         "prizes": [p.value for p in Prize],
         "boards": boards,

@@ -70,3 +70,21 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     assert "Stopped (Ctrl-C)" in rest
     errors = stderr_path.read_text()
     assert "Traceback" not in errors, errors
+
+
+def test_the_games_come_from_the_cogs_and_are_named_nowhere_here():
+    """``--game`` offers the calling games of the cogs found on disk; neither the sandbox nor
+    the verify link names one (a new calling game needs no edit there)."""
+    from bot.calling import CallingGameCog
+    from bot.sandbox._orchestration import calling_games
+
+    games = calling_games()
+    assert set(games) >= {"loteria", "housie"}
+    assert all(issubclass(cog, CallingGameCog) for cog in games.values())
+    assert parse_options(["--game", "housie"]).game == "housie"
+    sources = [*(PROJECT_ROOT / "bot" / "sandbox").glob("*.py"), PROJECT_ROOT / "bot" / "verify_link.py"]
+    for path in sources:
+        text = path.read_text(encoding="utf-8").casefold()
+        for kind, cog in games.items():
+            for name in {kind, cog.title.casefold(), cog.title_es.casefold()}:
+                assert name not in text, f"{path.name} names {name}"

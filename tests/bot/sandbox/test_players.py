@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 from bot.sandbox import Intent, SimulatedPlayer
-from bot.sandbox._players import housie_numbers_missing, loteria_cards_missing
 from bot.storage import BoardRow, GameRow, GameStatus
 from engine.housie import HousieGame, Prize, tickets_at
 from engine.loteria import LoteriaGame, Pattern, Tabla, check_claim, tabla_for_seat
 
 SEED = bytes(range(32))
+LOTERIA = LoteriaGame.new(SEED, (Pattern.LINE,))
+HOUSIE = HousieGame.new(seed=SEED)
 
 
 def game_row(kind: str, state: str) -> GameRow:
@@ -61,17 +62,19 @@ def test_honest_player_claims_the_line_exactly_when_it_is_complete():
     claimed_at = None
     while claimed_at is None:
         state, _ = state.draw()
-        intent = honest.decide_loteria(
-            game_row("loteria", state.to_state()), [board_row(tabla.to_state())]
+        intent = honest.decide(
+            LoteriaGame, game_row("loteria", state.to_state()), [board_row(tabla.to_state())]
         )
         complete = check_claim(tabla, state.called, Pattern.LINE).valid
         assert (intent is not None) == complete
         if intent is not None:
             claimed_at = len(state.called)
-            assert intent == Intent("line", None, bluff=False)
+            assert intent == Intent("line", 1, bluff=False)
     honest.claimed.add("line")
     assert (
-        honest.decide_loteria(game_row("loteria", state.to_state()), [board_row(tabla.to_state())])
+        honest.decide(
+            LoteriaGame, game_row("loteria", state.to_state()), [board_row(tabla.to_state())]
+        )
         is None
     )
 
@@ -86,33 +89,34 @@ def test_bluffer_claims_falsely_only_when_one_card_short():
         game = game_row("loteria", state.to_state())
         if check_claim(tabla, state.called, Pattern.LINE).valid:
             break
-        intent = player(bluffs=1).decide_loteria(game, rows)
-        if loteria_cards_missing(tabla, state.called, Pattern.LINE) == 1:
-            assert intent == Intent("line", None, bluff=True)
+        intent = player(bluffs=1).decide(LoteriaGame, game, rows)
+        if LOTERIA.missing(tabla, "line", state.called) == 1:
+            assert intent == Intent("line", 1, bluff=True)
             bluffs += 1
         else:
             assert intent is None
-        assert player(bluffs=0).decide_loteria(game, rows) is None
+        assert player(bluffs=0).decide(LoteriaGame, game, rows) is None
         caught = player(bluffs=1)
         caught.bluffed.add("line")  # one bluff per prize: they were caught on this one already
-        assert caught.decide_loteria(game, rows) is None
+        assert caught.decide(LoteriaGame, game, rows) is None
     assert bluffs >= 1  # a line is always one card short on the call before it completes
 
 
 def test_cards_missing_counts_the_closest_shape():
+    """``engine.calling.CallingGame.missing``, as a bluffer reads it."""
     tabla = Tabla(tuple(range(1, 17)))  # row 0 holds cards 1-4, the corners 1, 4, 13, 16
-    assert loteria_cards_missing(tabla, [], Pattern.LINE) == 4
-    assert loteria_cards_missing(tabla, [1, 2, 3], Pattern.LINE) == 1
-    assert loteria_cards_missing(tabla, [1, 4, 13, 16, 40], Pattern.CORNERS) == 0
-    assert loteria_cards_missing(tabla, [1, 4, 40], Pattern.FULL) == 14
+    assert LOTERIA.missing(tabla, "line", []) == 4
+    assert LOTERIA.missing(tabla, "line", [1, 2, 3]) == 1
+    assert LOTERIA.missing(tabla, "corners", [1, 4, 13, 16, 40]) == 0
+    assert LOTERIA.missing(tabla, "full", [1, 4, 40]) == 14
 
 
 def test_housie_numbers_missing_and_choice_of_ticket():
     first, second = tickets_at(SEED, 0, 2)
     top = [n for n in first.rows[0] if n]
-    assert housie_numbers_missing(first, top[:4], Prize.TOP_LINE) == 1
-    assert housie_numbers_missing(first, top[:4], Prize.EARLY_FIVE) == 1
-    assert housie_numbers_missing(first, top, Prize.EARLY_FIVE) == 0
+    assert HOUSIE.missing(first, Prize.TOP_LINE.value, top[:4]) == 1
+    assert HOUSIE.missing(first, Prize.EARLY_FIVE.value, top[:4]) == 1
+    assert HOUSIE.missing(first, Prize.EARLY_FIVE.value, top) == 0
 
     state = HousieGame.new((Prize.TOP_LINE, Prize.FULL_HOUSE), SEED)
     boards = [board_row(first.to_state(), index=0), board_row(second.to_state(), index=1)]
@@ -124,11 +128,11 @@ def test_housie_numbers_missing_and_choice_of_ticket():
             for number, ticket in ((1, first), (2, second))
             if {n for n in ticket.rows[0] if n} <= set(state.called)
         ]
-        intent = honest.decide_housie(game_row("housie", state.to_state()), boards)
+        intent = honest.decide(HousieGame, game_row("housie", state.to_state()), boards)
         if wins:
             assert intent == Intent("TL", wins[0], bluff=False)
             break
         assert intent is None
     # A ticket that is out (after a bogey) is never claimed on.
     out_boards = [board_row(b.state, index=b.board_index, out=True) for b in boards]
-    assert honest.decide_housie(game_row("housie", state.to_state()), out_boards) is None
+    assert honest.decide(HousieGame, game_row("housie", state.to_state()), out_boards) is None

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+import tests.cogs.toy_table.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
 from bot.components import GameButton
 from bot.i18n import LocaleLike, message
@@ -22,12 +23,9 @@ from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
 from bot.table.options import DuelOptions
 from tests.cogs.toy_table.engine import STEPS, TARGET, Race, RaceError
 from tests.cogs.toy_table.render import render_race
-from tests.cogs.toy_table.words import register
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
-
-register()
 
 
 class RaceCog(DuelCog[Race, DuelOptions], name="Race"):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import MESSAGES, Text, register_messages
+from bot.i18n import Text, register_messages
 
 WORDS: dict[str, tuple[Text, Text]] = {
     "race_said": ("+{step}: the total is {total}", "+{step}: el total es {total}"),
@@ -35,7 +35,4 @@ COMMANDS = {
 }
 
 
-def register() -> None:
-    """Register the words once (the cog's module runs again each time the bot loads it)."""
-    if not set(WORDS) <= set(MESSAGES):
-        register_messages(WORDS, COMMANDS)
+register_messages(WORDS, COMMANDS, owner=__name__)  # again at each load of the cog: its own

@@ -27,22 +27,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import logging
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.calling.caller import CallerCog
+from bot.calling.live import CheckT, GameT
 from bot.games import LEASE_WAIT, PostRefusal, post_refusal
-from bot.i18n import LocaleLike
 from bot.permissions import can_change_own_events, can_create_events, require_posting
 from bot.replies import UserError, answer, defer_private, defer_public
 from bot.storage import (
     ChannelBusyError,
-    GameDefaults,
     GameRow,
     GameStatus,
     LeaseLostError,
@@ -50,7 +50,6 @@ from bot.storage import (
     ScheduleRow,
     ScheduleStatus,
     ServerSettings,
-    Storage,
 )
 from bot.when import WhenError, parse_when, zone_named
 from engine.errors import quoted
@@ -94,72 +93,17 @@ def member_may_host(member: discord.Member, settings: ServerSettings) -> bool:
     return guild.get_role(guild.id) is not None and guild.get_role(role_id) is None
 
 
-class GameNights(commands.Cog):
-    """The planned nights of one calling game; mixed into ``CallingGameCog``, whose lobby,
-    timer and words it uses."""
+class GameNights(CallerCog[GameT, CheckT]):
+    """The planned nights of one calling game, over its lobby, its caller and its end."""
 
-    bot: GameNightBot
-    kind: ClassVar[str]
-    nights_wake: asyncio.Event
-    nights_task: asyncio.Task[None] | None
-    nights_held: dict[int, ScheduleRow]
-    nights_reserved: list[tuple[int, int]]  # (server, host) of plans being stored
-
-    # -- what the game provides (CallingGameCog and the cogs) ----------------------------------
-
-    @property
-    def storage(self) -> Storage:
-        """The bot's database (``GameCog.storage``)."""
-        raise NotImplementedError
-
-    def say(self, key: str, locale: LocaleLike, /, **values: Any) -> str:
-        """Message ``key`` naming this game (``GameCog.say``)."""
-        raise NotImplementedError
-
-    async def store_game(
-        self,
-        game_id: int,
-        *,
-        status: GameStatus | None = None,
-        options: dict[str, Any] | None = None,
-        lobby_message_id: int | None = None,
-        expect_status: GameStatus | None = None,
-    ) -> bool:
-        """Change a stored game, and the game in memory alike (``GameCog.store_game``)."""
-        raise NotImplementedError
-
-    def refusal(self, key: str, /, **values: Any) -> UserError:
-        """A refusal naming this game (``GameCog.refusal``)."""
-        raise NotImplementedError
-
-    def is_closing(self) -> bool:
-        """Whether the bot is stopping (``GameCog.is_closing``)."""
-        raise NotImplementedError
-
-    async def require_controller(
-        self, interaction: discord.Interaction[Any], game: GameRow
-    ) -> None:
-        """Refuse unless the member hosts the game or manages the server."""
-        raise NotImplementedError
-
-    def scheduled_game(
-        self, seed: bytes, defaults: GameDefaults
-    ) -> tuple[str, dict[str, Any]]:
-        """The first state and the options of a game a night opens: the start command's with
-        no options given, the server's ``defaults`` for this game applied."""
-        raise NotImplementedError
-
-    async def host_settings(self, interaction: discord.Interaction[Any]) -> ServerSettings:
-        """The server's settings, once the member may host there (``GameCog.host_settings``)."""
-        raise NotImplementedError
-
-    async def post_lobby(self, game: GameRow, note: str) -> int:
-        """Post ``game``'s lobby in its channel (not as an answer); returns the message id."""
-        raise NotImplementedError
-
-    def start_running(self, game_id: int) -> None:
-        """The game's status changed to running: refresh its lobby, start its caller."""
-        raise NotImplementedError
+    def __init__(self, bot: GameNightBot) -> None:
+        super().__init__(bot)
+        self.nights_wake = asyncio.Event()
+        self.nights_task: asyncio.Task[None] | None = None
+        # This game's nights still to come in this client's servers, as the nights' loop last
+        # read them (plus those planned since): what a plan is first answered from.
+        self.nights_held: dict[int, ScheduleRow] = {}
+        self.nights_reserved: list[tuple[int, int]] = []  # (server, host) of plans being stored
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -239,9 +183,9 @@ class GameNights(commands.Cog):
         settings = await self.storage.server_settings(schedule.guild_id)
         state, options = self.scheduled_game(seed, settings.defaults(self.kind))
         locale = await self.public_locale(schedule.guild_id)
-        options |= {"guild_locale": locale, "night": schedule.id}
-        if schedule.event_id is not None:
-            options["event_id"] = schedule.event_id
+        options = dataclasses.replace(
+            options, guild_locale=locale, night=schedule.id, event_id=schedule.event_id
+        )
         try:
             game = await self.storage.create_game(
                 kind=self.kind,
@@ -249,7 +193,7 @@ class GameNights(commands.Cog):
                 channel_id=schedule.channel_id,
                 host_id=schedule.host_id,
                 seed=seed,
-                options=options,
+                options=options.to_stored(),
                 state=state,
                 alone_among=tuple(k.kind for k in self.bot.games() if k.calling),
             )
@@ -330,7 +274,9 @@ class GameNights(commands.Cog):
                 await self.store_game(
                     game.id,
                     status=GameStatus.CANCELLED,
-                    options={**game.options, "nobody_came": True},
+                    options=dataclasses.replace(
+                        self.options_of(game), nobody_came=True
+                    ).to_stored(),
                     expect_status=GameStatus.LOBBY,
                 )
                 self.start_running(game.id)  # the lobby says the night was called off
@@ -518,11 +464,17 @@ class GameNights(commands.Cog):
         except (discord.HTTPException, OSError) as error:
             log.info("could not delete the event of night %s: %s", schedule.id, error)
 
+    async def game_ended(self, game: GameRow) -> None:
+        """A night's game has ended: its Discord event is completed."""
+        await super().game_ended(game)
+        if self.options_of(game).night is not None:
+            await self.night_ended(game)
+
     async def night_ended(self, game: GameRow) -> None:
         """A night's game is over: its Discord event is completed (if Discord has not)."""
-        event_id = game.options.get("event_id")
+        event_id = self.options_of(game).event_id
         if event_id is not None:
-            await self.move_event(game.guild_id, int(event_id), EVENT_COMPLETED)
+            await self.move_event(game.guild_id, event_id, EVENT_COMPLETED)
 
     # -- commands ------------------------------------------------------------------------------
 
