@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bot.verify_link import verify_fragment
+from cogs.housie import Housie
+from cogs.loteria import Loteria
 from engine.errors import GameError
 from engine.fairness import DEAL_LABEL, DRAW_LABEL, SeededRandom, commitment, draw_order
 from engine.housie import (
@@ -517,7 +519,8 @@ def engine_refuses(kind: str, prizes: list[str]) -> bool:
             HousieGame(seed_for("prizes"), tuple(Prize(code) for code in prizes))
         else:
             LoteriaGame.new(seed_for("prizes"), [Pattern(code) for code in prizes])
-        verify_fragment(kind=kind, seed=seed_for("prizes"), prizes=prizes, boards=[])
+        rules = (Housie if kind == "housie" else Loteria).link_rules()
+        verify_fragment(rules=rules, seed=seed_for("prizes"), prizes=prizes, boards=[])
     except (ValueError, GameError):  # VerifyLinkError is a ValueError
         return True
     return False
