@@ -28,6 +28,24 @@ BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "li
 SELECT_TYPES = {3, 5, 6, 7, 8}
 AVATAR_COLOURS = ("#5865f2", "#57f287", "#eb459e", "#ed4245", "#faa61a", "#3ba55d", "#9b59b6")
 
+# The page's own few words, in the night's language (Discord's, around the bot's messages).
+WORDS = {
+    "en": {
+        "used": "used",
+        "only": "Only {name} can see this (a private reply)",
+        "dms": "direct messages",
+        "messages": "messages",
+        "edited": "(edited)",
+    },
+    "es": {
+        "used": "usó",
+        "only": "Solo {name} puede ver esto (una respuesta privada)",
+        "dms": "mensajes directos",
+        "messages": "mensajes",
+        "edited": "(editado)",
+    },
+}
+
 _USER = re.compile(r"&lt;@!?(\d+)&gt;")
 _CHANNEL = re.compile(r"&lt;#(\d+)&gt;")
 _STAMP = re.compile(r"&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;")
@@ -99,6 +117,8 @@ figure.picture figcaption b { background: #1e1f22; color: #dbdee1; border-radius
   min-height: 40px; padding: 8px; background: #1e1f22; border: 1px solid #1e1f22;
   border-radius: 4px; color: #949ba4; font-size: 14px; }
 .select .count { color: #6d6f78; white-space: nowrap; }
+.used { font-size: 13px; color: #949ba4; margin-bottom: 2px; overflow-wrap: anywhere; }
+.used .command { color: #c9cdfb; }
 .only { margin-top: 4px; font-size: 12px; color: #949ba4; }
 .only .eye { margin-right: 4px; }
 footer { max-width: 960px; margin: 0 auto; padding: 16px; color: #949ba4; font-size: 13px; }
@@ -231,6 +251,7 @@ class PageWriter:
         channels = {channel_id: channel.name for channel_id, channel in emu.channels.items()}
         self.markdown = Markdown(users, channels)
         self.folder = transcript.images
+        self.words = WORDS.get(lang, WORDS["en"])
 
     def messages(self, channel: Channel) -> list[Message]:
         """The messages of ``channel`` the transcript printed, as they are now, oldest first."""
@@ -261,7 +282,7 @@ class PageWriter:
         return found
 
     def _dm_word(self) -> str:
-        return "mensajes directos" if self.lang == "es" else "direct messages"
+        return self.words["dms"]
 
     def message_html(self, message: Message) -> str:
         author = message.author
@@ -272,8 +293,17 @@ class PageWriter:
             head.append('<span class="tag">bot</span>')
         head.append(f'<time datetime="{moment.isoformat()}">{moment:%H:%M:%S}</time>')
         if message.edited_at:
-            head.append('<span class="edited">(edited)</span>')
-        body = [f'<div class="head">{"".join(head)}</div>']
+            head.append(f'<span class="edited">{self.words["edited"]}</span>')
+        body = []
+        used = message.interaction_metadata or {}
+        if used.get("name"):
+            user = used.get("user") or {}
+            who = escape(str(user.get("global_name") or user.get("username") or ""))
+            body.append(
+                f'<div class="used">@{who} {self.words["used"]} '
+                f'<span class="command">/{escape(str(used["name"]))}</span></div>'
+            )
+        body.append(f'<div class="head">{"".join(head)}</div>')
         if message.content:
             body.append(f'<div class="content">{self.markdown.block(message.content)}</div>')
         body.append(_embeds(message.embeds, self.markdown.block))
@@ -289,10 +319,8 @@ class PageWriter:
         if message.ephemeral_for is not None:
             viewer = self.emu.get_user(message.ephemeral_for)
             name = escape(viewer.name if viewer else str(message.ephemeral_for))
-            body.append(
-                f'<div class="only"><span class="eye">👁</span>Only {name} can see this '
-                f"(a private reply)</div>"
-            )
+            only = self.words["only"].format(name=name)
+            body.append(f'<div class="only"><span class="eye">👁</span>{only}</div>')
         initial = escape(author.name[:1].upper() or "?")
         avatar = f'<div class="avatar" style="background:{avatar_colour(author.id)}" aria-hidden="true">{initial}</div>'
         return (
@@ -322,7 +350,7 @@ class PageWriter:
             f"<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             f'<header class="night"><h1>{title}</h1>'
             f'<p><time datetime="{when.isoformat()}">{when:%Y-%m-%d %H:%M}</time> · '
-            f'<span class="count" data-messages="{count}">{count} messages</span></p>'
+            f'<span class="count" data-messages="{count}">{count} {self.words["messages"]}</span></p>'
             f"<nav><ul>{nav}</ul></nav></header>\n<main>{''.join(sections)}</main>\n"
             "<footer>Played offline by <code>python -m bot sandbox</code>: the real bot against "
             "a local Discord emulator. The pictures are the files beside this page.</footer>\n"
