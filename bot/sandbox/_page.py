@@ -120,7 +120,6 @@ figure.picture figcaption b { background: #1e1f22; color: #dbdee1; border-radius
 .used { font-size: 13px; color: #949ba4; margin-bottom: 2px; overflow-wrap: anywhere; }
 .used .command { color: #c9cdfb; }
 .only { margin-top: 4px; font-size: 12px; color: #949ba4; }
-.only .eye { margin-right: 4px; }
 footer { max-width: 960px; margin: 0 auto; padding: 16px; color: #949ba4; font-size: 13px; }
 """
 
@@ -320,7 +319,7 @@ class PageWriter:
             viewer = self.emu.get_user(message.ephemeral_for)
             name = escape(viewer.name if viewer else str(message.ephemeral_for))
             only = self.words["only"].format(name=name)
-            body.append(f'<div class="only"><span class="eye">👁</span>{only}</div>')
+            body.append(f'<div class="only">{only}</div>')
         initial = escape(author.name[:1].upper() or "?")
         avatar = f'<div class="avatar" style="background:{avatar_colour(author.id)}" aria-hidden="true">{initial}</div>'
         return (
