@@ -17,12 +17,15 @@ from bot.sandbox._orchestration import (
     DEFAULT_IMAGES,
     DEFAULT_PLAYERS,
     DEFAULT_SPEED,
+    EVERY_GAME,
+    LOCALES,
+    SHORT_NIGHT_SECONDS,
     SandboxError,
     SandboxOptions,
     SandboxSetupError,
-    calling_games,
     default_game,
     run_sandbox,
+    sandbox_games,
 )
 from bot.sandbox._players import MAX_PLAYERS
 from bot.sandbox._transcript import Style, wants_colour
@@ -48,9 +51,9 @@ def _player_count(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    games = sorted(calling_games())  # the calling games of the cogs found on disk
+    games = sandbox_games()  # the games of the cogs found on disk
     default = default_game()
-    other = next((game for game in games if game != default), default)
+    other = games[-1]
     parser = argparse.ArgumentParser(
         prog="python -m bot sandbox",
         description=(
@@ -59,12 +62,22 @@ def build_parser() -> argparse.ArgumentParser:
             "as it happens and every image the bot sends is saved. No Discord account needed."
         ),
         epilog=(
-            f"Example: python -m bot sandbox --game {other} --players 4 --speed 20. "
-            "Press Ctrl-C to stop at any time."
+            f"Example: python -m bot sandbox --game {other} --lang es. "
+            "Press Ctrl-C to stop at any time. Every run also writes the night as a page "
+            "(HTML, beside the images) and prints its path last."
         ),
     )
     parser.add_argument(
-        "--game", choices=games, default=default, help=f"the game to play (default: {default})"
+        "--game",
+        choices=[*games, EVERY_GAME],
+        default=default,
+        help=f"the game to play, or {EVERY_GAME}: a short night of each (default: {default})",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=sorted(LOCALES),
+        default="en",
+        help="the server's and the simulated members' language (default: en)",
     )
     parser.add_argument(
         "--players",
@@ -96,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_float,
         default=None,
         metavar="LIMIT",
-        help="stop the game (as the host would) if it is still on LIMIT seconds after it starts",
+        help="stop each game (as the host would) if it is still on LIMIT seconds after it "
+        f"starts (with --game {EVERY_GAME}: {SHORT_NIGHT_SECONDS:g} s for a game of calls)",
     )
     parser.add_argument(
         "--verbose", action="store_true", help="also log what the bot and discord.py do"
@@ -114,6 +128,7 @@ def parse_options(argv: Sequence[str]) -> SandboxOptions:
         images=parsed.images,
         seconds=parsed.seconds,
         verbose=parsed.verbose,
+        lang=parsed.lang,
     )
 
 

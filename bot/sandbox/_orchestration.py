@@ -23,16 +23,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.app import GameNightBot, discover_extensions
 from bot.calling import MIN_INTERVAL, CallingGameCog
 from bot.config import Settings
+from bot.games import GameCog
 from bot.i18n import message
 from bot.plurals import counted
+from bot.sandbox._page import write_page
 from bot.sandbox._players import NAMES, REACTION_SECONDS, Intent, SimulatedPlayer
 from bot.sandbox._transcript import Style, Transcript
 from bot.storage import GameRow, Storage
+from bot.table import TableGameCog
 from emulator import (
     Channel,
     DriverError,
@@ -50,28 +53,59 @@ DEFAULT_SPEED = 10.0
 DEFAULT_IMAGES = Path("sandbox-images")
 REPLY_TIMEOUT = 15.0
 SUMMARY_TIMEOUT = 10.0
+EVERY_GAME = "all"  # --game all: a short night of each game
+SHORT_NIGHT_SECONDS = 40.0  # a calling game's time limit in a night of every game, unless told
+MOST_PRESSES = 400  # a table game that needs more is going round in circles
+# The sandbox's languages: the server's locale and its members', as Discord names them.
+LOCALES = {"en": "en-US", "es": "es-ES"}
+
+
+def _game_cogs() -> list[type[GameCog[Any]]]:
+    cogs: list[type[GameCog[Any]]] = []
+    for name in discover_extensions():
+        module = importlib.import_module(name)
+        cogs.extend(
+            value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and issubclass(value, GameCog)
+            and value.__module__ == module.__name__
+        )
+    return cogs
 
 
 @functools.cache
 def calling_games() -> dict[str, type[CallingGameCog]]:
     """The calling games of the cogs found on disk, by kind: what a sandbox night may play."""
-    games: dict[str, type[CallingGameCog]] = {}
-    for name in discover_extensions():
-        module = importlib.import_module(name)
-        for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and issubclass(value, CallingGameCog)
-                and value.__module__ == module.__name__
-            ):
-                games[value.kind] = value
-    return games
+    return {cog.kind: cog for cog in _game_cogs() if issubclass(cog, CallingGameCog)}
+
+
+@functools.cache
+def table_games() -> dict[str, type[TableGameCog]]:
+    """The table games of the cogs found on disk that say how a sandbox plays them, by kind."""
+    return {
+        cog.kind: cog
+        for cog in _game_cogs()
+        if issubclass(cog, TableGameCog) and cog.sandbox_plan is not None
+    }
+
+
+def sandbox_games() -> list[str]:
+    """Every game a sandbox night may play: the calling games, then the table games."""
+    return [*sorted(calling_games()), *sorted(table_games())]
 
 
 def default_game() -> str:
     """The game a sandbox night plays unless told: the one whose cog says so, else the first."""
     games = calling_games()
     return next((kind for kind, cog in games.items() if cog.sandbox_default), min(games))
+
+
+def game_title(kind: str, lang: str = "en") -> str:
+    """A game's title in the sandbox's language."""
+    games: dict[str, type[GameCog[Any]]] = {**calling_games(), **table_games()}
+    cog = games[kind]
+    return cog.title_es if lang == "es" else cog.title
 
 
 @dataclass(frozen=True)
@@ -84,15 +118,28 @@ class SandboxOptions:
     images: Path = DEFAULT_IMAGES
     seconds: float | None = None
     verbose: bool = False
+    lang: str = "en"
 
     @property
-    def cog(self) -> type[CallingGameCog]:
-        """The game's cog class: what its members need to know of it."""
-        return calling_games()[self.game]
+    def games(self) -> list[str]:
+        """The games of the night, in the order played."""
+        return sandbox_games() if self.game == EVERY_GAME else [self.game]
 
     @property
     def title(self) -> str:
-        return self.cog.title
+        return ", ".join(game_title(kind, self.lang) for kind in self.games)
+
+    @property
+    def locale(self) -> str:
+        """The server's and the members' locale."""
+        return LOCALES[self.lang]
+
+    def time_limit(self) -> float | None:
+        """A calling game's time limit: the one asked for, else a short one in a night of
+        every game."""
+        if self.seconds is not None or self.game != EVERY_GAME:
+            return self.seconds
+        return SHORT_NIGHT_SECONDS
 
     @property
     def time_scale(self) -> float:
@@ -170,10 +217,27 @@ class Sandbox:
         self.rng = random.Random()  # how the simulated members behave; the game has its own seed
         self.problems: list[str] = []
         self.claim_tasks: set[asyncio.Task[None]] = set()
+        self.kind = options.games[0]  # the game being played
+        self.page: Path | None = None
+
+    @property
+    def cog(self) -> type[CallingGameCog]:
+        """The calling game being played: what its members need to know of it."""
+        return calling_games()[self.kind]
 
     async def run(self) -> int:
         options = self.options
         images = new_run_folder(options.images, options.game)
+        try:
+            return await self._run(images)
+        finally:
+            # Also after a failure or Ctrl-C: the page shows what happened until then.
+            if hasattr(self, "transcript"):
+                self.page = write_page(self.emu, self.transcript, options.title, options.lang)
+                self.transcript.note(f"The night as a page: {self.page}", "bold")
+
+    async def _run(self, images: Path) -> int:
+        options = self.options
         try:
             scratch = tempfile.TemporaryDirectory(
                 prefix="gamenight-sandbox-", ignore_cleanup_errors=True
@@ -190,7 +254,7 @@ class Sandbox:
                 self.emu = emu
                 self.transcript = Transcript(emu, self.out, self.style, images)
                 self._introduce(images)
-                guild = emu.add_guild("Sandbox")
+                guild = emu.add_guild("Sandbox", locale=options.locale)
                 self.channel = guild.add_channel("game-night")
                 self.players = self._seat_players(guild)
                 settings = Settings(
@@ -207,6 +271,7 @@ class Sandbox:
                     bot = GameNightBot(
                         settings, storage, time_scale=options.time_scale, guild_ready_timeout=0.05
                     )
+                    self.bot = bot
                     async with run_bot(emu, bot, timeout=30):
                         self.transcript.note("The bot is connected to the emulator.", "dim")
                         follower = asyncio.create_task(self.transcript.follow())
@@ -217,13 +282,17 @@ class Sandbox:
                             await asyncio.gather(follower, return_exceptions=True)
                             self.transcript.flush()
                 self._report_failures()
+                saved = counted(len(self.transcript.saved), "image", "images")
+                self.transcript.note(f"{saved} saved in {self.transcript.images}/", "bold")
         return 1 if self.problems else 0
 
     def _introduce(self, images: Path) -> None:
         options = self.options
         note = self.transcript.note
         note(
-            f"Game Night sandbox: {options.title} with {options.players} simulated members.", "bold"
+            f"Game Night sandbox: {options.title} with {self.member_count()} simulated members "
+            f"(language: {options.locale}).",
+            "bold",
         )
         seconds = MIN_INTERVAL / options.speed
         note(
@@ -248,20 +317,23 @@ class Sandbox:
         note(f"Images go to {images}/", "dim")
 
     def _seat_players(self, guild: Guild) -> list[SimulatedPlayer]:
-        count = self.options.players
+        count = self.member_count()
         bluffers = 0 if count < 2 else 1 if count < 5 else 2
         closed_dms = 2 if count >= 3 else None  # one member shows where boards go without DMs
-        bluffs = self.options.cog.sandbox_bluffs
+        bluffs = self.cog.sandbox_bluffs if self.kind in calling_games() else 0
         players = []
         for index in range(count):
             name = NAMES[index]
-            member = guild.add_member(name, dms_open=index != closed_dms)
+            member = guild.add_member(
+                name, dms_open=index != closed_dms, locale=self.options.locale
+            )
             players.append(
                 SimulatedPlayer(
                     member,
                     random.Random(self.rng.getrandbits(64)),
                     bluffs_left=bluffs if index >= count - bluffers else 0,
                     claims_by_button=index % 2 == 1,
+                    may_bluff=index >= count - bluffers,
                 )
             )
         names = ", ".join(p.name for p in players)
@@ -278,6 +350,19 @@ class Sandbox:
             )
         return players
 
+    def member_count(self) -> int:
+        """The members of the night: as asked, or as many as its table games seat."""
+        games = self.options.games
+        if any(kind in calling_games() for kind in games):
+            return self.options.players
+        return max(self.seated_by(kind) for kind in games)
+
+    @staticmethod
+    def seated_by(kind: str) -> int:
+        """How many members a table game seats in a sandbox night."""
+        plan = table_games()[kind].sandbox_plan
+        return 1 if plan is None else plan.members
+
     # -- acting ---------------------------------------------------------------------------------
 
     async def answer(self, started: InteractionResult, what: str) -> Message | None:
@@ -290,9 +375,23 @@ class Sandbox:
             return None
 
     async def play_night(self) -> None:
-        options = self.options
-        kind = options.game
+        """Each game of the night in turn."""
+        for kind in self.options.games:
+            self.kind = kind
+            if len(self.options.games) > 1:
+                self.transcript.note(f"Next: {game_title(kind, self.options.lang)}.", "bold")
+            if kind in calling_games():
+                await self.play_calling()
+            else:
+                await self.play_table(table_games()[kind])
+
+    async def play_calling(self) -> None:
+        """A calling game: lobby, join, start, claims as the calls come, verify, summary."""
+        kind = self.kind
         host = self.players[0]
+        limit = self.options.time_limit()
+        for player in self.players:
+            player.new_game(self.cog.sandbox_bluffs)
 
         lobby = await self.open_lobby(host)
         match = re.search(rf"gn:{kind}:join:(\d+)", " ".join(lobby.custom_ids))
@@ -306,9 +405,9 @@ class Sandbox:
             self.transcript.action(host.name, "presses Start")
             await self.answer(await host.member.click(lobby, f"gn:{kind}:start:{game_id}"), "Start")
             try:
-                await asyncio.wait_for(self.game_over(game_id), options.seconds)
+                await asyncio.wait_for(self.game_over(game_id), limit)
             except TimeoutError:
-                self.transcript.note(f"{options.seconds:g} s are up: the host stops the game.")
+                self.transcript.note(f"{limit:g} s are up: the host stops the game.")
                 self.transcript.action(host.name, f"uses /{kind} stop")
                 await self.answer(await host.member.slash(f"{kind} stop"), "stop")
                 await asyncio.wait_for(self.game_over(game_id), SUMMARY_TIMEOUT)
@@ -326,8 +425,8 @@ class Sandbox:
         await self.summarise(game_id)
 
     async def open_lobby(self, host: SimulatedPlayer) -> Message:
-        kind = self.options.game
-        options = dict(self.options.cog.sandbox_start)
+        kind = self.kind
+        options = dict(self.cog.sandbox_start)
         shown = " ".join(f"{name}:{value}" for name, value in options.items())
         self.transcript.action(host.name, f"uses /{kind} start {shown}")
         lobby = await self.answer(await host.member.slash(f"{kind} start", **options), "start")
@@ -336,7 +435,7 @@ class Sandbox:
         return lobby
 
     async def join(self, player: SimulatedPlayer, lobby: Message, game_id: int) -> None:
-        kind = self.options.game
+        kind = self.kind
         self.transcript.action(player.name, "presses Join")
         reply = await self.answer(
             await player.member.click(lobby, f"gn:{kind}:join:{game_id}"), f"{player.name} joining"
@@ -347,7 +446,7 @@ class Sandbox:
             chosen = player.rng.choice(offered)
             label = str(chosen.get("label"))
             if label.isdigit():
-                label += " " + message(f"{kind}_board", None, count=int(label))
+                label += " " + message(f"{kind}_board", self.options.locale, count=int(label))
             self.transcript.action(player.name, f"asks for {label}")
             await self.answer(
                 await player.member.click(reply, str(chosen["custom_id"])),
@@ -383,7 +482,7 @@ class Sandbox:
 
     async def watch_calls(self, game_id: int) -> None:
         """On every call, each member who is free looks at their boards and may claim."""
-        claim_id = f"gn:{self.options.game}:claim:{game_id}"
+        claim_id = f"gn:{self.kind}:claim:{game_id}"
         seen: set[int] = set()
 
         def new_calls() -> list[Message]:
@@ -413,7 +512,7 @@ class Sandbox:
             if seat is None or seat.out:
                 return
             boards = await self.storage.boards(game_id, player.member.id)
-            intent = player.decide(self.options.cog.engine, game, boards)
+            intent = player.decide(self.cog.engine, game, boards)
             if intent is None:
                 return
             low, high = REACTION_SECONDS
@@ -433,12 +532,12 @@ class Sandbox:
     async def claim(
         self, player: SimulatedPlayer, game_id: int, call: Message, intent: Intent
     ) -> None:
-        kind = self.options.game
+        kind = self.kind
         aside = "(a bluff)" if intent.bluff else ""
         what = f"{player.name}'s claim"
         claim_id = f"gn:{kind}:claim:{game_id}"
         if not player.claims_by_button:
-            options = self.options.cog.claim_options(intent.prize, intent.board_number)
+            options = self.cog.claim_options(intent.prize, intent.board_number)
             shown = " ".join(f"{name}:{value}" for name, value in options.items())
             self.transcript.action(player.name, f"uses /{kind} claim {shown}", aside)
             await self.answer(await player.member.slash(f"{kind} claim", **options), what)
@@ -446,7 +545,7 @@ class Sandbox:
         label = next(
             (str(b.get("label")) for b in call.buttons if b.get("custom_id") == claim_id), "Claim"
         )
-        pick = self.options.cog.prize_pick(intent.prize)
+        pick = self.cog.prize_pick(intent.prize)
         self.transcript.action(player.name, f"presses {label}", aside)
         picker = await self.answer(await player.member.click(call, claim_id), what)
         if pick is None:
@@ -493,9 +592,132 @@ class Sandbox:
                     "they could see.",
                     "dim",
                 )
-        folder = self.transcript.images
-        saved = counted(len(self.transcript.saved), "image", "images")
-        note(f"{saved} saved in {folder}/", "bold")
+
+    # -- a table game ---------------------------------------------------------------------------
+
+    async def play_table(self, cog: type[TableGameCog]) -> None:
+        """A table game, played as its cog says (``TableGameCog.sandbox_plan``): the host starts
+        it, against another member, the bot or alone; each member presses what the cog says
+        they would (``sandbox_press``) on the game's message until it is over."""
+        plan = cog.sandbox_plan
+        assert plan is not None  # table_games() holds only the games with a plan
+        live_cog = self.bot.get_cog(cog.__cog_name__)
+        if not isinstance(live_cog, TableGameCog):
+            raise SandboxError(f"the bot did not load {cog.__cog_name__}")
+        kind = self.kind
+        host = self.players[0]
+        options: dict[str, Any] = dict(plan.start)
+        shown = " ".join(f"{name}:{value}" for name, value in options.items())
+        if plan.opponent is not None and len(self.players) > 1:
+            options[plan.opponent] = self.players[1].member
+            shown = f"{plan.opponent}:@{self.players[1].name} {shown}".strip()
+        self.transcript.action(host.name, f"uses /{kind} play {shown}".rstrip())
+        await self.answer(
+            await host.member.slash(f"{kind} {cog.start_subcommand}", **options), "play"
+        )
+        games = await self.storage.live_games_of_player(host.member.id, kind)
+        if not games:
+            raise SandboxError(f"/{kind} {cog.start_subcommand} started no game")
+        game_id = games[-1].id
+        try:
+            presses = await asyncio.wait_for(
+                self.play_table_moves(live_cog, game_id), self.options.seconds
+            )
+        except TimeoutError:
+            self.transcript.note(f"{self.options.seconds:g} s are up: the members stop playing.")
+            presses = -1
+        await self.quiet()
+        await self.summarise_table(game_id, presses)
+
+    async def play_table_moves(self, cog: TableGameCog, game_id: int) -> int:
+        """Members press until the game is over; returns how many presses it took."""
+        by_id = {player.member.id: player for player in self.players}
+        presses = 0
+        while presses < MOST_PRESSES:
+            game = await self.storage.get_game(game_id)
+            if game is None or not game.status.is_live:
+                return presses
+            press = cog.sandbox_press(game, self.rng)
+            shown = self.find_message(game.lobby_message_id)
+            if press is None or shown is None:
+                await asyncio.sleep(0.05)  # the bot's turn, or its message is on the way
+                continue
+            player = by_id.get(press.user_id)
+            if player is None:
+                raise SandboxError(f"game {game_id} waits for user {press.user_id}, not seated")
+            low, high = REACTION_SECONDS
+            await asyncio.sleep(player.rng.uniform(low, high) * self.options.time_scale)
+            presses += 1
+            if press.values:
+                self.transcript.action(player.name, f"picks {press.said or press.values[0]}")
+                started = await player.member.select(shown, press.custom_id, list(press.values))
+            else:
+                label = press.said or self.label_of(shown, press.custom_id)
+                self.transcript.action(player.name, f"presses {label}")
+                started = await player.member.click(shown, press.custom_id)
+            await self.answer(started, f"{player.name}'s move")
+            await self.changed(game)
+        raise SandboxError(f"game {game_id} is not over after {MOST_PRESSES} presses")
+
+    def find_message(self, message_id: int | None) -> Message | None:
+        """The channel's message ``message_id``, if it is there (and not deleted)."""
+        if message_id is None:
+            return None
+        return next(
+            (m for m in self.channel.all_messages if m.id == message_id and not m.deleted), None
+        )
+
+    @staticmethod
+    def label_of(shown: Message, custom_id: str) -> str:
+        component = shown.component(custom_id) or {}
+        return str(component.get("label") or custom_id)
+
+    async def changed(self, before: GameRow) -> None:
+        """Wait until the stored game is no longer ``before`` (the press was played)."""
+
+        async def differs() -> None:
+            while True:
+                now = await self.storage.get_game(before.id)
+                if now is None or (now.status, now.state, now.options) != (
+                    before.status,
+                    before.state,
+                    before.options,
+                ):
+                    return
+                await asyncio.sleep(0.02)
+
+        try:
+            await asyncio.wait_for(differs(), REPLY_TIMEOUT)
+        except TimeoutError:
+            raise SandboxError(f"game {before.id} did not change after a press") from None
+
+    async def quiet(self) -> None:
+        """Let the bot finish what it posts after a game (its result, a picture)."""
+        seen = (-1, -1)
+        for _ in range(50):
+            now = sum(len(channel.all_messages) for channel in self.emu.channels.values())
+            edits = sum(
+                m.edits for channel in self.emu.channels.values() for m in channel.all_messages
+            )
+            waiting = any(result.response_type is None for result in self.emu.interactions)
+            if (now, edits) == seen and not waiting:
+                return
+            seen = (now, edits)
+            await asyncio.sleep(0.2)
+
+    async def summarise_table(self, game_id: int, presses: int) -> None:
+        self.transcript.flush()
+        names = {p.member.id: p.name for p in self.players}
+        game = await self.storage.get_game(game_id)
+        winners = await self.storage.winners(game_id)
+        won = ", ".join(sorted({names.get(w.user_id, str(w.user_id)) for w in winners}))
+        status = game.status.value if game is not None else "gone"
+        moves = "" if presses < 0 else f" after {counted(presses, 'press', 'presses')}"
+        self.transcript.note(
+            f"Game {status}{moves}: "
+            + (f"won by {won}." if won else "no member won (a draw, the bot, or unsolved)."),
+            "bold",
+        )
 
     def _report_failures(self) -> None:
         # A member with closed DMs makes the bot's DM fail on purpose; the bot falls back.

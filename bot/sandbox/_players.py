@@ -86,6 +86,14 @@ class SimulatedPlayer:
     claimed: set[str] = field(default_factory=set)
     bluffed: set[str] = field(default_factory=set)
     busy: bool = False
+    may_bluff: bool = False  # whether they bluff in a game that allows it
+
+    def new_game(self, bluffs: int) -> None:
+        """Ready for the next game of the night, which allows ``bluffs`` false claims."""
+        self.claimed.clear()
+        self.bluffed.clear()
+        self.busy = False
+        self.bluffs_left = bluffs if self.may_bluff else 0
 
     @property
     def name(self) -> str:
@@ -114,7 +122,9 @@ class SimulatedPlayer:
         state = _state(engine, game.state)
         open_prizes = [p for p in state.claimable_codes if p not in self.claimed]
         live = [
-            (board.board_index + 1, _board(engine, board.state)) for board in boards if not board.out
+            (board.board_index + 1, _board(engine, board.state))
+            for board in boards
+            if not board.out
         ]
         for prize in open_prizes:
             for number, board in live:

@@ -97,8 +97,8 @@ class Transcript:
         self.style = style
         self.images = images
         self.saved: list[Path] = []
+        self.files: dict[int, Path] = {}  # each saved attachment's file, by attachment id
         self._shown: dict[int, str] = {}
-        self._saved_ids: set[int] = set()
         self._started = time.monotonic()
 
     # Writing
@@ -191,12 +191,23 @@ class Transcript:
             return ("red",)
         return ("dim",) if colour == "dim" else ()
 
+    @property
+    def shown(self) -> list[int]:
+        """The ids of the messages printed so far, oldest first."""
+        return sorted(self._shown)
+
+    def file_of(self, message: Message, attachment: Attachment) -> Path:
+        """The saved file of one of ``message``'s attachments (saved now if it was not)."""
+        if attachment.id not in self.files:
+            self._save(message, self._where(message)[2], attachment)
+        return self.files[attachment.id]
+
     def _save(self, message: Message, place: str, attachment: Attachment) -> str:
-        if attachment.id in self._saved_ids:
+        if attachment.id in self.files:
             return ""
-        self._saved_ids.add(attachment.id)
         name = f"{len(self.saved) + 1:04d}-{place}-{slug(Path(attachment.filename).stem)}"
         path = self.images / (name + (Path(attachment.filename).suffix or ".png"))
         path.write_bytes(attachment.data)
         self.saved.append(path)
+        self.files[attachment.id] = path
         return path.name

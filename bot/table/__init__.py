@@ -23,6 +23,8 @@ from bot.table.base import (
     MIN_TURN_SECONDS,
     SHUTDOWN_GRACE,
     LiveTable,
+    SandboxPlan,
+    SandboxPress,
     Shown,
     TableGameCog,
 )
@@ -40,6 +42,8 @@ __all__ = [
     "EngineT",
     "LiveTable",
     "OptionsT",
+    "SandboxPlan",
+    "SandboxPress",
     "Shown",
     "TableGameCog",
     "TableOptions",

@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -16,7 +17,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.acks import Place
-from bot.components import Press, route_presses
+from bot.components import BUTTON_FAMILY, SELECT_FAMILY, Press, custom_id, route_presses
 from bot.games import GameCog
 from bot.replies import answer
 from bot.storage import GameRow
@@ -31,6 +32,34 @@ BOT_SEAT_ID = 0  # the user id stored for the bot's seat in a game's options
 CHALLENGE_SECONDS = 300  # how long a challenged member has to accept
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 900
 SHUTDOWN_GRACE = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxPlan:
+    """How a sandbox night (``bot.sandbox``) plays a table game: the options its host gives
+    ``/<kind> play``, and ``opponent``, the option naming the member the host challenges (a
+    duel between two simulated members); None: the host plays alone, or against the bot."""
+
+    start: Mapping[str, Any] = field(default_factory=dict)
+    opponent: str | None = None
+
+    @property
+    def members(self) -> int:
+        """How many simulated members the game seats."""
+        return 1 if self.opponent is None else 2
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxPress:
+    """What a simulated member does next on a table game's message: ``user_id`` presses the
+    button ``custom_id``, or picks ``values`` in the select ``custom_id``; ``said`` is the move
+    in words, for the sandbox's transcript."""
+
+    user_id: int
+    custom_id: str
+    values: tuple[str, ...] = ()
+    said: str = ""
+
 
 @dataclass
 class LiveTable:
@@ -60,6 +89,8 @@ class TableGameCog(GameCog[LiveTable]):
 
     prefix: ClassVar[str]  # the custom-id prefix
     start_subcommand = "play"
+    # How a sandbox night plays the game (bot.sandbox); None: it cannot.
+    sandbox_plan: ClassVar[SandboxPlan | None] = None
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
@@ -87,6 +118,20 @@ class TableGameCog(GameCog[LiveTable]):
     async def on_deadline(self, game: GameRow) -> None:
         """The game's deadline passed (called under its lock); must end it or move the deadline."""
         raise NotImplementedError
+
+    def sandbox_press(self, game: GameRow, rng: random.Random) -> SandboxPress | None:
+        """What a sandbox's simulated member presses next in ``game`` (a game with a
+        :attr:`sandbox_plan`), chosen with the engine and ``rng``; None while nobody is to move
+        (the bot's turn, or the game is over)."""
+        return None
+
+    def button_id(self, action: str, game_id: int, arg: str | int = "") -> str:
+        """The custom id of the game's button ``action`` (with ``arg``) on game ``game_id``."""
+        return custom_id(BUTTON_FAMILY, self.prefix, action, game_id, arg)
+
+    def select_id(self, action: str, game_id: int, arg: str | int = "") -> str:
+        """The custom id of the game's select ``action`` (with ``arg``) on game ``game_id``."""
+        return custom_id(SELECT_FAMILY, self.prefix, action, game_id, arg)
 
     # -- lifecycle -----------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from bot.table.base import (
     CHALLENGE_SECONDS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
+    SandboxPress,
     Shown,
     TableGameCog,
 )
@@ -110,6 +111,29 @@ class DuelCog(TableGameCog, Generic[EngineT, OptionsT]):
     def describe_options(self, options: OptionsT, locale: LocaleLike = None) -> str:
         """The settings in a few words (board size...)."""
         raise NotImplementedError
+
+    def sandbox_move(
+        self, game: GameRow, engine: EngineT, user_id: int, rng: random.Random
+    ) -> SandboxPress:
+        """The move a sandbox's simulated member ``user_id``, on turn, makes (``bot.sandbox``)."""
+        raise NotImplementedError
+
+    # -- the sandbox ---------------------------------------------------------------------------
+
+    def sandbox_press(self, game: GameRow, rng: random.Random) -> SandboxPress | None:
+        """A challenged member accepts; a member on turn moves (:meth:`sandbox_move`); nobody
+        while the bot is on turn or the game is over."""
+        if game.status is GameStatus.LOBBY:
+            challenged = self.seats(game)[self.challenged_seat(game)]
+            said = message("table_accept", self.channel_locale(game))
+            return SandboxPress(challenged, self.button_id("accept", game.id), said=said)
+        engine = self.load(game)
+        if not game.status.is_live or self.is_over(engine):
+            return None
+        user_id = self.seats(game)[self.turn_seat(engine)]
+        if user_id == BOT_SEAT_ID:
+            return None
+        return self.sandbox_move(game, engine, user_id, rng)
 
     # -- options and seats -----------------------------------------------------------------------
 

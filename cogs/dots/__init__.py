@@ -30,6 +30,8 @@ from bot.table import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     DuelCog,
+    SandboxPlan,
+    SandboxPress,
     Shown,
 )
 from bot.table.options import DuelOptions
@@ -81,6 +83,10 @@ class DotsCog(DuelCog[DotsGame, DotsOptions], name="Dots and Boxes"):
     default_level = Level.NORMAL.value
     mark_names = ("red", "blue")
     mark_names_es = ("rojo", "azul")
+    # A sandbox night: a member against the bot, on the smallest board.
+    sandbox_plan = SandboxPlan(
+        start={"rows": MIN_SIDE, "columns": MIN_SIDE, "level": Level.EASY.value}
+    )
 
     group = app_commands.Group(name="dots", description=_("Play Dots and Boxes"), guild_only=True)
 
@@ -130,6 +136,21 @@ class DotsCog(DuelCog[DotsGame, DotsOptions], name="Dots and Boxes"):
 
     def describe_options(self, options: DotsOptions, locale: LocaleLike = None) -> str:
         return message("dots_settings", locale, rows=options.rows, columns=options.columns)
+
+    def sandbox_move(
+        self, game: GameRow, engine: DotsGame, user_id: int, rng: random.Random
+    ) -> SandboxPress:
+        """A simulated member picks a line as the bot would at its normal level, in the select
+        of the page that lists it."""
+        line = choose_line(engine, Level.NORMAL, rng)
+        page = next(
+            number
+            for number, lines in enumerate(line_pages(engine.free_lines()))
+            if line.id in {free.id for free in lines}
+        )
+        return SandboxPress(
+            user_id, self.select_id("line", game.id, page), values=(line.id,), said=line.id
+        )
 
     # -- messages ------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from bot.i18n import LocaleLike, message
 from bot.render.tictactoe import render_tictactoe
 from bot.replies import UserError
 from bot.storage import GameRow
-from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
+from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, SandboxPlan, SandboxPress, Shown
 from bot.table.options import DuelOptions
 from engine.errors import quoted
 from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
@@ -62,6 +62,8 @@ class TicTacToeCog(DuelCog[TicTacToe, TicTacToeOptions], name="Tic-tac-toe"):
     default_level = Level.NORMAL.value
     mark_names = ("X", "O")
     mark_names_es = ("X", "O")
+    # A sandbox night: a duel between two members on the smallest board.
+    sandbox_plan = SandboxPlan(start={"size": MIN_SIZE}, opponent="opponent")
 
     group = app_commands.Group(
         name="tictactoe", description=_("Play tic-tac-toe on buttons"), guild_only=True
@@ -115,6 +117,14 @@ class TicTacToeCog(DuelCog[TicTacToe, TicTacToeOptions], name="Tic-tac-toe"):
         size = options.size
         rules = Rules.standard(size)
         return message("ttt_settings", locale, size=size, k=rules.k)
+
+    def sandbox_move(
+        self, game: GameRow, engine: TicTacToe, user_id: int, rng: random.Random
+    ) -> SandboxPress:
+        """A simulated member plays as the bot would at its normal level."""
+        cell = choose_move(engine, Level.NORMAL, rng)
+        said = cell_name(cell, engine.size, self.channel_locale(game))
+        return SandboxPress(user_id, self.button_id("cell", game.id, cell), said=said)
 
     # -- messages ------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ restart loses nothing.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,7 +27,7 @@ from bot.permissions import require_posting
 from bot.render.triangle import render_solution, render_triangle
 from bot.replies import UserError, answer, check_range, defer_private, defer_public
 from bot.storage import GameRow, GameStatus
-from bot.table import Shown, TableGameCog
+from bot.table import SandboxPlan, SandboxPress, Shown, TableGameCog
 from bot.table.options import TableOptions
 from bot.throttle import HINT_RATE, SOLVE_RATE, Lane, member_cooldown
 from engine.triangle import (
@@ -100,6 +101,9 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     title = "Tricky Triangle"
     title_es = "Triángulo"
     idle_seconds: float = IDLE_SECONDS
+    # A sandbox night: the host picks the starting hole on the board, asks for a hint, and
+    # follows the solver's jumps to a single peg.
+    sandbox_plan = SandboxPlan()
 
     group = app_commands.Group(
         name="triangle", description=_("The Tricky Triangle peg puzzle"), guild_only=True
@@ -121,6 +125,27 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     def selected(self, game: GameRow) -> int | None:
         """The hole of the peg picked, if one is."""
         return self.options(game).selected
+
+    # -- the sandbox ---------------------------------------------------------------------------
+
+    def sandbox_press(self, game: GameRow, rng: random.Random) -> SandboxPress | None:
+        """The host picks a solvable starting hole, asks for one hint, then presses the peg and
+        the hole of each of the solver's jumps (the hint's advice, each time)."""
+        if not game.status.is_live:
+            return None
+        host = game.host_id
+        puzzle = self.load(game)
+        if puzzle is None:
+            start = rng.choice(solvable_starts())
+            return SandboxPress(host, self.button_id("hole", game.id, start), said=str(start))
+        if self.options(game).hints == 0:
+            said = message("tri_hint_button", self.channel_locale(game))
+            return SandboxPress(host, self.button_id("hint", game.id), said=said)
+        best = puzzle.hint()
+        if best is None:
+            return None
+        hole = best.target if self.selected(game) == best.origin else best.origin
+        return SandboxPress(host, self.button_id("hole", game.id, hole), said=str(hole))
 
     # -- the message ---------------------------------------------------------------------------
 

@@ -31,7 +31,13 @@ def test_defaults():
 def test_help_and_bad_options(capsys):
     assert bot_main(["sandbox", "--help"]) == 0
     assert "usage: python -m bot sandbox" in capsys.readouterr().out
-    for bad in (["--players", "0"], ["--speed", "0"], ["--game", "chess"], ["--seconds", "x"]):
+    for bad in (
+        ["--players", "0"],
+        ["--speed", "0"],
+        ["--game", "chess"],
+        ["--seconds", "x"],
+        ["--lang", "fr"],
+    ):
         assert main(bad) == 2, bad
         assert "error" in capsys.readouterr().err
 
@@ -82,9 +88,17 @@ def test_the_games_come_from_the_cogs_and_are_named_nowhere_here():
     assert set(games) >= {"loteria", "housie"}
     assert all(issubclass(cog, CallingGameCog) for cog in games.values())
     assert parse_options(["--game", "housie"]).game == "housie"
+    # The table games too, each from a cog that says how a simulated member plays it.
+    from bot.sandbox._orchestration import sandbox_games, table_games
+
+    assert set(table_games()) == {"tictactoe", "dots", "triangle"}
+    assert set(sandbox_games()) == set(games) | set(table_games())
+    assert parse_options(["--game", "dots"]).games == ["dots"]
+    assert parse_options(["--game", "all"]).games == sandbox_games()
+    assert parse_options(["--lang", "es"]).locale == "es-ES"
     sources = [*(PROJECT_ROOT / "bot" / "sandbox").glob("*.py"), PROJECT_ROOT / "bot" / "verify_link.py"]
     for path in sources:
         text = path.read_text(encoding="utf-8").casefold()
-        for kind, cog in games.items():
+        for kind, cog in {**games, **table_games()}.items():
             for name in {kind, cog.title.casefold(), cog.title_es.casefold()}:
                 assert name not in text, f"{path.name} names {name}"

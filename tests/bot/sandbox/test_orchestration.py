@@ -37,6 +37,8 @@ def test_a_whole_loteria_game_offline(tmp_path, capsys):
     assert "-only-chen-tabla" in names
     assert "-game-night-call-1-" in names
     assert f"{len(images)} images saved" in out
+    last = out.strip().splitlines()[-1]  # the page's path, printed last
+    assert last.endswith(str(images[0].parent / "index.html")), last
 
 
 def test_housie_without_the_spec_stops_at_the_time_limit(tmp_path, capsys, monkeypatch):
