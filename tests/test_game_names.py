@@ -50,8 +50,6 @@ STILL_NAMING: dict[str, str] = {
     "bot/render/help.py": "/help's pictures of Lotería's patterns and Housie's prizes",
     "bot/render/results.py": "the calling games' end pictures",
     "bot/render/leaderboard.py": "the leaderboard's sample titles",
-    "bot/config.py": "the signing key's message names Housie's ticket codes",
-    "bot/ops/cli.py": "the program's description names Lotería and Housie",
     "cogs/gamenight.py": "Lotería's deck as a server setting (DECK_GAME)",
 }
 
