@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 import PIL
 
+from bot.app import game_cogs
 from bot.render import leaderboard, warm_up
 from bot.render.common import Rendered
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
@@ -98,7 +99,7 @@ def run(repeat: int) -> None:
     tickets = tickets_at(SEED, 0, 100)
     numbers = list(draw_order(SEED, 90))
     start = time.perf_counter()
-    warm_up()
+    warm_up(cog.warm_up_pictures for cog in game_cogs())
     print(f"warm_up (what the bot does at start-up): {(time.perf_counter() - start) * 1000:.0f} ms")
     firsts: list[tuple[str, Callable[[], Rendered]]] = [
         ("tabla", lambda: render_tabla(tablas[0], CLASSIC_DECK, game_id="B", tabla_number=1)),

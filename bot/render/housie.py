@@ -741,6 +741,14 @@ def housie_call_palette() -> FixedPalette:
     return FixedPalette(palette_of(_housie_call_samples()))
 
 
+def warm_up() -> None:
+    """The tickets', the board's and the calls' palettes, and every number's ball, built ahead
+    (the cog's ``warm_up_pictures``)."""
+    ticket_palette()
+    board_palette()
+    warm_up_calls()
+
+
 def warm_up_calls() -> None:
     """The call palette, and a first call of every number: its large ball is then kept (3 KB)."""
     for number in range(1, HIGHEST + 1):

@@ -799,6 +799,13 @@ def call_palette() -> FixedPalette:
     return FixedPalette(palette_of(_call_samples()))
 
 
+def warm_up() -> None:
+    """The tablas' and the calls' palettes, and every card's pieces of a call, built ahead
+    (the cog's ``warm_up_pictures``)."""
+    tabla_palette()
+    warm_up_calls()
+
+
 def warm_up_calls() -> None:
     """The call palette, and what every card brings to a call kept ahead: its large tile and
     the rows holding it (10 ms to draw and compress, 20 KB kept) and its small tile in the strip

@@ -611,6 +611,10 @@ class Housie(
         names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
         return [render_help.render_housie_prizes(locale, names)]
 
+    # -- its pictures, ahead of a game ---------------------------------------------------------
+
+    warm_up_pictures = staticmethod(render.warm_up)
+
 
 def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:
     """How many more of the ticket's numbers ``prize`` needs called (0: complete, or complete but

@@ -463,6 +463,10 @@ class Loteria(
     def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
         return [render_help.render_loteria_patterns(locale)]
 
+    # -- its pictures, ahead of a game ---------------------------------------------------------
+
+    warm_up_pictures = staticmethod(render.warm_up)
+
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(Loteria(bot))

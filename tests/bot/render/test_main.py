@@ -3,8 +3,11 @@ import io
 
 from PIL import Image
 
-from bot.render import render_caller_board, render_tabla, render_ticket, warm_up
+from bot.app import game_cogs
+from bot.render import warm_up
 from bot.render.__main__ import main
+from bot.render.housie import render_caller_board, render_ticket
+from bot.render.loteria import render_tabla
 from engine.housie import tickets_at
 from engine.loteria import FAMILY_DECK, deal_for_game
 
@@ -64,7 +67,7 @@ def test_sample_writes_every_picture_kind(tmp_path, capsys):
 
 async def test_renders_from_worker_threads_match_sequential_ones():
     """Callers use asyncio.to_thread; concurrent renders must give the same bytes."""
-    warm_up()
+    warm_up(cog.warm_up_pictures for cog in game_cogs())
     seed = bytes(32)
     tablas = deal_for_game(seed, 4)
     tickets = tickets_at(seed, 0, 4)
@@ -84,3 +87,14 @@ async def test_renders_from_worker_threads_match_sequential_ones():
     sequential = [job() for job in jobs]
     concurrent = await asyncio.gather(*(asyncio.to_thread(job) for job in jobs))
     assert list(concurrent) == sequential
+
+
+def test_start_up_warms_up_each_loaded_games_own_pictures():
+    """bot/ names no game: the warm-up at start-up is each game cog's own (found before any cog
+    is loaded), the calling games' palettes and call pieces."""
+    from bot.render import housie, loteria
+
+    warm_ups = {cog.kind: cog.warm_up_pictures for cog in game_cogs()}
+    assert warm_ups["loteria"] is loteria.warm_up
+    assert warm_ups["housie"] is housie.warm_up
+    assert {"tictactoe", "dots", "triangle"} <= set(warm_ups)  # theirs does nothing
