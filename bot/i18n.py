@@ -1209,7 +1209,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "There is no game called {game}. Pick one of: {games}.",
         "No hay ningún juego llamado {game}. Elige uno de: {games}.",
     ),
-    # The pictures of /help (bot.render.help) and their alt text.
+    # The pictures of /help (bot/render/loteria/help.py, housie/help.py) and their alt text.
     "help_pic_loteria_title": ("Winning patterns", "Figuras ganadoras"),
     "help_pic_line": ("any row, column or diagonal", "cualquier fila, columna o diagonal"),
     "help_pic_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
