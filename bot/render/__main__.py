@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.plurals import counted
-from bot.render import leaderboard, results
+from bot.render import leaderboard
 from bot.render.common import Rendered
 from bot.render.dots import render_dots
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
+from bot.render.housie import results as housie_results
 from bot.render.loteria import render_call, render_card, render_tabla
+from bot.render.loteria import results as loteria_results
 from bot.render.tictactoe import render_tictactoe
 from bot.render.triangle import render_solution, render_triangle
 from cogs.housie.call_names import nickname
@@ -334,7 +336,12 @@ def write_samples(directory: Path) -> list[Path]:
     written = []
     lines = []
     every = loteria_samples() + housie_samples() + table_game_samples() + spanish_samples()
-    for name, rendered in every + results.samples() + leaderboard.samples():
+    for name, rendered in [
+        *every,
+        loteria_results.sample(),
+        housie_results.sample(),
+        *leaderboard.samples(),
+    ]:
         path = directory / name
         path.write_bytes(rendered.png)
         written.append(path)

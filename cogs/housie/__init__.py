@@ -29,8 +29,8 @@ from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.render import housie as render
-from bot.render import results as render_results
 from bot.render.housie import help as render_help
+from bot.render.housie import results as render_results
 from bot.replies import UserError, answer, check_range, defer_public, send_ephemeral
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown

@@ -25,8 +25,8 @@ from bot.calling import (
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render import loteria as render
-from bot.render import results as render_results
 from bot.render.loteria import help as render_help
+from bot.render.loteria import results as render_results
 from bot.replies import UserError, check_range
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, member_cooldown
