@@ -36,9 +36,8 @@ SEARCHED = ("bot", "cogs", "engine")
 # entry once its file is clear: the test fails on an entry whose file no longer names a game (or
 # is gone), so this list only shrinks.
 STILL_NAMING: dict[str, str] = {
-    # The words bot/ itself draws with (the pictures' words, the summary's alt text, /help's
-    # pictures), which move when the renderers sit beside their games:
-    "bot/i18n.py": "the renderers' words",
+    # The words of Lotería's deck as a server setting, which go with cogs/gamenight.py's:
+    "bot/i18n.py": "the deck's words in /gamenight settings",
     # Being cleared now by i26-calling (the verify link and the sandbox derive from the cogs):
     "bot/verify_link.py": "the verify link's games",
     "bot/sandbox/_cli.py": "the sandbox's games",

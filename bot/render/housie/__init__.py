@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+import bot.render.housie.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,

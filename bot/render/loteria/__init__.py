@@ -18,6 +18,7 @@ from math import ceil
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+import bot.render.loteria.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
