@@ -34,6 +34,7 @@ from bot.render.housie import results as render_results
 from bot.replies import UserError, answer, check_range, defer_public, send_ephemeral
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
+from cogs.housie import samples
 from cogs.housie.call_names import nickname
 from engine import housie
 from engine.errors import GameError, quoted
@@ -611,9 +612,10 @@ class Housie(
         names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
         return [render_help.render_housie_prizes(locale, names)]
 
-    # -- its pictures, ahead of a game ---------------------------------------------------------
+    # -- its pictures, ahead of a game and as samples ------------------------------------------
 
     warm_up_pictures = staticmethod(render.warm_up)
+    sample_pictures = staticmethod(samples.sample_pictures)
 
 
 def numbers_missing(ticket: Ticket, prize: Prize, called: Sequence[int]) -> int:

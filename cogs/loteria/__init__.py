@@ -30,6 +30,7 @@ from bot.render.loteria import results as render_results
 from bot.replies import UserError, check_range
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, member_cooldown
+from cogs.loteria import samples
 from cogs.loteria.verses import Verse, verse_of_card
 from engine.errors import GameError, quoted
 from engine.loteria import (
@@ -463,9 +464,10 @@ class Loteria(
     def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
         return [render_help.render_loteria_patterns(locale)]
 
-    # -- its pictures, ahead of a game ---------------------------------------------------------
+    # -- its pictures, ahead of a game and as samples ------------------------------------------
 
     warm_up_pictures = staticmethod(render.warm_up)
+    sample_pictures = staticmethod(samples.sample_pictures)
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -5,7 +5,7 @@ from PIL import Image
 
 from bot.app import game_cogs
 from bot.render import warm_up
-from bot.render.__main__ import main
+from bot.render.__main__ import main, write_samples
 from bot.render.housie import render_caller_board, render_ticket
 from bot.render.loteria import render_tabla
 from engine.housie import tickets_at
@@ -63,6 +63,21 @@ def test_sample_writes_every_picture_kind(tmp_path, capsys):
     alt_lines = (tmp_path / "out" / "alt-text.txt").read_text(encoding="utf-8").splitlines()
     assert sorted(line.split(":")[0] for line in alt_lines) == sorted(EXPECTED)
     assert len(capsys.readouterr().out.splitlines()) == len(EXPECTED)
+
+
+def test_the_samples_are_each_found_games_own(tmp_path):
+    """bot/ names no game: each game supplies its samples (``GameCog.sample_pictures``), and
+    those of whichever games are found are written, a game only the tests know included."""
+    written = write_samples(tmp_path, extensions=("tests.cogs.toy_table",))
+    assert [path.name for path in written] == ["race.png", "leaderboard.png"]
+    with Image.open(io.BytesIO((tmp_path / "race.png").read_bytes())) as image:
+        assert image.format == "PNG"
+    alt = (tmp_path / "alt-text.txt").read_text(encoding="utf-8")
+    assert "race.png: Race to ten #1: 7 of 10 after 5 moves" in alt.splitlines()
+    samples = {cog.kind: [name for name, _ in cog.sample_pictures()] for cog in game_cogs()}
+    assert "loteria-call-verse.png" in samples["loteria"]  # with its verse, the cog's content
+    assert "housie-call.png" in samples["housie"]  # with its call name
+    assert "results-housie.png" in samples["housie"]
 
 
 async def test_renders_from_worker_threads_match_sequential_ones():

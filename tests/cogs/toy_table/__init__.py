@@ -16,6 +16,7 @@ from discord.app_commands import locale_str as _
 from bot.attachments import attachment
 from bot.components import GameButton
 from bot.i18n import LocaleLike, message
+from bot.render import Rendered
 from bot.replies import UserError
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
@@ -139,6 +140,10 @@ class RaceCog(DuelCog[Race, DuelOptions], name="Race"):
     @group.command(name="resign", description=_("Resign your race"))
     async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
         await self.resign_command(interaction)
+
+    @staticmethod
+    def sample_pictures() -> list[tuple[str, Rendered]]:
+        return [("race.png", render_race(Race(total=7, moves=5), 1))]
 
 
 async def setup(bot: GameNightBot) -> None:
