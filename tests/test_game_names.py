@@ -44,7 +44,6 @@ STILL_NAMING: dict[str, str] = {
     "bot/sandbox/_orchestration.py": "the sandbox's games",
     "bot/sandbox/_players.py": "the sandbox's players of each game",
     # Not taken up in issue 26 (nobody clears them yet):
-    "bot/render/leaderboard.py": "the leaderboard's sample titles",
     "cogs/gamenight.py": "Lotería's deck as a server setting (DECK_GAME)",
 }
 

@@ -1,9 +1,9 @@
 """``python -m bot.render --sample DIR``: write one example of every picture into DIR.
 
 Each game supplies its own (``GameCog.sample_pictures``, the games found on disk as the bot
-finds them, ``bot.app.game_cogs``); the leaderboard of ``/stats`` follows. The examples come
-from fixed values, so they are the same on every run; ``alt-text.txt`` beside them lists each
-file's alt text.
+finds them, ``bot.app.game_cogs``); the leaderboard of ``/stats`` follows, a card for each of
+them. The examples come from fixed values, so they are the same on every run; ``alt-text.txt``
+beside them lists each file's alt text.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ def write_samples(directory: Path, extensions: Sequence[str] = EXTENSIONS) -> li
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     lines = []
-    every = [sample for cog in game_cogs(extensions) for sample in cog.sample_pictures()]
-    for name, rendered in [*every, *leaderboard.samples()]:
+    games = game_cogs(extensions)
+    every = [sample for cog in games for sample in cog.sample_pictures()]
+    for name, rendered in [*every, *leaderboard.samples([cog.title for cog in games])]:
         path = directory / name
         path.write_bytes(rendered.png)
         written.append(path)

@@ -74,6 +74,10 @@ def test_the_samples_are_each_found_games_own(tmp_path):
         assert image.format == "PNG"
     alt = (tmp_path / "alt-text.txt").read_text(encoding="utf-8")
     assert "race.png: Race to ten #1: 7 of 10 after 5 moves" in alt.splitlines()
+    # The leaderboard's cards are the games found: here the one.
+    (leaderboard_alt,) = [line for line in alt.splitlines() if line.startswith("leaderboard.png")]
+    assert "Race to ten" in leaderboard_alt
+    assert "Lotería" not in leaderboard_alt
     samples = {cog.kind: [name for name, _ in cog.sample_pictures()] for cog in game_cogs()}
     assert "loteria-call-verse.png" in samples["loteria"]  # with its verse, the cog's content
     assert "housie-call.png" in samples["housie"]  # with its call name
