@@ -117,14 +117,8 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     ),
     "The game the interval and prizes are for": "El juego al que van el intervalo y los premios",
     "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
-    "Default prizes: a Lotería plan, or the Housie prizes to play": (
-        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
-    ),
     "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
-    "The Lotería deck when the host does not choose one": (
-        "La baraja de la lotería si el anfitrión no elige una"
-    ),
     "Most players who can join": "Máximo de jugadores",
     "schedule": "programar",
     "schedules": "programadas",
@@ -324,16 +318,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{when} es dentro de más de un año.",
     ),
     "when_bad_zone": ("{when} is not a time zone I know.", "{when} no es una zona horaria que conozca."),
-    "loteria_bad_deck": (
-        "Choose the classic or the family deck.",
-        "Elige la baraja clásica o la familiar.",
-    ),
     "out_of_range": (
         "`{option}` must be {low} to {high}.",
         "`{option}` debe estar entre {low} y {high}.",
     ),
-    "deck_classic": ("classic deck", "baraja clásica"),
-    "deck_family": ("family deck", "baraja familiar"),
     "not_available": (
         "This game is not available right now.",
         "Este juego no está disponible ahora.",
@@ -462,11 +450,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
         "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
     ),
-    "settings_deck": (
-        "**Lotería deck** when the host does not choose one: {deck}{deck_mark}",
-        "**Baraja de la lotería** si el anfitrión no elige una: {deck}{deck_mark}",
-    ),
     "settings_builtin": (" (default)", " (por defecto)"),
+    # The prizes option's description, from what each game's default prizes are
+    # (bot.game_settings.prizes_description): "a Lotería plan, or ...".
+    "settings_prizes_option": ("Default prizes: {what}", "Premios por defecto: {what}"),
     "settings_retention": (
         Plural(
             "-# Games are deleted {count} day after they end (set by whoever runs the bot).",

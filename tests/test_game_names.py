@@ -36,15 +36,11 @@ SEARCHED = ("bot", "cogs", "engine")
 # entry once its file is clear: the test fails on an entry whose file no longer names a game (or
 # is gone), so this list only shrinks.
 STILL_NAMING: dict[str, str] = {
-    # The words of Lotería's deck as a server setting, which go with cogs/gamenight.py's:
-    "bot/i18n.py": "the deck's words in /gamenight settings",
     # Being cleared now by i26-calling (the verify link and the sandbox derive from the cogs):
     "bot/verify_link.py": "the verify link's games",
     "bot/sandbox/_cli.py": "the sandbox's games",
     "bot/sandbox/_orchestration.py": "the sandbox's games",
     "bot/sandbox/_players.py": "the sandbox's players of each game",
-    # Not taken up in issue 26 (nobody clears them yet):
-    "cogs/gamenight.py": "Lotería's deck as a server setting (DECK_GAME)",
 }
 
 # The English words that are also a game's kind, where they mean the word: (file, word).

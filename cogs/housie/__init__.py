@@ -25,6 +25,7 @@ from bot.calling import (
     CallingGameCog,
     Verdict,
 )
+from bot.game_settings import GameSettings, register_game_settings
 from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
 from bot.render import Rendered
@@ -696,6 +697,9 @@ def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if ch.isalnum() and not unicodedata.combining(ch))
 
+
+# What Housie adds to /gamenight settings: its prizes in the prizes option's description.
+register_game_settings(GameSettings(Housie.kind, prizes="housie_settings_prizes"))
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(Housie(bot))

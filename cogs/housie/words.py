@@ -56,6 +56,8 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
 
 # key -> (English, Spanish), formatted with str.format(**values).
 MESSAGES: dict[str, tuple[Text, Text]] = {
+    # What it adds to /gamenight settings (bot.game_settings).
+    "housie_settings_prizes": ("the Housie prizes to play", "los premios de tómbola que se juegan"),
     # What the cog says (cogs/housie/__init__.py).
     "housie_call": (
         "🔢 **{value}** · number {seq} of {total}",
