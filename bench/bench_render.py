@@ -30,16 +30,13 @@ from collections.abc import Callable
 
 import PIL
 
+from bot.app import game_cogs
 from bot.render import leaderboard, warm_up
 from bot.render.common import Rendered
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
+from bot.render.housie.results import HousieWin, render_housie_result
 from bot.render.loteria import render_call, render_card, render_tabla
-from bot.render.results import (
-    HousieWin,
-    LoteriaWin,
-    render_housie_result,
-    render_loteria_result,
-)
+from bot.render.loteria.results import LoteriaWin, render_loteria_result
 from cogs.housie.call_names import nickname
 from cogs.loteria.verses import verse
 from engine.fairness import draw_order
@@ -98,7 +95,7 @@ def run(repeat: int) -> None:
     tickets = tickets_at(SEED, 0, 100)
     numbers = list(draw_order(SEED, 90))
     start = time.perf_counter()
-    warm_up()
+    warm_up(cog.warm_up_pictures for cog in game_cogs())
     print(f"warm_up (what the bot does at start-up): {(time.perf_counter() - start) * 1000:.0f} ms")
     firsts: list[tuple[str, Callable[[], Rendered]]] = [
         ("tabla", lambda: render_tabla(tablas[0], CLASSIC_DECK, game_id="B", tabla_number=1)),
@@ -206,6 +203,7 @@ def run(repeat: int) -> None:
         HousieWin(name, "Full House", 90, ticket, frozenset(ticket.numbers), 1, shared=True)
         for name, ticket in zip(names, tickets, strict=False)
     ]
+    titles = [cog.title for cog in game_cogs()]  # the games found, as /stats lists them
     end_of_game: list[tuple[str, Callable[[int], Rendered]]] = [
         (
             "end of game, Lotería, 12 winners",
@@ -217,7 +215,10 @@ def run(repeat: int) -> None:
             "end of game, Housie, 12 winners",
             lambda _: render_housie_result(housie_wins, game_id="BENCH", called=numbers)[0],
         ),
-        ("/stats leaderboard, 5 games", lambda _: leaderboard.samples()[0][1]),
+        (
+            f"/stats leaderboard, {len(titles)} games",
+            lambda _: leaderboard.samples(titles)[0][1],
+        ),
     ]
     for name, action in end_of_game:
         report(name, *timed(action, max(3, repeat // 20)))

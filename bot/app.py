@@ -76,6 +76,30 @@ def import_cogs(extensions: Sequence[str] = EXTENSIONS) -> None:
         importlib.import_module(name)
 
 
+def game_cogs(extensions: Sequence[str] = EXTENSIONS) -> list[type[GameCog[Any]]]:
+    """The game cogs of ``extensions``, imported (their words registered) but not loaded: what
+    is asked of every game with no bot to load it into, or before any is loaded (the warm-up of
+    its pictures, its sample pictures). In the order of ``extensions``."""
+    found: list[type[GameCog[Any]]] = []
+    for name in extensions:
+        module = importlib.import_module(name)
+        found += [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and issubclass(value, GameCog)
+            and value.__module__ == module.__name__
+        ]
+    return found
+
+
+def warm_up_pictures(extensions: Sequence[str] = EXTENSIONS) -> asyncio.Task[None]:
+    """Build the pictures' palettes and kept pieces of every game of ``extensions`` in a worker
+    thread (``bot.render.warm_up``), the games found before any is loaded: a task to await."""
+    warm_ups = [cog.warm_up_pictures for cog in game_cogs(extensions)]
+    return asyncio.create_task(asyncio.to_thread(render.warm_up, warm_ups))
+
+
 # discord.py names the tasks that run slash commands and component callbacks so.
 INTERACTION_TASK_NAMES = ("CommandTree-invoker", "discord-ui-")
 INTERACTION_GRACE = 5.0
@@ -213,7 +237,7 @@ class GameNightBot(commands.AutoShardedBot):
         they changed, and start the HTTP endpoint when one is configured."""
         # Freed picture buffers go back to the system; the palettes build in the background.
         render.limit_retained_memory()
-        self.render_warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
+        self.render_warm_up = warm_up_pictures(self.initial_extensions)
         self.notices_waiting = {
             int(key.removeprefix(NOTICE_PREFIX))
             for key in await self.storage.meta_with_prefix(NOTICE_PREFIX)

@@ -245,7 +245,8 @@ class Settings:
         key_text = values.get("GAMENIGHT_SIGNING_KEY", "").strip()
         if not key_text:
             raise ConfigError(
-                "GAMENIGHT_SIGNING_KEY is not set. It signs Housie ticket codes; make one with "
+                "GAMENIGHT_SIGNING_KEY is not set. It signs the codes printed on players' "
+                "boards; make one with "
                 '`python -c "import secrets; print(secrets.token_hex(32))"` and put it in .env '
                 "as GAMENIGHT_SIGNING_KEY=..."
             )

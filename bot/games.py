@@ -400,3 +400,17 @@ class GameCog(commands.Cog, Generic[LiveT]):
         """Pictures for ``/help game:<kind>`` that explain the rules better than words, labelled
         in ``locale`` (none by default). Pure and CPU-bound: /help runs it in a thread."""
         return []
+
+    # -- the game's pictures, before and outside a game ----------------------------------------
+
+    @staticmethod
+    def warm_up_pictures() -> None:
+        """Build ahead what the game's first pictures would otherwise wait for (palettes, pieces
+        kept), nothing by default. Called at start-up in a worker thread, for every game cog
+        the bot loads, before any is loaded (``bot.app.game_cogs``): no bot, no cog instance."""
+
+    @staticmethod
+    def sample_pictures() -> list[tuple[str, Rendered]]:
+        """One example of each of the game's pictures as ``(file name, picture)``, from fixed
+        values, for ``python -m bot.render --sample`` (none by default)."""
+        return []

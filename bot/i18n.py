@@ -1,10 +1,11 @@
 """English and Spanish: slash-command localisations and player-facing messages.
 
 Here are the words the bot's own modules name: those every game shares (errors, lobbies and
-claims, the table games' challenges, settings, /help's frame, /stats, planned nights) and those
-the pictures draw (``bot/render/``). The rest of a game's words sit beside its cog
-(``cogs/<game>/words.py``, as Red-DiscordBot keeps a cog's words with the cog) and join these
-when the cog is imported, through :func:`register_messages`."""
+claims, the table games' challenges, settings, /help's frame, /stats, planned nights, what the
+pictures share). A game's own words sit beside it and join these when they are imported,
+through :func:`register_messages`: what its cog says beside the cog (``cogs/<game>/words.py``,
+as Red-DiscordBot keeps a cog's words with the cog), what its pictures draw beside its renderer
+(``bot/render/<game>/words.py``, which the cog's renderer imports)."""
 
 from __future__ import annotations
 
@@ -116,14 +117,8 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     ),
     "The game the interval and prizes are for": "El juego al que van el intervalo y los premios",
     "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
-    "Default prizes: a Lotería plan, or the Housie prizes to play": (
-        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
-    ),
     "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
-    "The Lotería deck when the host does not choose one": (
-        "La baraja de la lotería si el anfitrión no elige una"
-    ),
     "Most players who can join": "Máximo de jugadores",
     "schedule": "programar",
     "schedules": "programadas",
@@ -323,16 +318,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{when} es dentro de más de un año.",
     ),
     "when_bad_zone": ("{when} is not a time zone I know.", "{when} no es una zona horaria que conozca."),
-    "loteria_bad_deck": (
-        "Choose the classic or the family deck.",
-        "Elige la baraja clásica o la familiar.",
-    ),
     "out_of_range": (
         "`{option}` must be {low} to {high}.",
         "`{option}` debe estar entre {low} y {high}.",
     ),
-    "deck_classic": ("classic deck", "baraja clásica"),
-    "deck_family": ("family deck", "baraja familiar"),
     "not_available": (
         "This game is not available right now.",
         "Este juego no está disponible ahora.",
@@ -461,11 +450,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
         "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
     ),
-    "settings_deck": (
-        "**Lotería deck** when the host does not choose one: {deck}{deck_mark}",
-        "**Baraja de la lotería** si el anfitrión no elige una: {deck}{deck_mark}",
-    ),
     "settings_builtin": (" (default)", " (por defecto)"),
+    # The prizes option's description, from what each game's default prizes are
+    # (bot.game_settings.prizes_description): "a Lotería plan, or ...".
+    "settings_prizes_option": ("Default prizes: {what}", "Premios por defecto: {what}"),
     "settings_retention": (
         Plural(
             "-# Games are deleted {count} day after they end (set by whoever runs the bot).",
@@ -957,45 +945,14 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
             "… y {count} ganadores más, demasiados para nombrarlos aquí.",
         ),
     ),
-    # The picture the summary carries (bot/render/results.py): its labels and alt text.
+    # The picture the summary carries (bot/render/results.py): its labels and alt text (each
+    # game's boards on it, in its renderer's words).
     "result_heading": ("Game {game} · the winners", "Partida {game} · los ganadores"),
     "result_page": ("picture {page} of {pages}", "imagen {page} de {pages}"),
     "result_shared": ("shared", "compartido"),
     "result_player": ("A player", "Un jugador"),
-    "result_call_card": ("Call {seq}: {card}", "Cantada {seq}: {card}"),
-    "result_call_number": (
-        "Ticket {ticket} · call {seq}: number {number}",
-        "Cartón {ticket} · cantada {seq}: el {number}",
-    ),
-    "result_housie_title": ("HOUSIE", "TÓMBOLA"),
     "result_alt_page": (" (picture {page} of {pages})", " (imagen {page} de {pages})"),
     "result_alt_shared": (", shared", ", compartido"),
-    "result_alt_loteria_head": (
-        "Lotería game {game}, the winners{page}.",
-        "Lotería, partida {game}: los ganadores{page}.",
-    ),
-    "result_alt_loteria": (
-        "{prize}{shared}: {name}, on call {seq} ({card}), with {cards}.",
-        "{prize}{shared}: {name}, en la cantada {seq} ({card}), con {cards}.",
-    ),
-    "result_alt_loteria_short": (
-        "{prize}{shared}: {name}, on call {seq} ({card}).",
-        "{prize}{shared}: {name}, en la cantada {seq} ({card}).",
-    ),
-    "result_alt_housie_head": (
-        "Housie game {game}, the winners{page}.",
-        "Tómbola, partida {game}: los ganadores{page}.",
-    ),
-    "result_alt_housie": (
-        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}), with "
-        "{numbers}.",
-        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}), con "
-        "{numbers}.",
-    ),
-    "result_alt_housie_short": (
-        "{prize}{shared}: {name}, ticket {ticket}, on call {seq} (number {number}).",
-        "{prize}{shared}: {name}, cartón {ticket}, en la cantada {seq} (el {number}).",
-    ),
     "result_alt_more": (
         Plural(
             "And {count} more winner, named in the message.",
@@ -1173,19 +1130,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "The rematch is already on: #{game}.",
         "La revancha ya está en marcha: #{game}.",
     ),
-    "dots_red": ("red", "rojo"),
-    "dots_blue": ("blue", "azul"),
-    "tri_pegs": (
-        Plural("{count} peg", "{count} pegs"),
-        Plural("{count} clavija", "{count} clavijas"),
-    ),
-    "tri_jumps": (
-        Plural("{count} jump", "{count} jumps"),
-        Plural("{count} salto", "{count} saltos"),
-    ),
-    "tri_jump_text": ("{origin} over {over} to {target}", "{origin} sobre {over} hasta {target}"),
-    "tri_one_left_in": ("one peg left, in hole {hole}", "queda una clavija, en el hoyo {hole}"),
-    "tri_last_jump": (" Last jump: {jump}.", " Último salto: {jump}."),
     # -- /help: the overview and a game's page around its own words (GameCog.help_keys) ------
     "help_overview_title": ("Game Night: how to play", "Noche de juegos: cómo se juega"),
     "help_overview_intro": (
@@ -1209,193 +1153,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "There is no game called {game}. Pick one of: {games}.",
         "No hay ningún juego llamado {game}. Elige uno de: {games}.",
     ),
-    # The pictures of /help (bot.render.help) and their alt text.
-    "help_pic_loteria_title": ("Winning patterns", "Figuras ganadoras"),
-    "help_pic_line": ("any row, column or diagonal", "cualquier fila, columna o diagonal"),
-    "help_pic_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
-    "help_pic_centre": ("the four cards in the middle", "las cuatro cartas del centro"),
-    "help_pic_square": ("any 2x2 block", "cualquier bloque de 2x2"),
-    "help_pic_full": ("all sixteen cards", "las dieciséis cartas"),
-    "help_pic_slept_name": ("Slept rule", "Regla del dormido"),
-    "help_pic_slept": (
-        "the shape must include the last card called (the star)",
-        "la figura debe incluir la última carta cantada (la estrella)",
-    ),
-    "help_alt_loteria": (
-        "Lotería's winning patterns: six small 4x4 tablas, with the cards that win under beans "
-        "and ringed in gold.",
-        "Las figuras ganadoras de la Lotería: seis tablas pequeñas de 4x4, con frijoles y un "
-        "marco dorado en las cartas que ganan.",
-    ),
-    "help_alt_line": (
-        "any row, column or diagonal; the picture shows the top row",
-        "cualquier fila, columna o diagonal; la imagen muestra la fila de arriba",
-    ),
-    "help_alt_corners": ("the four corner cards", "las cuatro cartas de las esquinas"),
-    "help_alt_centre": ("the four cards in the middle", "las cuatro cartas del centro"),
-    "help_alt_square": (
-        "any 2x2 block; the picture shows the top left one",
-        "cualquier bloque de 2x2; la imagen muestra el de arriba a la izquierda",
-    ),
-    "help_alt_full": ("all sixteen cards", "las dieciséis cartas"),
-    "help_alt_slept": (
-        "with it on, the winning shape must include the last card called; the picture shows the "
-        "second column completed, its third card starred as the last one called",
-        "con ella, la figura ganadora debe incluir la última carta cantada; la imagen muestra la "
-        "segunda columna completa, con una estrella en su tercera carta, la última cantada",
-    ),
-    "help_pic_housie_name": ("Housie", "Tómbola"),
-    "help_pic_housie_title": ("Prizes", "Premios"),
-    "help_pic_early_five": ("any five numbers", "cinco números cualesquiera"),
-    "help_pic_top_line": ("the five numbers of the top row", "los cinco números de arriba"),
-    "help_pic_middle_line": ("the five numbers of the middle row", "los cinco números del medio"),
-    "help_pic_bottom_line": ("the five numbers of the bottom row", "los cinco números de abajo"),
-    "help_pic_four_corners": (
-        "the first and last numbers of the top and bottom rows",
-        "primer y último número de las filas de arriba y de abajo",
-    ),
-    "help_pic_full_house": ("all fifteen numbers", "los quince números"),
-    "help_pic_extra_houses": (
-        "{second} and {third}, when played: the next tickets to fill all fifteen numbers.",
-        "{second} y {third}, si se juegan: los siguientes cartones en llenar los quince números.",
-    ),
-    "help_alt_housie": (
-        "Housie prizes: six copies of one ticket, each with the numbers of one prize dabbed on "
-        "gold. The ticket: {rows}.",
-        "Premios de la tómbola: seis copias de un cartón, cada una con los números de un premio "
-        "marcados sobre dorado. El cartón: {rows}.",
-    ),
-    "help_alt_ticket_row": ("row {row}: {numbers}", "fila {row}: {numbers}"),
-    # The games' own pictures (bot/render/loteria.py, housie.py, tictactoe.py, dots.py,
-    # triangle.py): the words drawn on them ("pic_") and their alt text ("alt_").
+    # What the games' pictures share (each renderer's own words sit beside it,
+    # bot/render/<game>/words.py): words drawn on them ("pic_") and their alt text ("alt_").
     "pic_game": ("Game {game}", "Partida {game}"),
     "pic_call_of": ("Call {seq} of {total}", "Cantada {seq} de {total}"),
-    "pic_tabla_number": ("Tabla {number}", "Tabla {number}"),
-    "pic_loteria_earlier": ("Earlier calls, latest first", "Cartas anteriores, la última primero"),
-    "pic_loteria_first": ("First call of the game", "Primera carta de la partida"),
-    "pic_ticket_number": ("TICKET {number}", "CARTÓN {number}"),
-    "pic_ticket_out": ("Out", "Fuera"),
-    "pic_ticket_won": ("{prize}!", "¡{prize}!"),
-    "pic_ticket_winner": ("Winner!", "¡Premio!"),
-    "pic_ticket_code": ("Code", "Código"),
-    "pic_housie_called": ("Called {count} of {total}", "Cantados {count} de {total}"),
-    "pic_housie_latest": ("Latest", "Último"),
-    "pic_housie_before": ("before: {numbers}", "antes: {numbers}"),
-    "pic_housie_earlier": ("Earlier calls, latest first", "Números anteriores, el último primero"),
-    "pic_housie_first": ("First call of the game", "Primer número de la partida"),
-    "pic_tictactoe_title": ("TIC-TAC-TOE", "TRES EN RAYA"),
-    "pic_dots_title": ("DOTS AND BOXES", "TIMBIRICHE"),
-    "pic_triangle_title": ("TRICKY TRIANGLE", "TRIÁNGULO"),
     "pic_to_move": ("{who} to move", "Le toca a {who}"),
-    "pic_tri_start": ("Start: hole {hole} empty", "Inicio: hoyo {hole} vacío"),
-    "pic_tri_first_caption": ("Hole {hole} empty: {pegs}", "Hoyo {hole} vacío: {pegs}"),
-    "pic_tri_jump_caption": (
-        "Jump {number}: {jump} · {count} left",
-        Plural("Salto {number}: {jump} · queda {count}", "Salto {number}: {jump} · quedan {count}"),
-    ),
-    # Housie's prizes by name (``Prize.display_name`` in English; cogs/housie's SPANISH_PRIZE_NAMES).
-    "housie_prize_early_five": ("Early Five", "Cinco primeros"),
-    "housie_prize_top_line": ("Top Line", "Línea de arriba"),
-    "housie_prize_middle_line": ("Middle Line", "Línea del medio"),
-    "housie_prize_bottom_line": ("Bottom Line", "Línea de abajo"),
-    "housie_prize_four_corners": ("Four Corners", "Cuatro esquinas"),
-    "housie_prize_full_house": ("Full House", "Cartón lleno"),
-    "housie_prize_second_house": ("Second Full House", "Segundo cartón lleno"),
-    "housie_prize_third_house": ("Third Full House", "Tercer cartón lleno"),
     "alt_row": ("row {row}: {items}", "fila {row}: {items}"),
     "alt_before": (" Before it: {items}.", " Antes: {items}."),
-    "alt_loteria_tabla": (
-        "Lotería tabla {number}, game {game}.",
-        "Tabla de Lotería {number}, partida {game}.",
-    ),
-    "alt_loteria_marked": (" Marked {count} of {total}", " Marcadas {count} de {total}"),
-    "alt_loteria_winning": (
-        " Winning {pattern}: {cards}.",
-        " Cartas ganadoras ({pattern}): {cards}.",
-    ),
-    "alt_loteria_winning_cells": (" Winning: {cards}.", " Cartas ganadoras: {cards}."),
-    "alt_loteria_card": ("Lotería card {number}: {name}.", "Carta de Lotería {number}: {name}."),
-    "alt_loteria_call": (
-        "Call {seq} of {total}: card {number}, {name}.",
-        "Cantada {seq} de {total}: carta {number}, {name}.",
-    ),
-    "alt_loteria_verse": (" Verse: “{verse}”", " Verso: “{verse}”"),
-    "alt_housie_ticket": ("Housie ticket", "Cartón de tómbola"),
-    "alt_housie_ticket_number": ("Housie ticket {number}", "Cartón de tómbola {number}"),
-    "alt_housie_ticket_head": (
-        "{name} (code {code}), game {game}.",
-        "{name} (código {code}), partida {game}.",
-    ),
-    "alt_housie_out": (
-        " Out of the game after a false claim.",
-        " Fuera de la partida tras un reclamo falso.",
-    ),
-    "alt_housie_marked": (" Marked {count} of {total}", " Marcados {count} de {total}"),
-    "alt_housie_winning": (" Winning {prize}: {numbers}.", " Números premiados ({prize}): {numbers}."),
-    "alt_housie_winning_numbers": (" Winning: {numbers}.", " Números ganadores: {numbers}."),
-    "alt_housie_board_empty": (
-        "Housie caller's board: no numbers called yet.",
-        "Tablero de la tómbola: aún no se ha cantado ningún número.",
-    ),
-    "alt_housie_board": (
-        "Housie caller's board: {count} of {total} called, latest {latest}.",
-        "Tablero de la tómbola: {count} de {total} cantados, el último el {latest}.",
-    ),
-    "alt_housie_board_all": (
-        " Every number has been called.",
-        " Ya se cantaron todos los números.",
-    ),
-    "alt_housie_board_called": (" Called: {numbers}.", " Cantados: {numbers}."),
-    "alt_housie_board_waiting": (" Not yet called: {numbers}.", " Sin cantar aún: {numbers}."),
-    "alt_housie_call": (
-        "Housie call {seq} of {total}: number {number}",
-        "Tómbola, cantada {seq} de {total}: el número {number}",
-    ),
-    "alt_tictactoe": (
-        "Tic-tac-toe game {game}, {size}x{size} board ({k} in a row wins), {x} as X against {o} "
-        "as O.",
-        "Tres en raya, partida {game}, tablero de {size}x{size} (gana quien haga {k} en raya), "
-        "{x} con X contra {o} con O.",
-    ),
-    "alt_tictactoe_empty": ("empty", "vacía"),
-    "alt_tictactoe_cell": ("row {row} column {column}", "fila {row} columna {column}"),
-    "alt_tictactoe_winning": (" Winning cells: {cells}.", " Casillas ganadoras: {cells}."),
-    "alt_dots": (
-        "Dots and Boxes game {game}, {rows}x{columns} boxes, dots {first} to {last}.",
-        "Timbiriche, partida {game}, {rows}x{columns} cajas, puntos de {first} a {last}.",
-    ),
-    "alt_dots_last": (" Last line: {line} by {who}.", " Última línea: {line}, de {who}."),
-    "alt_dots_boxes": (" {who}'s boxes: {boxes}.", " Cajas de {who}: {boxes}."),
-    "alt_dots_box": ("box {dot}", "caja {dot}"),
-    "alt_dots_free": (" Free lines ({count}): {lines}.", " Líneas libres ({count}): {lines}."),
-    "alt_triangle": (
-        "Tricky Triangle game {game}: 15 holes in rows of 1 to 5, numbered 0 at the top to 14 at "
-        "the bottom right. {caption}.",
-        "Triángulo, partida {game}: 15 hoyos en filas de 1 a 5, numerados del 0 arriba al 14 "
-        "abajo a la derecha. {caption}.",
-    ),
-    "alt_triangle_holes": (
-        Plural(
-            " {count} peg in hole {pegs}; empty holes {empty}.",
-            " {count} pegs in holes {pegs}; empty holes {empty}.",
-        ),
-        Plural(
-            " {count} clavija, en el hoyo {pegs}; hoyos vacíos: {empty}.",
-            " {count} clavijas, en los hoyos {pegs}; hoyos vacíos: {empty}.",
-        ),
-    ),
-    "alt_triangle_picked": (" Peg {peg} is picked.", " La clavija {peg} está elegida."),
-    "alt_triangle_solution": (
-        "Animation of a Tricky Triangle solution with hole {hole} empty at the start, one jump "
-        "per frame ({jumps}): {steps}; {ending}.",
-        "Animación de una solución del triángulo con el hoyo {hole} vacío al empezar, un salto "
-        "por imagen ({jumps}): {steps}; {ending}.",
-    ),
-    "alt_triangle_step": ("{number}. {origin} to {target}", "{number}. del {origin} al {target}"),
-    "alt_triangle_left_in": (
-        "{pegs} left, in holes {holes}",
-        "quedan {pegs}, en los hoyos {holes}",
-    ),
     # The engines' reasons (bot/reasons.py): each game's words hold its engine's codes. Claim
     # reasons end a sentence ("False claim by {user}: {reason}."), so they start in lower case
     # and end without a full stop.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import logging
 import time
 import unicodedata
@@ -22,16 +23,16 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands, tasks
 
+from bot import game_settings
 from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGameCog
 from bot.components import GameButton, Press, drop_route, route_presses
 from bot.games import is_server_manager
-from bot.i18n import LocaleLike, is_spanish, message
+from bot.i18n import LocaleLike, is_spanish, message, register_messages
 from bot.plurals import counted
 from bot.replies import UserError, check_range
 from bot.storage import ServerLanguage, ServerSettings
 from bot.when import WhenError, zone_named
 from engine.errors import quoted
-from engine.loteria import DECKS
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
@@ -50,13 +51,6 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=_("English"), value=ServerLanguage.ENGLISH.value),
     app_commands.Choice(name=_("Spanish"), value=ServerLanguage.SPANISH.value),
 ]
-# The one game with decks (engine.loteria.DECKS): its start command's deck when the host does
-# not choose one is a server setting of its own.
-DECK_GAME = "loteria"
-DECK_CHOICES = [
-    app_commands.Choice(name=_("Classic"), value="classic"),
-    app_commands.Choice(name=_("Family"), value="family"),
-]
 
 
 class GameNight(
@@ -68,6 +62,16 @@ class GameNight(
     def __init__(self, bot: GameNightBot) -> None:
         self.bot = bot
         self.purges = 0  # retention purges made since start-up
+        # ``settings`` is built now, with the games' own options, and stays first in the group.
+        group = self.app_command
+        assert group is not None  # a GroupCog's
+        others = group.commands
+        for command in others:
+            group.remove_command(command.name)
+        group.add_command(self.settings_command())
+        for command in others:
+            group.add_command(command)
+        self.__cog_app_commands__ = [*group.commands]
 
     async def cog_load(self) -> None:
         # The forget-me answers: ``gn:forget:<yes|no>:<member>:<until>``.
@@ -129,20 +133,65 @@ class GameNight(
             f"`{cog.kind}` ({cog.game_kind().name(locale)})" for cog in self.calling_cogs()
         )
 
-    @app_commands.command(
-        name="settings",
-        description=_("Show or change the bot's settings in this server (Manage Server)"),
-    )
-    @app_commands.describe(
-        language=_("The language of games' public messages"),
-        host_role=_("Who may start games: a role, or @everyone for everybody"),
-        game=_("The game the interval and prizes are for"),
-        interval=_("Default seconds between calls (5-120)"),
-        prizes=_("Default prizes: a Lotería plan, or the Housie prizes to play"),
-        time_zone=_("The time zone planned game nights are read in, e.g. America/Mexico_City"),
-        deck=_("The Lotería deck when the host does not choose one"),
-    )
-    @app_commands.choices(language=LANGUAGE_CHOICES, deck=DECK_CHOICES)
+    def settings_command(self) -> app_commands.Command[Any, ..., None]:
+        """``/gamenight settings``: the options every server has, then each game's own
+        (``bot.game_settings``, registered when its cog was imported, before this cog loads),
+        with the prizes option described from what each game's default prizes are."""
+        own = game_settings.options()
+        english, spanish = game_settings.prizes_description()
+        register_messages({}, {english: spanish}, owner=__name__)
+        descriptions = {
+            "language": _("The language of games' public messages"),
+            "host_role": _("Who may start games: a role, or @everyone for everybody"),
+            "game": _("The game the interval and prizes are for"),
+            "interval": _("Default seconds between calls (5-120)"),
+            "prizes": _(english),
+            "time_zone": _(
+                "The time zone planned game nights are read in, e.g. America/Mexico_City"
+            ),
+        } | {option.name: _(option.description) for option in own}
+        choices = {"language": LANGUAGE_CHOICES} | {
+            option.name: [
+                app_commands.Choice(name=_(name), value=value) for name, value in option.choices
+            ]
+            for option in own
+        }
+        shared = inspect.signature(GameNight.settings)
+        parameters = [
+            *(p for p in shared.parameters.values() if p.kind is not p.VAR_KEYWORD),
+            *(
+                inspect.Parameter(
+                    option.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=None,
+                    annotation="str | None",
+                )
+                for option in own
+            ),
+        ]
+
+        async def settings(
+            cog: GameNight, interaction: discord.Interaction[Any], /, **values: Any
+        ) -> None:
+            await cog.settings(interaction, **values)
+
+        # A method of this cog to discord.py (it passes the cog first), with every option.
+        settings.__qualname__ = GameNight.settings.__qualname__
+        setattr(settings, "__signature__", shared.replace(parameters=parameters))  # noqa: B010
+        app_commands.describe(**descriptions)(settings)
+        app_commands.choices(**choices)(settings)
+        command = app_commands.Command(
+            name="settings",
+            description=_("Show or change the bot's settings in this server (Manage Server)"),
+            callback=settings,
+            parent=self.app_command,
+        )
+        command.binding = self
+        command.autocomplete("game")(self.game_autocomplete)
+        command.autocomplete("time_zone")(self.time_zone_autocomplete)
+        command.autocomplete("prizes")(self.prizes_autocomplete)
+        return command
+
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -152,15 +201,16 @@ class GameNight(
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         prizes: str | None = None,
         time_zone: str | None = None,
-        deck: str | None = None,
+        **game_options: str | None,
     ) -> None:
+        """``/gamenight settings``, shown or changed (its command: ``settings_command``)."""
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UserError("server_only")
         if not is_server_manager(interaction):
             raise UserError("need_manage_server")
         change = self.settings_change(
-            language, host_role, game, interval, prizes, time_zone, deck=deck
+            language, host_role, game, interval, prizes, time_zone, **game_options
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = interaction.locale
@@ -183,15 +233,22 @@ class GameNight(
         interval: int | None,
         prizes: str | None,
         time_zone: str | None = None,
-        *,
-        deck: str | None = None,
+        **game_options: str | None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
         """The change the options ask for (None: they ask for none), every value checked first
-        (a bad one is refused and nothing changes)."""
+        (a bad one is refused and nothing changes); ``game_options``: the games' own
+        (``bot.game_settings``), by name."""
         if language is not None and language not in {choice.value for choice in ServerLanguage}:
             raise UserError("settings_bad_language")
-        if deck is not None and deck not in DECKS:
-            raise UserError("loteria_bad_deck")
+        chosen = [
+            (game_of.kind, option, value)
+            for game_of in game_settings.registered()
+            for option in game_of.options
+            if (value := game_options.get(option.name)) is not None
+        ]
+        for _kind, option, value in chosen:
+            if value not in {allowed for _, allowed in option.choices}:
+                raise UserError(option.refusal)
         if host_role is not None and host_role.managed:
             raise UserError("settings_role_managed", role=host_role.id)
         zone_name: str | None = None
@@ -214,8 +271,8 @@ class GameNight(
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
             if prizes is not None:
                 stored_prizes = cog.default_prizes(prizes)  # the start command's refusals
-        asked = (language, host_role, kind, zone_name, deck)
-        if all(value is None for value in asked):
+        asked = (language, host_role, kind, zone_name)
+        if all(value is None for value in asked) and not chosen:
             return None
 
         def change(current: ServerSettings) -> ServerSettings:
@@ -239,9 +296,11 @@ class GameNight(
                         prizes=before.prizes if stored_prizes is None else stored_prizes,
                     ),
                 )
-            if deck is not None:
-                before = updated.defaults(DECK_GAME)
-                updated = updated.with_defaults(DECK_GAME, dataclasses.replace(before, deck=deck))
+            for option_kind, option, value in chosen:
+                before = updated.defaults(option_kind)
+                updated = updated.with_defaults(
+                    option_kind, game_settings.with_option(before, option, value)
+                )
             return updated
 
         return change
@@ -281,10 +340,9 @@ class GameNight(
                     prizes_mark=builtin if defaults.prizes is None else "",
                 )
             )
-            if cog.kind == DECK_GAME:
-                deck_name = message(f"deck_{defaults.deck or 'classic'}", locale)
-                mark = builtin if defaults.deck is None else ""
-                lines.append(message("settings_deck", locale, deck=deck_name, deck_mark=mark))
+            for option in game_settings.of_game(cog.kind).options:
+                value = game_settings.option_value(defaults, option)
+                lines.append(option.line(value, locale, builtin))
         days = self.bot.settings.retention_days
         if days is None:
             lines.append(message("settings_no_retention", locale))
@@ -293,7 +351,6 @@ class GameNight(
         lines.append(message("settings_how", locale))
         return "\n".join(lines)
 
-    @settings.autocomplete("game")
     async def game_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
@@ -304,7 +361,6 @@ class GameNight(
             if typed in _fold(cog.kind) or typed in _fold(cog.game_kind().name(interaction.locale))
         ]
 
-    @settings.autocomplete("time_zone")
     async def time_zone_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
@@ -312,7 +368,6 @@ class GameNight(
             :AUTOCOMPLETE_LIMIT
         ]
 
-    @settings.autocomplete("prizes")
     async def prizes_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:

@@ -32,24 +32,6 @@ from bot.games import GameCog
 ROOT = Path(__file__).resolve().parents[1]
 SEARCHED = ("bot", "cogs", "engine")
 
-# Files that still name games while issue 26 is under way, each with why. The lead removes an
-# entry once its file is clear: the test fails on an entry whose file no longer names a game (or
-# is gone), so this list only shrinks.
-STILL_NAMING: dict[str, str] = {
-    # The words bot/ itself draws with (the pictures' words, the summary's alt text, /help's
-    # pictures), which move when the renderers sit beside their games:
-    "bot/i18n.py": "the renderers' words",
-    # Not taken up in issue 26 (nobody clears them yet):
-    "bot/render/__init__.py": "re-exports every game's renderer",
-    "bot/render/__main__.py": "previews of every game's pictures",
-    "bot/render/help.py": "/help's pictures of Lotería's patterns and Housie's prizes",
-    "bot/render/results.py": "the calling games' end pictures",
-    "bot/render/leaderboard.py": "the leaderboard's sample titles",
-    "bot/config.py": "the signing key's message names Housie's ticket codes",
-    "bot/ops/cli.py": "the program's description names Lotería and Housie",
-    "cogs/gamenight.py": "Lotería's deck as a server setting (DECK_GAME)",
-}
-
 # The English words that are also a game's kind, where they mean the word: (file, word).
 ORDINARY_WORDS = {
     ("bot/ops/config_check.py", "dots"),  # a token's parts "separated by dots"
@@ -178,7 +160,4 @@ def test_the_search_finds_whole_words_in_strings_and_identifiers():
 
 def test_no_game_is_named_outside_its_own_files():
     found = names_found()
-    unexpected = {path: lines for path, lines in found.items() if path not in STILL_NAMING}
-    assert unexpected == {}, "games named outside their own files (list them from the cogs)"
-    cleared = sorted(path for path in STILL_NAMING if path not in found)
-    assert cleared == [], "these files name no game any more: take them off STILL_NAMING"
+    assert found == {}, "games named outside their own files (take them from the loaded cogs)"

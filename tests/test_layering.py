@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.ops.backup",
         "bot.fleet.gateway_sessions",
     ),
-    ("bot.ops.invite", "bot.ops.config_check", "bot.components"),
+    ("bot.ops.invite", "bot.ops.config_check", "bot.components", "bot.game_settings"),
     ("bot.games",),
     ("bot.calling", "bot.table", "bot.ops.http_server"),
     ("bot.app",),

@@ -50,12 +50,14 @@ import discord
 
 from bot import render
 from bot.app import (
+    EXTENSIONS,
     INTERACTION_GRACE,
     STOP_SIGNALS,
     GameNightBot,
     SessionStartsExhaustedError,
     freeze_when_warm,
     start_endpoint,
+    warm_up_pictures,
 )
 from bot.config import Settings
 from bot.fleet.shards import format_shards
@@ -189,7 +191,7 @@ class FleetProcess:
             # A standby's first client starts during a takeover, with every game of the shards
             # taken over due at once: the pictures' palettes and pieces are ready by then.
             render.limit_retained_memory()
-            self._warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
+            self._warm_up = warm_up_pictures(self.bot_options.get("extensions", EXTENSIONS))
         heartbeats = asyncio.create_task(self._keep_heartbeat(), name="gamenight-leases")
         keepers = [
             asyncio.create_task(self._keep_slot(slot), name=f"gamenight-{slot.name}-client")

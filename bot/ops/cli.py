@@ -537,7 +537,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     """The parser of the ``gamenight`` command line, a sub-parser per :data:`COMMANDS` entry."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Game Night, a Discord bot for Lotería, Housie and table games. "
+        description="Game Night, a Discord bot for calling games and table games. "
         "Without a command, it runs the bot.",
         epilog=f"'{prog} COMMAND --help' explains each command. Settings: see .env.example.",
     )

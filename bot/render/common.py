@@ -31,6 +31,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import LocaleLike, is_spanish
 
+# The fixed values the games' sample pictures are made from (``GameCog.sample_pictures``,
+# ``python -m bot.render --sample``), so that they are the same on every run.
+SAMPLE_SEED = bytes(range(32))
+SAMPLE_GAME = "L7Q2"
+
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment description
 MAX_SIDE = 4096  # keep every image well inside what Discord previews

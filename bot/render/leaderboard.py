@@ -231,10 +231,10 @@ def render_leaderboard(
     return Rendered(encode_png(image), alt, safe_filename("leaderboard"))
 
 
-def samples() -> list[tuple[str, Rendered]]:
-    """A server's leaderboard of the last 7 days: five games, names in several scripts."""
+def samples(titles: Sequence[str]) -> list[tuple[str, Rendered]]:
+    """A server's leaderboard of the last 7 days, a card for each game of ``titles`` (the
+    games found, as ``/stats`` lists them), names in several scripts."""
     names = ("Alice", "محمد عبد الله", "李小龍", "Maximiliano Alessandro Fernández", "Zoë ✨")
-    titles = ("Lotería", "Housie", "Tic-tac-toe", "Dots and Boxes", "Tricky Triangle")
     games = [
         GameStandings(
             title,

@@ -1,11 +1,13 @@
 """The picture a calling game ends on: each winner's board with the winning cells, their name,
 the prize and the call they won it on, labelled in the server's language.
 
-The boards are the players' own pictures (``loteria.tabla_image``, ``housie.ticket_image``)
-without their title bands, marked as they stood at the winning call, and scaled down. Winners
-are laid out in a grid, several to a row; up to ``PER_PAGE`` share a picture and more make more
-pictures (``MAX_PAGES`` at most: Discord's limit of attachments on one message). The same
-board may appear twice: a player can win two prizes with it.
+What is every game's is here: the grid of winners, several to a row, their captions, the title
+band and the pages. Each game draws its own boards and words their captions and alt text
+(``bot/render/<game>/results.py``, which the game's cog calls): its players' own board pictures
+without their title bands, marked as they stood at the winning call, scaled down here. Up to
+``PER_PAGE`` winners share a picture and more make more pictures (``MAX_PAGES`` at most:
+Discord's limit of attachments on one message). The same board may appear twice: a player can
+win two prizes with it.
 """
 
 from __future__ import annotations
@@ -16,22 +18,16 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.i18n import LocaleLike, message
-from bot.render import housie as housie_render
-from bot.render import loteria as loteria_render
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     RGB,
     FontFace,
-    Palette,
     Rendered,
     encode_png,
     limit_alt_text,
     safe_filename,
-    tint,
 )
 from bot.render.text import Label, Span, fit_line
-from engine.housie import COLUMNS, ROWS, Ticket
-from engine.loteria import TABLA_CELLS, Deck, Pattern, Tabla
 
 PER_PAGE = 12  # winners on one picture
 MAX_PAGES = 10  # pictures on one message (Discord's attachment limit)
@@ -45,36 +41,7 @@ PANEL_PAD = 12  # inside a panel's backdrop
 
 
 @dataclass(frozen=True, slots=True)
-class LoteriaWin:
-    """A Lotería prize won: ``cells`` (a winning cell mask, as ``ClaimResult.cells``) of the
-    winner's ``tabla`` completed ``pattern`` by call ``seq``. ``prize`` is the prize as the
-    players read it (in the server's language); ``shared`` when others won it on the same call."""
-
-    name: str
-    prize: str
-    pattern: Pattern
-    seq: int
-    tabla: Tabla
-    cells: int
-    shared: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class HousieWin:
-    """A Housie prize won: ``numbers`` (``PrizeCheck.numbers``) of the winner's ticket numbered
-    ``ticket_number`` among theirs, by call ``seq``. ``prize`` as the players read it."""
-
-    name: str
-    prize: str
-    seq: int
-    ticket: Ticket
-    numbers: frozenset[int]
-    ticket_number: int
-    shared: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Look:
+class Look:
     """How one game's result picture looks: its colours, title and board sizes."""
 
     title: str
@@ -94,7 +61,9 @@ class _Look:
 
 
 @dataclass(frozen=True, slots=True)
-class _Panel:
+class Panel:
+    """One winner: their board, name, prize and the call's detail, and whether it is shared."""
+
     board: Image.Image  # full size; scaled to the grid
     name: str
     prize: str
@@ -110,7 +79,7 @@ def _grid(count: int, widest: int) -> tuple[int, int]:
     return columns, rows
 
 
-def _draw_band(image: Image.Image, look: _Look, heading: str, page: str) -> None:
+def _draw_band(image: Image.Image, look: Look, heading: str, page: str) -> None:
     """The title band: the game's name on the left, the heading (and page) on the right."""
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, image.width - 1, BAND - 1), fill=look.band)
@@ -131,8 +100,8 @@ def _draw_band(image: Image.Image, look: _Look, heading: str, page: str) -> None
 def _draw_panel(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    panel: _Panel,
-    look: _Look,
+    panel: Panel,
+    look: Look,
     origin: tuple[int, int],
     board: Image.Image,
     shared_word: str,
@@ -183,7 +152,7 @@ class PageLayout:
     boards: tuple[tuple[int, int, int, int], ...]
 
 
-def page_layout(count: int, look: _Look, board_size: tuple[int, int]) -> PageLayout:
+def page_layout(count: int, look: Look, board_size: tuple[int, int]) -> PageLayout:
     """The layout of a page of ``count`` winners whose boards are ``board_size`` at full size."""
     columns, rows = _grid(count, len(look.board_widths))
     board_width = look.board_widths[columns - 1]
@@ -205,8 +174,8 @@ def page_layout(count: int, look: _Look, board_size: tuple[int, int]) -> PageLay
 
 
 def _page_image(
-    panels: Sequence[_Panel],
-    look: _Look,
+    panels: Sequence[Panel],
+    look: Look,
     heading: str,
     page: str,
     *,
@@ -224,10 +193,10 @@ def _page_image(
     return image
 
 
-def _pages(
-    panels: Sequence[_Panel],
+def pages(
+    panels: Sequence[Panel],
     alt_entries: Sequence[tuple[str, str]],
-    look: _Look,
+    look: Look,
     *,
     game_id: str,
     alt_head: Callable[[str], str],
@@ -266,200 +235,10 @@ def _pages(
     return result
 
 
-# -- Lotería -------------------------------------------------------------------------------------
-
-# The tabla keeps its frame: the rows above the title band's floor, then the grid.
-_TABLA_FRAME = 18  # the tabla's top edge with its two border lines
-_TABLA_GRID_TOP = loteria_render.HEADER - 14  # just above the gold rings of the top row
-
-LOTERIA_LOOK = _Look(
-    title="¡LOTERÍA!",
-    background=Palette.BOARD,
-    band=Palette.BOARD_DARK,
-    band_text=Palette.GOLD,
-    band_detail=Palette.CREAM,
-    backdrop=Palette.BOARD_DARK,
-    backdrop_edge=tint(Palette.BOARD, 0.25, Palette.GOLD),
-    name=Palette.CREAM,
-    prize=Palette.GOLD,
-    detail=Palette.GOLD_LIGHT,
-    shared_fill=Palette.GOLD,
-    shared_text=Palette.INK,
-    board_widths=(420, 360, 320, 280),
-)
-
-
-def loteria_board(win: LoteriaWin, deck: Deck, called: Sequence[int]) -> Image.Image:
-    """The winner's tabla as it stood at the winning call, winning cells ringed, no title."""
-    tabla = loteria_render.tabla_image(
-        win.tabla,
-        deck,
-        game_id="",
-        tabla_number=0,
-        called=called[: win.seq],
-        winning_cells=win.cells,
-        pattern=win.pattern,
-        mapped=True,
-    )
-    top = tabla.crop((0, 0, tabla.width, _TABLA_FRAME))
-    grid = tabla.crop((0, _TABLA_GRID_TOP, tabla.width, tabla.height))
-    board = Image.new("RGB", (tabla.width, top.height + grid.height))
-    board.paste(top, (0, 0))
-    board.paste(grid, (0, top.height))
-    return board
-
-
-def _check_seq(seq: int, called: Sequence[int]) -> None:
+def check_seq(seq: int, called: Sequence[int]) -> None:
+    """Refuse a prize said to be won on a call that was not made."""
     if not 1 <= seq <= len(called):
         raise ValueError(f"a prize won on call {seq}, but {len(called)} calls were made")
-
-
-def render_loteria_result(
-    wins: Sequence[LoteriaWin],
-    deck: Deck,
-    *,
-    game_id: str,
-    called: Sequence[int],
-    locale: LocaleLike = None,
-) -> list[Rendered]:
-    """The winners of a Lotería game (``called``: its calls in order), in the order given (the
-    order prizes were won), one picture per ``PER_PAGE``; no winners, no picture."""
-    panels = []
-    alt_entries = []
-    for win in wins:
-        _check_seq(win.seq, called)
-        if not 0 < win.cells < 1 << TABLA_CELLS:
-            raise ValueError(f"winning cells {win.cells:#x} is not a nonempty 16-bit cell mask")
-        card = deck.card(called[win.seq - 1]).spanish
-        detail = message("result_call_card", locale, seq=win.seq, card=card)
-        panels.append(
-            _Panel(loteria_board(win, deck, called), win.name, win.prize, win.shared, detail)
-        )
-        cards = ", ".join(
-            deck.card(number).spanish
-            for cell, number in enumerate(win.tabla.numbers)
-            if win.cells >> cell & 1
-        )
-        values = {
-            "prize": win.prize,
-            "shared": message("result_alt_shared", locale) if win.shared else "",
-            "name": win.name,
-            "seq": win.seq,
-            "card": card,
-        }
-        alt_entries.append(
-            (
-                message("result_alt_loteria", locale, cards=cards, **values),
-                message("result_alt_loteria_short", locale, **values),
-            )
-        )
-    return _pages(
-        panels,
-        alt_entries,
-        LOTERIA_LOOK,
-        game_id=game_id,
-        alt_head=lambda page: message("result_alt_loteria_head", locale, game=game_id, page=page),
-        locale=locale,
-    )
-
-
-# -- Housie --------------------------------------------------------------------------------------
-
-
-def housie_look(locale: LocaleLike) -> _Look:
-    return _Look(
-        title=message("result_housie_title", locale),
-        background=Palette.PAPER,
-        band=Palette.TEAL,
-        band_text=Palette.PAPER,
-        band_detail=Palette.GOLD_LIGHT,
-        backdrop=Palette.CREAM,
-        backdrop_edge=tint(Palette.TEAL, 0.55),
-        name=Palette.INK,
-        prize=Palette.BOARD,
-        detail=Palette.MUTED,
-        shared_fill=Palette.GOLD,
-        shared_text=Palette.INK,
-        board_widths=(560, 460, 380),
-    )
-
-
-def housie_board(win: HousieWin, called: Sequence[int]) -> Image.Image:
-    """The winner's ticket grid as it stood at the winning call, the prize's numbers on gold."""
-    ticket = housie_render.ticket_image(
-        win.ticket,
-        game_id="",
-        code="",
-        called=called[: win.seq],
-        winning=win.numbers,
-        mapped=True,
-    )
-    # The grid and its outline (three pixels wide, one of them outside the cells above).
-    left = housie_render.MARGIN - 2
-    top = housie_render.BAND - 1
-    right = housie_render.MARGIN + COLUMNS * housie_render.CELL + 2
-    bottom = housie_render.BAND + ROWS * housie_render.CELL + 2
-    return ticket.crop((left, top, right, bottom))
-
-
-def render_housie_result(
-    wins: Sequence[HousieWin],
-    *,
-    game_id: str,
-    called: Sequence[int],
-    locale: LocaleLike = None,
-) -> list[Rendered]:
-    """The winners of a Housie game (``called``: its calls in order), in the order given (the
-    order prizes were won), one picture per ``PER_PAGE``; no winners, no picture."""
-    panels = []
-    alt_entries = []
-    for win in wins:
-        _check_seq(win.seq, called)
-        ticket_numbers = {number for row in win.ticket.rows for number in row if number}
-        if not win.numbers or not win.numbers <= ticket_numbers:
-            raise ValueError(f"winning numbers {sorted(win.numbers)} are not on the ticket")
-        number = called[win.seq - 1]
-        detail = message(
-            "result_call_number", locale, ticket=win.ticket_number, seq=win.seq, number=number
-        )
-        panels.append(_Panel(housie_board(win, called), win.name, win.prize, win.shared, detail))
-        values = {
-            "prize": win.prize,
-            "shared": message("result_alt_shared", locale) if win.shared else "",
-            "name": win.name,
-            "ticket": win.ticket_number,
-            "seq": win.seq,
-            "number": number,
-        }
-        alt_entries.append(
-            (
-                message(
-                    "result_alt_housie",
-                    locale,
-                    numbers=", ".join(map(str, sorted(win.numbers))),
-                    **values,
-                ),
-                message("result_alt_housie_short", locale, **values),
-            )
-        )
-    return _pages(
-        panels,
-        alt_entries,
-        housie_look(locale),
-        game_id=game_id,
-        alt_head=lambda page: message("result_alt_housie_head", locale, game=game_id, page=page),
-        locale=locale,
-    )
-
-
-__all__ = [
-    "MAX_PAGES",
-    "PER_PAGE",
-    "HousieWin",
-    "LoteriaWin",
-    "render_housie_result",
-    "render_loteria_result",
-]
 
 
 # -- samples (python -m bot.render --sample) ----------------------------------------------------
@@ -480,75 +259,13 @@ SAMPLE_NAMES = (
 )
 
 
-def samples() -> list[tuple[str, Rendered]]:
-    """A Lotería night (line, corners, full) in Spanish and a Housie night of eight prizes in
-    English, played from a fixed seed as the bot would judge them."""
-    from engine.fairness import draw_order
-    from engine.housie import Prize, check_prize, tickets_at
-    from engine.loteria import CLASSIC_DECK, DECK_SIZE, check_claim, tablas_at
-
-    seed = bytes(range(32))
-    order = draw_order(seed, DECK_SIZE)
-    tablas = tablas_at(seed, 0, len(SAMPLE_NAMES))
-    loteria_wins = []
-    at = 1
-    for pattern in (Pattern.LINE, Pattern.CORNERS, Pattern.FULL):
-        # The prize goes on the first call from ``at`` on that completes it for someone.
-        while not any(check_claim(t, order[:at], pattern).valid for t in tablas):
-            at += 1
-        won = [(i, check_claim(t, order[:at], pattern)) for i, t in enumerate(tablas)]
-        won = [(i, claim) for i, claim in won if claim.valid]
-        for i, claim in won:
-            loteria_wins.append(
-                LoteriaWin(
-                    SAMPLE_NAMES[i],
-                    pattern.spanish,
-                    pattern,
-                    at,
-                    tablas[i],
-                    claim.cells,
-                    shared=len(won) > 1,
-                )
-            )
-    calls = draw_order(seed, 90)
-    tickets = tickets_at(seed, 0, 2 * len(SAMPLE_NAMES))  # two to a player
-    housie_wins = []
-    houses: set[int] = set()
-    house_at = 1
-    for prize in Prize:
-        # Each prize on its own first completion; the houses one after another, on new tickets.
-        check = Prize.FULL_HOUSE if prize.is_house else prize
-        at = house_at if prize.is_house else 1
-        eligible = [i for i in range(len(tickets)) if i not in houses or not prize.is_house]
-        while not any(check_prize(tickets[i], calls[:at], check).valid for i in eligible):
-            at += 1
-        found = {}
-        for i in eligible:  # a player wins a prize once, with their first ticket that has it
-            result = check_prize(tickets[i], calls[:at], check)
-            if result.valid and i // 2 not in found:
-                found[i // 2] = (i, result.numbers)
-        if prize.is_house:
-            found = dict(list(found.items())[:1])
-            houses.update(i for i, _ in found.values())
-            house_at = at
-        for player, (i, numbers) in found.items():
-            housie_wins.append(
-                HousieWin(
-                    SAMPLE_NAMES[player],
-                    prize.display_name,
-                    at,
-                    tickets[i],
-                    numbers,
-                    i % 2 + 1,
-                    shared=len(found) > 1,
-                )
-            )
-    return [
-        (
-            "results-loteria.png",
-            render_loteria_result(
-                loteria_wins, CLASSIC_DECK, game_id="L7Q2", called=order, locale="es-ES"
-            )[0],
-        ),
-        ("results-housie.png", render_housie_result(housie_wins, game_id="H42", called=calls)[0]),
-    ]
+__all__ = [
+    "MAX_PAGES",
+    "PER_PAGE",
+    "SAMPLE_NAMES",
+    "Look",
+    "Panel",
+    "check_seq",
+    "page_layout",
+    "pages",
+]

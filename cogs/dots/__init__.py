@@ -35,6 +35,7 @@ from bot.table import (
     Shown,
 )
 from bot.table.options import DuelOptions
+from cogs.dots import samples
 from cogs.dots.solution import solved_board
 from engine.dots import MAX_SIDE, MIN_SIDE, DotsGame, Level, Line, Orientation, Player, choose_line
 
@@ -330,6 +331,10 @@ class DotsCog(DuelCog[DotsGame, DotsOptions], name="Dots and Boxes"):
     # -- /help ---------------------------------------------------------------------------------
 
     help_keys = ("help_dots_summary", "help_dots_rules")
+
+    # -- its pictures as samples ---------------------------------------------------------------
+
+    sample_pictures = staticmethod(samples.sample_pictures)
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -27,15 +27,17 @@ from bot.calling import (
     Verdict,
     option,
 )
+from bot.game_settings import GameSettings, register_game_settings
 from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
 from bot.render import Rendered
-from bot.render import help as render_help
 from bot.render import housie as render
-from bot.render import results as render_results
+from bot.render.housie import help as render_help
+from bot.render.housie import results as render_results
 from bot.replies import UserError, answer, check_range, defer_public, send_ephemeral
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
+from cogs.housie import samples
 from cogs.housie.call_names import nickname
 from engine import housie
 from engine.errors import GameError, quoted
@@ -565,6 +567,11 @@ class Housie(
         names = {prize: self.prize_name(prize.value, locale) for prize in Prize}
         return [render_help.render_housie_prizes(locale, names)]
 
+    # -- its pictures, ahead of a game and as samples ------------------------------------------
+
+    warm_up_pictures = staticmethod(render.warm_up)
+    sample_pictures = staticmethod(samples.sample_pictures)
+
 
 def prizes_of(switches: Sequence[str]) -> tuple[Prize, ...]:
     """The prizes played with ``switches`` on, in the order they are played."""
@@ -635,6 +642,9 @@ def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if ch.isalnum() and not unicodedata.combining(ch))
 
+
+# What Housie adds to /gamenight settings: its prizes in the prizes option's description.
+register_game_settings(GameSettings(Housie.kind, prizes="housie_settings_prizes"))
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(Housie(bot))

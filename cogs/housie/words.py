@@ -2,8 +2,8 @@
 English and Spanish, and its commands' Spanish names and descriptions.
 
 The cog imports this module, which registers them with ``bot.i18n`` (``register_messages``).
-What a module of ``bot/`` names stays in ``bot/i18n.py``: the words every game shares, and
-those its pictures draw (``bot/render/housie.py``)."""
+The words every game shares stay in ``bot/i18n.py``; those its pictures draw sit beside its
+renderer (``bot/render/housie/words.py``)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,8 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
 
 # key -> (English, Spanish), formatted with str.format(**values).
 MESSAGES: dict[str, tuple[Text, Text]] = {
+    # What it adds to /gamenight settings (bot.game_settings).
+    "housie_settings_prizes": ("the Housie prizes to play", "los premios de tómbola que se juegan"),
     # What the cog says (cogs/housie/__init__.py).
     "housie_call": (
         "🔢 **{value}** · number {seq} of {total}",

@@ -25,14 +25,16 @@ from bot.calling import (
     Verdict,
     option,
 )
-from bot.i18n import LocaleLike, is_spanish
+from bot.game_settings import GameOption, GameSettings, register_game_settings
+from bot.i18n import LocaleLike, is_spanish, message
 from bot.render import Rendered
-from bot.render import help as render_help
 from bot.render import loteria as render
-from bot.render import results as render_results
+from bot.render.loteria import help as render_help
+from bot.render.loteria import results as render_results
 from bot.replies import UserError, check_range
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, member_cooldown
+from cogs.loteria import samples
 from cogs.loteria.verses import Verse, verse_of_card
 from engine.errors import GameError, quoted
 from engine.loteria import (
@@ -53,6 +55,7 @@ PATTERN_CHOICES = [
 ]
 DEFAULT_PLAN = "line, full"
 DEFAULT_DECK = "classic"  # when neither the host nor the server (/gamenight settings) chooses
+DECK_CHOICES = (("Classic", "classic"), ("Family", "family"))  # (name, a name of DECKS)
 PRIZE_PLANS = (
     "line",
     "full",
@@ -323,10 +326,7 @@ class Loteria(
         verses=_("The cantor's verse with each card, or first as a riddle"),
     )
     @app_commands.choices(
-        deck=[
-            app_commands.Choice(name=_("Classic"), value="classic"),
-            app_commands.Choice(name=_("Family"), value="family"),
-        ],
+        deck=[app_commands.Choice(name=_(name), value=value) for name, value in DECK_CHOICES],
         verses=[
             app_commands.Choice(name=_("On"), value=VERSES_ON),
             app_commands.Choice(name=_("Off"), value=VERSES_OFF),
@@ -410,6 +410,36 @@ class Loteria(
 
     def help_pictures(self, locale: LocaleLike) -> list[Rendered]:
         return [render_help.render_loteria_patterns(locale)]
+
+    # -- its pictures, ahead of a game and as samples ------------------------------------------
+
+    warm_up_pictures = staticmethod(render.warm_up)
+    sample_pictures = staticmethod(samples.sample_pictures)
+
+
+def deck_setting_line(deck: str | None, locale: LocaleLike, builtin: str) -> str:
+    """The server's deck, as /gamenight settings shows it (``builtin``: the command's own)."""
+    name = message(f"deck_{deck or DEFAULT_DECK}", locale)
+    return message("settings_deck", locale, deck=name, deck_mark=builtin if deck is None else "")
+
+
+# What Lotería adds to /gamenight settings: its plans in the prizes option's description, and
+# the deck a host who does not choose one gets.
+register_game_settings(
+    GameSettings(
+        Loteria.kind,
+        prizes="loteria_settings_prizes",
+        options=(
+            GameOption(
+                "deck",
+                "The Lotería deck when the host does not choose one",
+                DECK_CHOICES,
+                "loteria_bad_deck",
+                deck_setting_line,
+            ),
+        ),
+    )
+)
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -2,8 +2,8 @@
 English and Spanish, and its commands' Spanish names and descriptions.
 
 The cog imports this module, which registers them with ``bot.i18n`` (``register_messages``).
-What a module of ``bot/`` names stays in ``bot/i18n.py``: the words every game shares, and
-those its pictures draw (``bot/render/loteria.py``)."""
+The words every game shares stay in ``bot/i18n.py``; those its pictures draw sit beside its
+renderer (``bot/render/loteria/words.py``)."""
 
 from __future__ import annotations
 
@@ -36,10 +36,26 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Off": "No",
     "Riddle: the verse first, the card after": "Adivinanza: primero el verso, luego la carta",
     "The pattern you completed": "La figura que completaste",
+    # Its option of /gamenight settings (bot.game_settings).
+    "The Lotería deck when the host does not choose one": (
+        "La baraja de la lotería si el anfitrión no elige una"
+    ),
 }
 
 # key -> (English, Spanish), formatted with str.format(**values).
 MESSAGES: dict[str, tuple[Text, Text]] = {
+    # Its decks, and what it adds to /gamenight settings (bot.game_settings).
+    "deck_classic": ("classic deck", "baraja clásica"),
+    "deck_family": ("family deck", "baraja familiar"),
+    "loteria_bad_deck": (
+        "Choose the classic or the family deck.",
+        "Elige la baraja clásica o la familiar.",
+    ),
+    "settings_deck": (
+        "**Lotería deck** when the host does not choose one: {deck}{deck_mark}",
+        "**Baraja de la lotería** si el anfitrión no elige una: {deck}{deck_mark}",
+    ),
+    "loteria_settings_prizes": ("a Lotería plan", "un plan de Lotería"),
     # What the cog says (cogs/loteria/__init__.py).
     "call_line": (
         "🎴 **{spanish}** ({english}) · card {seq} of {total}{playing}",

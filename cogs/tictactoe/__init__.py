@@ -25,6 +25,7 @@ from bot.replies import UserError
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, SandboxPlan, SandboxPress, Shown
 from bot.table.options import DuelOptions
+from cogs.tictactoe import samples
 from engine.errors import quoted
 from engine.tictactoe import MAX_SIZE, MIN_SIZE, Level, Player, Rules, TicTacToe, choose_move
 
@@ -258,6 +259,10 @@ class TicTacToeCog(DuelCog[TicTacToe, TicTacToeOptions], name="Tic-tac-toe"):
     # -- /help ---------------------------------------------------------------------------------
 
     help_keys = ("help_tictactoe_summary", "help_tictactoe_rules")
+
+    # -- its pictures as samples ---------------------------------------------------------------
+
+    sample_pictures = staticmethod(samples.sample_pictures)
 
 
 async def setup(bot: GameNightBot) -> None:

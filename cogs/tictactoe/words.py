@@ -2,8 +2,8 @@
 English and Spanish, and its commands' Spanish names and descriptions.
 
 The cog imports this module, which registers them with ``bot.i18n`` (``register_messages``).
-What a module of ``bot/`` names stays in ``bot/i18n.py``: the words every game shares, and
-those its pictures draw (``bot/render/tictactoe.py``)."""
+The words every game shares stay in ``bot/i18n.py``; those its pictures draw sit beside its
+renderer (``bot/render/tictactoe/words.py``)."""
 
 from __future__ import annotations
 

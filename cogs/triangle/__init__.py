@@ -30,6 +30,7 @@ from bot.storage import GameRow, GameStatus
 from bot.table import SandboxPlan, SandboxPress, Shown, TableGameCog
 from bot.table.options import TableOptions
 from bot.throttle import HINT_RATE, SOLVE_RATE, Lane, member_cooldown
+from cogs.triangle import samples
 from engine.triangle import (
     COORDINATES,
     HOLES,
@@ -509,6 +510,10 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
     # -- /help ---------------------------------------------------------------------------------
 
     help_keys = ("help_triangle_summary", "help_triangle_rules")
+
+    # -- its pictures as samples ---------------------------------------------------------------
+
+    sample_pictures = staticmethod(samples.sample_pictures)
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -259,6 +259,11 @@ def dict_keys(path: Path, name: str) -> list[str]:
     return []
 
 
+def renderers_words() -> list[Path]:
+    """The words beside each game's pictures (``bot/render/<game>/words.py``)."""
+    return sorted(ROOT.joinpath("bot", "render").glob("*/words.py"))
+
+
 def test_every_cogs_words_are_among_the_checked_messages():
     """The checks above walk MESSAGES: every game's words are in it (tests/conftest.py imports
     the cogs the bot discovers), with their commands' Spanish."""
@@ -274,6 +279,17 @@ def test_every_cogs_words_are_among_the_checked_messages():
         assert [name for name in commands if name not in COMMAND_TRANSLATIONS] == [], words
 
 
+def test_every_renderers_words_are_among_the_checked_messages():
+    """The words each game's pictures draw, beside its renderer, are in MESSAGES too: each
+    cog the bot discovers imports its renderer, which registers them."""
+    found = renderers_words()
+    assert len(found) >= 5  # the five games' pictures
+    for words in found:
+        keys = dict_keys(words, "MESSAGES")
+        assert keys, words
+        assert [key for key in keys if key not in MESSAGES] == [], words
+
+
 def test_a_cog_reloaded_registers_its_words_again():
     import cogs.triangle.words
 
@@ -285,12 +301,22 @@ def test_a_cog_reloaded_registers_its_words_again():
 
 def test_the_bot_names_only_its_own_words():
     """A module of bot/ never needs words only a cog brings (it may run before, or without,
-    that cog): every key it names is one of bot/i18n.py's own. A key a game provides reaches
-    bot/ through its cog (``exhausted_reason``, ``help_keys``, an engine's reason code)."""
-    own = set(dict_keys(ROOT / "bot" / "i18n.py", "MESSAGES"))
+    that cog): every key it names is one of bot/i18n.py's own, or, in a game's renderer, one of
+    the words beside it (``bot/render/<game>/words.py``, which the renderer imports). A key a
+    game provides reaches bot/ through its cog (``exhausted_reason``, ``help_keys``, an engine's
+    reason code)."""
+    shared = set(dict_keys(ROOT / "bot" / "i18n.py", "MESSAGES"))
+    pictures = {words.parent: set(dict_keys(words, "MESSAGES")) for words in renderers_words()}
     bot_sources = [path for path in SOURCES if path.is_relative_to(ROOT / "bot")]
     literal, _ = keys_used(bot_sources)
     assert len(literal) > 100  # the scan found bot/'s keys
-    assert sorted(literal - own) == []
+    unknown = []
+    for path in bot_sources:
+        own = shared | pictures.get(path.parent, set())
+        used, _ = keys_used([path])
+        unknown += [f"{path.relative_to(ROOT)}: {key}" for key in sorted(used - own)]
+    assert unknown == []
     games = {key for words in words_modules() for key in dict_keys(words, "MESSAGES")}
-    assert own.isdisjoint(games)
+    # No key in two places: the shared words, the cogs' and each renderer's.
+    places = [shared, games, *pictures.values()]
+    assert sum(len(keys) for keys in places) == len(set().union(*places))

@@ -19,7 +19,8 @@ from PIL import Image
 from bot.app import EXTENSIONS
 from bot.games import GameKind
 from bot.i18n import MESSAGES
-from bot.render.help import render_housie_prizes, render_loteria_patterns
+from bot.render.housie.help import render_housie_prizes
+from bot.render.loteria.help import render_loteria_patterns
 from cogs.help import described, paginate, whole_lines
 from cogs.housie import SPANISH_PRIZE_NAMES
 from emulator import Emulator

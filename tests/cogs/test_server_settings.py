@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.replies import UserError
 from bot.storage import GameStatus, ServerSettings
 from emulator import Emulator
 from engine.housie import HousieGame
@@ -322,3 +323,41 @@ async def test_the_options_are_offered_as_they_are_typed(emulator: Emulator, sta
     assert zones[0] == "America/Mexico_City"
     assert zones == ["America/Mexico_City"]  # not the old aliases (Mexico/General)
     assert len(await manager.autocomplete("gamenight settings", "time_zone", "")) == 25
+
+
+async def test_the_settings_command_is_synced_with_every_games_options(
+    emulator: Emulator, start_bot
+):
+    """The options a game adds (bot.game_settings: Lotería's deck, the words of each game's
+    default prizes) are declared before the tree syncs, after the shared ones, worded and
+    localised as they always were; a value the choices do not hold is the game's refusal."""
+    emulator.add_guild("Game Night")
+    bot = await start_bot()
+    gamenight = next(c for c in emulator.synced_commands if c["name"] == "gamenight")
+    assert [o["name"] for o in gamenight["options"]] == ["settings", "forget-me"]
+    settings = gamenight["options"][0]
+    options = {o["name"]: o for o in settings.get("options", [])}
+    assert list(options) == [
+        "language", "host_role", "game", "interval", "prizes", "time_zone", "deck",
+    ]  # fmt: skip
+    prizes, deck = options["prizes"], options["deck"]
+    assert prizes["description"] == "Default prizes: a Lotería plan, or the Housie prizes to play"
+    assert prizes["description_localizations"]["es-ES"] == (
+        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
+    )
+    assert deck["description"] == "The Lotería deck when the host does not choose one"
+    assert deck["description_localizations"]["es-419"] == (
+        "La baraja de la lotería si el anfitrión no elige una"
+    )
+    assert deck["name_localizations"]["es-ES"] == "baraja"
+    assert [(c["name"], c["value"]) for c in deck["choices"]] == [
+        ("Classic", "classic"),
+        ("Family", "family"),
+    ]
+    assert [c["name_localizations"]["es-ES"] for c in deck["choices"]] == ["Clásica", "Familiar"]
+    assert all(not o.get("required") for o in options.values())
+
+    # Discord offers the choices only; a value from elsewhere is refused all the same.
+    with pytest.raises(UserError) as refused:
+        bot.get_cog("GameNight").settings_change(None, None, None, None, None, deck="tarot")
+    assert refused.value.text("en-US") == "Choose the classic or the family deck."

@@ -4,21 +4,23 @@ the engine says it is won, labelled and described in English and Spanish."""
 import pytest
 
 from bot.i18n import MESSAGES
-from bot.render import help as render_help
 from bot.render.common import FontFace, Palette, missing_glyphs
-from bot.render.help import (
-    CARD_HEIGHT,
-    CARD_WIDTH,
+from bot.render.housie import help as render_help
+from bot.render.housie.help import (
     CELL,
     HOUSIE_PRIZES,
     TICKET_LABEL,
+    prize_example,
+    render_housie_prizes,
+    ticket_panel_origin,
+)
+from bot.render.loteria.help import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
     card_origin,
     loteria_panels,
     panel_origin,
-    prize_example,
-    render_housie_prizes,
     render_loteria_patterns,
-    ticket_panel_origin,
 )
 from cogs.housie import SPANISH_PRIZE_NAMES as SPANISH_NAMES
 from engine.housie import Prize, check_prize, prize_numbers

@@ -8,22 +8,20 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.render import housie, results
+from bot.i18n import message
+from bot.render import Rendered, housie, results
 from bot.render.common import ALT_TEXT_LIMIT, MAX_SIDE, FontFace, missing_glyphs
 from bot.render.housie import ticket_image
-from bot.render.loteria import tabla_image
-from bot.render.results import (
-    MAX_PAGES,
-    PER_PAGE,
+from bot.render.housie.results import (
     HousieWin,
-    LoteriaWin,
     housie_board,
     housie_look,
-    loteria_board,
-    page_layout,
     render_housie_result,
-    render_loteria_result,
 )
+from bot.render.loteria import results as loteria_results
+from bot.render.loteria import tabla_image
+from bot.render.loteria.results import LoteriaWin, loteria_board, render_loteria_result
+from bot.render.results import MAX_PAGES, PER_PAGE, page_layout
 from engine.fairness import draw_order
 from engine.housie import Prize, check_prize, tickets_at
 from engine.loteria import CLASSIC_DECK, DECK_SIZE, Pattern, check_claim, tablas_at
@@ -87,7 +85,7 @@ def housie_win(position: int, prize: Prize = Prize.TOP_LINE, **extra) -> HousieW
     return HousieWin(**values)
 
 
-def checked(rendered: results.Rendered) -> Image.Image:
+def checked(rendered: Rendered) -> Image.Image:
     """The picture, after checking Discord shows it inline with its alt text."""
     assert rendered.filename.endswith(".png")
     assert 0 < len(rendered.alt_text) <= ALT_TEXT_LIMIT
@@ -120,8 +118,8 @@ def test_a_loteria_board_is_the_tabla_at_the_winning_call_without_its_title():
         pattern=Pattern.CORNERS,
         mapped=True,
     )
-    frame = results._TABLA_FRAME
-    grid_top = results._TABLA_GRID_TOP
+    frame = loteria_results._TABLA_FRAME
+    grid_top = loteria_results._TABLA_GRID_TOP
     assert board.width == tabla.width
     assert board.height == tabla.height - (grid_top - frame)
     top = (0, 0, tabla.width, frame)
@@ -233,11 +231,11 @@ def test_every_label_has_its_glyphs():
     labels = ["¡LOTERÍA!", "HOUSIE", "TÓMBOLA"]
     for locale in (None, "es-ES"):
         labels += [
-            results.message("result_heading", locale, game="12345"),
-            results.message("result_page", locale, page=2, pages=3),
-            results.message("result_shared", locale).upper(),
-            results.message("result_call_card", locale, seq=54, card="El Violoncello"),
-            results.message("result_call_number", locale, ticket=6, seq=90, number=90),
+            message("result_heading", locale, game="12345"),
+            message("result_page", locale, page=2, pages=3),
+            message("result_shared", locale).upper(),
+            message("result_call_card", locale, seq=54, card="El Violoncello"),
+            message("result_call_number", locale, ticket=6, seq=90, number=90),
         ]
     for label in labels:
         for face in (FontFace.SLAB, FontFace.SANS, FontFace.SANS_BOLD):

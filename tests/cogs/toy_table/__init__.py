@@ -17,6 +17,7 @@ import tests.cogs.toy_table.words  # noqa: F401  (its words, registered on impor
 from bot.attachments import attachment
 from bot.components import GameButton
 from bot.i18n import LocaleLike, message
+from bot.render import Rendered
 from bot.replies import UserError
 from bot.storage import GameRow
 from bot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, DuelCog, Shown
@@ -137,6 +138,10 @@ class RaceCog(DuelCog[Race, DuelOptions], name="Race"):
     @group.command(name="resign", description=_("Resign your race"))
     async def resign_slash(self, interaction: discord.Interaction[Any]) -> None:
         await self.resign_command(interaction)
+
+    @staticmethod
+    def sample_pictures() -> list[tuple[str, Rendered]]:
+        return [("race.png", render_race(Race(total=7, moves=5), 1))]
 
 
 async def setup(bot: GameNightBot) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+import bot.render.tictactoe.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,

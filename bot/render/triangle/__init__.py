@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+import bot.render.triangle.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,

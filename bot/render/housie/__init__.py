@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+import bot.render.housie.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
@@ -739,6 +740,14 @@ def _housie_call_samples() -> Iterator[Image.Image]:
 def housie_call_palette() -> FixedPalette:
     """One palette for every Housie call picture: every number's ball and two calls."""
     return FixedPalette(palette_of(_housie_call_samples()))
+
+
+def warm_up() -> None:
+    """The tickets', the board's and the calls' palettes, and every number's ball, built ahead
+    (the cog's ``warm_up_pictures``)."""
+    ticket_palette()
+    board_palette()
+    warm_up_calls()
 
 
 def warm_up_calls() -> None:

@@ -18,6 +18,7 @@ from math import ceil
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+import bot.render.loteria.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
@@ -797,6 +798,13 @@ def _call_samples() -> Iterator[Image.Image]:
 def call_palette() -> FixedPalette:
     """One palette for every call picture, built once from every card's tiles and two calls."""
     return FixedPalette(palette_of(_call_samples()))
+
+
+def warm_up() -> None:
+    """The tablas' and the calls' palettes, and every card's pieces of a call, built ahead
+    (the cog's ``warm_up_pictures``)."""
+    tabla_palette()
+    warm_up_calls()
 
 
 def warm_up_calls() -> None:

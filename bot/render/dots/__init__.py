@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+import bot.render.dots.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,

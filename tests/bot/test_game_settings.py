@@ -1,0 +1,66 @@
+"""What each game adds to ``/gamenight settings`` (bot.game_settings): the prizes option's
+description composed from the games' words, and options of a game's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import game_settings
+from bot.game_settings import GameOption, GameSettings, register_game_settings
+from bot.i18n import MESSAGES
+from bot.storage import GameDefaults
+
+
+@pytest.fixture
+def restored():
+    """The registry and the messages as they were, whatever a test registers."""
+    games, messages = dict(game_settings._GAMES), dict(MESSAGES)
+    yield
+    game_settings._GAMES.clear()
+    game_settings._GAMES.update(games)
+    MESSAGES.clear()
+    MESSAGES.update(messages)
+
+
+def line(value: str | None, locale: object, builtin: str) -> str:
+    return f"deck {value}{builtin}"
+
+
+def test_the_loaded_games_describe_the_prizes_option_as_before():
+    assert game_settings.prizes_description() == (
+        "Default prizes: a Lotería plan, or the Housie prizes to play",
+        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan",
+    )
+    (deck,) = game_settings.options()
+    assert deck.name == "deck"
+    assert game_settings.of_game("loteria").options == (deck,)
+    assert game_settings.of_game("housie").options == ()
+
+
+def test_a_new_games_prizes_join_the_description_whatever_order_it_loads_in(restored):
+    MESSAGES["zz_prizes"] = ("every zebra", "cada cebra")
+    register_game_settings(GameSettings("zz", prizes="zz_prizes"))
+    english, spanish = game_settings.prizes_description()
+    assert english == "Default prizes: a Lotería plan, or every zebra, or the Housie prizes to play"
+    assert spanish.endswith("o cada cebra, o los premios de tómbola que se juegan")
+
+
+def test_a_games_own_option_sets_its_field_of_the_defaults(restored):
+    (deck,) = game_settings.options()
+    defaults = game_settings.with_option(GameDefaults(interval=20), deck, "family")
+    assert defaults == GameDefaults(interval=20, deck="family")
+    assert game_settings.option_value(defaults, deck) == "family"
+    assert game_settings.option_value(GameDefaults(), deck) is None
+    # Another game may not take the option, nor name a field the defaults do not have or
+    # every game shares.
+    taken = GameOption("deck", "Its deck", (("A", "a"),), "zz_bad", line)
+    with pytest.raises(ValueError, match="already loteria's"):
+        register_game_settings(GameSettings("zz", options=(taken,)))
+    for name in ("colour", "interval", "prizes"):
+        with pytest.raises(ValueError, match="not a game's own field"):
+            register_game_settings(
+                GameSettings("zz", options=(GameOption(name, "x", (), "zz_bad", line),))
+            )
+    # The same game again replaces what it registered.
+    register_game_settings(game_settings.of_game("loteria"))
+    assert game_settings.options() == [deck]
