@@ -10,11 +10,11 @@ prize in it, and named in full in the messages that follow.
 The parts, each a subclass of the one before: ``live`` (values and limits), ``base`` (the hooks
 and memory), ``lobby`` (lobby and deal), ``summary`` (the end in words), ``caller`` (host
 controls, the caller, the end), ``nights`` (planned nights), ``claims``, and ``cog``
-(``CallingGameCog`` and ``CallingButton``); beside them ``options`` (a game's options, typed).
+(``CallingGameCog``, and where its buttons' presses go); beside them ``options`` (a game's options, typed).
 """
 
 from bot.calling.base import CallingBase
-from bot.calling.cog import CallingButton, CallingGameCog
+from bot.calling.cog import CallingGameCog
 from bot.calling.live import (
     CLAIMS_BEFORE_THE_END,
     DEFAULT_INTERVAL,
@@ -50,7 +50,6 @@ __all__ = [
     "PRIZE_SHARING_GRACE",
     "WINNER_MESSAGES",
     "CallingBase",
-    "CallingButton",
     "CallingGameCog",
     "CallingOptions",
     "ClaimAnswer",

@@ -9,7 +9,7 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 import discord
 from discord.ext import commands
@@ -48,16 +48,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class MakesButtons(Protocol):
-    """Makes a button of a calling game (``bot.calling.CallingButton``)."""
-
-    def make(
-        self, kind: str, action: str, game_id: int, label: str, style: discord.ButtonStyle
-    ) -> discord.ui.Item[Any]:
-        """Button ``action`` of game ``game_id``, e.g. ``make("loteria", "join", 7, ...)``."""
-        ...
-
-
 class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
     """The base of a calling game over its ``engine`` (an ``engine.calling.CallingGame``: deal,
     next call, prizes, judge, its stored state): the hooks a game implements (its words and
@@ -70,7 +60,6 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
     engine: type[GameT]
     exhausted_reason: ClassVar[str]
     show_command: ClassVar[str]
-    buttons: ClassVar[MakesButtons]  # the buttons of the lobby and the calls
     most_boards: ClassVar[int] = 1  # boards a player may hold
     link_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}  # the verify link's own fields
     # What the sandbox's simulated members need (bot.sandbox): the options of a sandbox night's

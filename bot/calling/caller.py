@@ -28,6 +28,7 @@ from bot.calling.live import (
 )
 from bot.calling.options import CallingOptions
 from bot.calling.summary import SummaryCog
+from bot.components import GameButton
 from bot.games import UNKNOWN_MESSAGE, PostRefusal, post_refusal
 from bot.i18n import message
 from bot.permissions import require_posting
@@ -408,7 +409,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
     def claim_button(self, game: GameRow) -> discord.ui.Item[Any]:
         """The Claim button of the game's call messages, in the channel's language."""
         label = message("button_claim", self.channel_locale(game))
-        return self.buttons.make(self.kind, "claim", game.id, label, discord.ButtonStyle.success)
+        return GameButton.make(self.kind, "claim", game.id, label, discord.ButtonStyle.success)
 
     async def finish(self, game_id: int, *, reason: str) -> None:
         """Ends game ``game_id`` for ``reason`` (once, under its lock): stored, then announced."""

@@ -1,5 +1,6 @@
-"""The calling games' cog, its parts put together, and ``CallingButton``, every button of a calling
-game."""
+"""The calling games' cog, its parts put together, and where its buttons' presses go: every button
+of a calling game is a ``bot.components.GameButton``, ``gn:<kind>:<action>:<game>``, its presses
+routed to the game's cog by its kind (registered in ``cog_load``) through ``press_button``."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bot.calling.live import (
     GameT,
     commitment_text,
 )
-from bot.components import GameButton, Press, route_presses
+from bot.components import Press, route_presses
 from bot.replies import (
     UserError,
     answer,
@@ -35,11 +36,6 @@ from bot.throttle import VERIFY_RATE, Lane, member_cooldown
 from engine.fairness import draw_order
 
 log = logging.getLogger(__name__)
-
-
-# Every button of a calling game is the one button class, ``gn:<kind>:<action>:<game>``, its
-# presses routed to the game's cog by its kind (registered in ``cog_load``): ``press_button``.
-CallingButton = GameButton
 
 
 async def press_button(
@@ -63,8 +59,6 @@ class CallingGameCog(ClaimsCog[GameT, CheckT]):
     Each game is a command group (``/loteria``, ``/housie``) and sets ``engine`` (its
     ``engine.calling.CallingGame``) and the hooks of ``CallingBase``.
     """
-
-    buttons = CallingButton
 
     async def cog_load(self) -> None:
         """Restarts the timers of running games, re-sends boards never delivered, and plans the

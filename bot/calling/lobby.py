@@ -26,6 +26,7 @@ from bot.calling.live import (
     lobby_edit_interval,
 )
 from bot.calling.options import CallingOptions
+from bot.components import GameButton
 from bot.i18n import LocaleLike, message
 from bot.permissions import require_posting
 from bot.render import Rendered
@@ -137,7 +138,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
                 ("cancel", discord.ButtonStyle.danger),
             ):
                 label = message(f"button_{action}", locale)
-                view.add_item(self.buttons.make(self.kind, action, game.id, label, style))
+                view.add_item(GameButton.make(self.kind, action, game.id, label, style))
         return view
 
     async def lobby_text(self, game: GameRow) -> str:

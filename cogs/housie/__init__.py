@@ -21,12 +21,12 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
-    CallingButton,
     CallingGameCog,
     CallingOptions,
     Verdict,
     option,
 )
+from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
 from bot.i18n import LocaleLike, is_spanish
 from bot.reasons import reason_text
@@ -338,7 +338,7 @@ class Housie(
         view = discord.ui.View(timeout=None)
         for count in range(1, self.most_tickets(game) + 1):
             view.add_item(
-                CallingButton.make(
+                GameButton.make(
                     self.kind, f"tickets{count}", game.id, str(count), discord.ButtonStyle.primary
                 )
             )
@@ -357,7 +357,7 @@ class Housie(
         view = discord.ui.View(timeout=None)
         for value in offered:
             view.add_item(
-                CallingButton.make(
+                GameButton.make(
                     self.kind,
                     self.prize_action(value),
                     game.id,

@@ -19,12 +19,12 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
-    CallingButton,
     CallingGameCog,
     CallingOptions,
     Verdict,
     option,
 )
+from bot.components import GameButton
 from bot.game_settings import GameOption, GameSettings, register_game_settings
 from bot.i18n import LocaleLike, is_spanish, message
 from bot.render import Rendered
@@ -241,8 +241,8 @@ class Loteria(
         header = self.say("riddle_line", locale, seq=seq, total=DECK_SIZE)
         return f"{header}\n{quote_verse(verse_of_card(card), locale)}"
 
-    def claim_button(self, game: GameRow) -> CallingButton:
-        return CallingButton.make(
+    def claim_button(self, game: GameRow) -> GameButton:
+        return GameButton.make(
             self.kind, "claim", game.id, "¡Lotería!", discord.ButtonStyle.success
         )
 
