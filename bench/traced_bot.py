@@ -1,24 +1,33 @@
-"""``python -m bot`` with a switch for tracemalloc, for bench_load.py's memory figure.
+"""``python -m bot`` with a switch for tracemalloc, for bench_load.py's memory figure, and an
+event-loop probe for bench_capacity.py.
 
 SIGUSR1 starts tracing Python allocations (or clears the traces if tracing already); SIGUSR2
 writes ``current peak`` (bytes traced and still alive, and the peak) to the file named by
 ``GAMENIGHT_TRACE_FILE``, then the largest allocation sites. Until SIGUSR1 the bot runs
 untraced, at full speed.
+
+With ``GAMENIGHT_LOOP_PROBE_FILE`` set, the bot's event loop also runs a probe: a callback due
+every 10 ms that notes how late it ran (how long the loop ran nothing else: a stall). SIGRTMIN
+writes ``longest p99 ticks`` (seconds, seconds, count) since the previous SIGRTMIN to that file
+and starts a new window. Without the variable there is no probe (bench_load.py's runs).
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import runpy
 import signal
 import sys
+import threading
 import tracemalloc
 from pathlib import Path
 from types import FrameType
 
 FRAMES = 1  # more frames make the bot several times slower (its acknowledgements time out)
 TOP_SITES = 12
+PROBE_TICK = 0.01  # seconds between the loop probe's callbacks
 
 
 def start_tracing(_signal: int, _frame: FrameType | None) -> None:
@@ -48,7 +57,53 @@ def write_traced(_signal: int, _frame: FrameType | None) -> None:
     Path(os.environ["GAMENIGHT_TRACE_FILE"]).write_text("\n".join(lines) + "\n")
 
 
+class LoopProbe:
+    """How late a callback due every ``PROBE_TICK`` runs on ``loop``: the loop's stalls."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, report: Path) -> None:
+        self.loop = loop
+        self.report = report
+        self.lags: list[float] = []
+        self.due = 0.0
+
+    def start(self) -> None:
+        self.due = self.loop.time() + PROBE_TICK
+        self.loop.call_at(self.due, self.tick)
+        self.loop.add_signal_handler(signal.SIGRTMIN, self.write)
+
+    def tick(self) -> None:
+        now = self.loop.time()
+        self.lags.append(max(0.0, now - self.due))
+        self.due = now + PROBE_TICK
+        self.loop.call_at(self.due, self.tick)
+
+    def write(self) -> None:
+        lags, self.lags = sorted(self.lags), []
+        longest = lags[-1] if lags else 0.0
+        p99 = lags[min(len(lags) - 1, round(0.99 * (len(lags) - 1)))] if lags else 0.0
+        self.report.write_text(f"{longest} {p99} {len(lags)}\n")
+
+
+def install_loop_probe(report: Path) -> None:
+    """A probe on the first event loop made in the main thread (the bot's, by asyncio.run)."""
+    base = type(asyncio.get_event_loop_policy())
+
+    class ProbedPolicy(base):  # type: ignore[valid-type, misc]
+        probed = False
+
+        def new_event_loop(self) -> asyncio.AbstractEventLoop:
+            loop = super().new_event_loop()
+            if not ProbedPolicy.probed and threading.current_thread() is threading.main_thread():
+                ProbedPolicy.probed = True
+                LoopProbe(loop, report).start()
+            return loop
+
+    asyncio.set_event_loop_policy(ProbedPolicy())
+
+
 if __name__ == "__main__":
+    if probe_file := os.environ.get("GAMENIGHT_LOOP_PROBE_FILE"):
+        install_loop_probe(Path(probe_file))
     signal.signal(signal.SIGUSR1, start_tracing)
     signal.signal(signal.SIGUSR2, write_traced)
     sys.argv = ["bot"]
