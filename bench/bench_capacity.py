@@ -198,14 +198,7 @@ class CapacityBench(LoadBench):
                         self.storage = storage
                         await self.play_capacity()
                 finally:
-                    for task in list(self.tasks):
-                        task.cancel()
-                    await asyncio.gather(*self.tasks, return_exceptions=True)
-                    await self.bot.stop()
-                    self.log_lines = (folder / "log").read_text(errors="replace").splitlines()
-                    if plan.keep_log is not None:
-                        with plan.keep_log.open("a") as log:
-                            log.write("\n".join(self.log_lines) + "\n")
+                    await self.stop_all(folder / "log", plan.keep_log, append=True)
             self.report_failures(emu)
         failed = sum(1 for _, r in self.interactions if r.failure is not None)
         self.result.unacknowledged = failed

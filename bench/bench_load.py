@@ -407,13 +407,7 @@ class LoadBench:
                         self.storage = storage
                         await self.play(limits)
                 finally:
-                    for task in list(self.tasks):
-                        task.cancel()
-                    await asyncio.gather(*self.tasks, return_exceptions=True)
-                    await self.bot.stop()
-                    self.log_lines = (folder / "log").read_text(errors="replace").splitlines()
-                    if plan.keep_log is not None:
-                        plan.keep_log.write_text("\n".join(self.log_lines) + "\n")
+                    await self.stop_all(folder / "log", plan.keep_log)
             self.report_failures(emu)
             self.print_report()
         return 1 if self.problems else 0
@@ -1169,6 +1163,22 @@ class LoadBench:
             30,
         )
         await self.wait_all_over(30)
+
+    async def stop_all(self, log: Path, keep_log: Path | None, *, append: bool = False) -> None:
+        """Cancel the members' tasks, stop the bot and read its log (copied to ``keep_log``,
+        after what it holds with ``append``)."""
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.bot.stop()
+        self.read_log(log, keep_log, append=append)
+
+    def read_log(self, log: Path, keep_log: Path | None, *, append: bool) -> None:
+        """The stopped bot's log lines, copied to ``keep_log`` if asked."""
+        self.log_lines = log.read_text(errors="replace").splitlines()
+        if keep_log is not None:
+            with keep_log.open("a" if append else "w") as kept:
+                kept.write("\n".join(self.log_lines) + "\n")
 
     def report_failures(self, emu: Emulator) -> None:
         failed = [result for result in emu.interactions if result.failure is not None]
