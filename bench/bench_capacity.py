@@ -48,6 +48,7 @@ import itertools
 import math
 import os
 import platform
+import shutil
 import signal
 import statistics
 import sys
@@ -99,6 +100,9 @@ class RunResult:
     rss_peak: int = 0
     stall_longest: float = 0.0
     stall_p99: float = 0.0
+    full_collections: int = 0  # the garbage collector's of its oldest generation
+    full_collection_longest: float = 0.0
+    tracked_objects: int = 0  # by the garbage collector, at the stretch's end
     deal_seconds: float = 0.0
     live_at_end: int = 0
     integrity: list[str] = field(default_factory=list)  # bench_load's "Afterwards" figures
@@ -165,6 +169,12 @@ def rss_peak(pid: int) -> int:
     return 0
 
 
+def py_spy() -> str:
+    """py-spy beside this Python (a virtualenv's, not on PATH), else on PATH."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return str(beside) if beside.exists() else shutil.which("py-spy") or "py-spy"
+
+
 def cpu_model() -> str:
     for line in Path("/proc/cpuinfo").read_text().splitlines():
         if line.startswith("model name"):
@@ -176,9 +186,18 @@ class CapacityBench(LoadBench):
     """bench_load.py's tables, members and checks; rate limits off, the bot pinned, N games at
     the bot's shortest pace."""
 
-    def __init__(self, plan: Plan, run: int, bot_core: int) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        run: int,
+        bot_core: int,
+        profile: Path | None = None,
+        trace: bool = False,
+    ) -> None:
         super().__init__(plan)
         self.bot_core = bot_core
+        self.profile = profile
+        self.trace = trace
         self.result = RunResult(plan.games, run)
 
     async def measure(self) -> RunResult:
@@ -222,7 +241,11 @@ class CapacityBench(LoadBench):
             lambda: self.probe_file.exists() and self.probe_file.read_text().endswith("\n"),
             10,
         )
-        longest, p99, _ticks = self.probe_file.read_text().split()
+        longest, p99, _ticks, *collections, tracked = self.probe_file.read_text().split()
+        # The garbage collector's oldest generation: its collections and the longest pause.
+        self.result.full_collections = int(collections[4])
+        self.result.full_collection_longest = float(collections[5])
+        self.result.tracked_objects = int(tracked)
         return float(longest), float(p99)
 
     async def play_capacity(self) -> None:
@@ -237,6 +260,8 @@ class CapacityBench(LoadBench):
         await asyncio.sleep(IDLE_SECONDS)
         result.idle_cpu = (self.bot.cpu_seconds() - idle_before) / IDLE_SECONDS
         self.interactions.clear()
+        if self.trace:
+            self.bot.start_tracing()
         await self.open_lobbies(self.tables)
 
         members = [player.member for table in self.tables for player in table.players]
@@ -264,7 +289,10 @@ class CapacityBench(LoadBench):
         await self.loop_stalls()  # a new window for the probe
         wall_started = time.time()
         cpu_before, own_before = self.bot.cpu_seconds(), time.process_time()
+        spy = await self.start_profile(plan.draw_seconds)
         await asyncio.sleep(plan.draw_seconds)
+        if spy is not None:
+            await spy.wait()
         result.bot_cpu = self.bot.cpu_seconds() - cpu_before
         result.own_cpu = time.process_time() - own_before
         wall_ended = time.time()
@@ -272,6 +300,12 @@ class CapacityBench(LoadBench):
         window.ended = time.monotonic()
         result.seconds = wall_ended - wall_started
         result.rss, result.rss_peak = self.bot.rss_bytes(), rss_peak(self.bot.pid)
+        if self.trace:
+            traced = await self.bot.traced_bytes()
+            self.say(f"Python memory allocated since the lobbies opened, still held: "
+                     f"{traced / 2**20:.1f} MiB; the largest sites:")  # fmt: skip
+            for site in self.bot.trace_sites:
+                print(f"    {site}")
         assert self.storage is not None
         result.live_at_end = len(await self.storage.live_games())
         if cores_of(self.bot.pid) != {self.bot_core}:
@@ -295,6 +329,20 @@ class CapacityBench(LoadBench):
 
         await self.finish_games()
         await self.check_integrity()
+
+    async def start_profile(self, seconds: float) -> asyncio.subprocess.Process | None:
+        """With ``--profile``: py-spy samples the bot over the stretch (its folded stacks, for
+        ``flamegraph.pl`` or speedscope), of the thread holding the GIL. py-spy runs on this process's core: it costs the bot
+        only the pauses of its reads, but the figures of a profiled run are not the table's."""
+        if self.profile is None:
+            return None
+        self.profile.mkdir(parents=True, exist_ok=True)
+        output = self.profile / f"bot-{self.plan.games}-run{self.result.run}.folded"
+        return await asyncio.create_subprocess_exec(
+            py_spy(), "record", "--pid", str(self.bot.pid), "--duration", str(int(seconds)),
+            "--rate", "200", "--format", "raw", "--threads", "--gil", "--output", str(output),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
 
     def drawing_kinds(
         self, during: Callable[[float], bool]
@@ -383,6 +431,9 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
     row("bot RSS peak (MiB)", lambda r: r.rss_peak / 2**20, lambda v: f"{v:.0f}")
     row("longest loop stall", lambda r: r.stall_longest, ms)
     row("loop lag p99", lambda r: r.stall_p99, ms)
+    row("full garbage collections", lambda r: r.full_collections, lambda v: f"{v:.0f}")
+    row("longest full collection", lambda r: r.full_collection_longest, ms)
+    row("objects the collector tracks", lambda r: r.tracked_objects, lambda v: f"{v:,.0f}")
     row("deal (Join rush to last board)", lambda r: r.deal_seconds, lambda v: f"{v:.1f} s")
     print(
         "| broken runs | "
@@ -422,7 +473,7 @@ async def run_grid(options: argparse.Namespace) -> dict[int, list[RunResult]]:
                 keep_log=options.log,
             )
             print(f"\n{games} games, run {run} of {options.runs}", flush=True)
-            bench = CapacityBench(plan, run, options.bot_core)
+            bench = CapacityBench(plan, run, options.bot_core, options.profile, options.trace)
             try:
                 result = await bench.measure()
             except TimeoutError as error:
@@ -465,6 +516,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--validate", action="store_true", help="check every request against Discord's spec"
     )
     parser.add_argument("--log", type=Path, help="append the bot's log (every run) here")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="record the bot with py-spy over each stretch, into this folder (figures perturbed)",
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="tracemalloc from the lobbies' opening: the Python memory held, by site (slower)",
+    )
     options = parser.parse_args(argv)
     available = os.sched_getaffinity(0)
     if {options.bot_core, options.emulator_core} - available or (

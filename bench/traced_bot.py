@@ -8,8 +8,9 @@ untraced, at full speed.
 
 With ``GAMENIGHT_LOOP_PROBE_FILE`` set, the bot's event loop also runs a probe: a callback due
 every 10 ms that notes how late it ran (how long the loop ran nothing else: a stall). SIGRTMIN
-writes ``longest p99 ticks`` (seconds, seconds, count) since the previous SIGRTMIN to that file
-and starts a new window. Without the variable there is no probe (bench_load.py's runs).
+writes ``longest p99 ticks`` (seconds, seconds, count) since the previous SIGRTMIN to that file,
+then for each of the garbage collector's three generations its collections and the longest
+(seconds), and the objects it tracks; and starts a new window. Without the variable there is no probe (bench_load.py's runs).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import runpy
 import signal
 import sys
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 from types import FrameType
@@ -65,11 +67,25 @@ class LoopProbe:
         self.report = report
         self.lags: list[float] = []
         self.due = 0.0
+        self.collecting = 0.0
+        self.collections: dict[int, int] = {}
+        self.longest_collection: dict[int, float] = {}
 
     def start(self) -> None:
         self.due = self.loop.time() + PROBE_TICK
         self.loop.call_at(self.due, self.tick)
         self.loop.add_signal_handler(signal.SIGRTMIN, self.write)
+        gc.callbacks.append(self.time_collection)
+
+    def time_collection(self, phase: str, info: dict[str, int]) -> None:
+        """The garbage collector's pauses, by generation (the loop stands still in them)."""
+        if phase == "start":
+            self.collecting = time.perf_counter()
+            return
+        took = time.perf_counter() - self.collecting
+        generation = info["generation"]
+        self.collections[generation] = self.collections.get(generation, 0) + 1
+        self.longest_collection[generation] = max(self.longest_collection.get(generation, 0.0), took)
 
     def tick(self) -> None:
         now = self.loop.time()
@@ -81,7 +97,13 @@ class LoopProbe:
         lags, self.lags = sorted(self.lags), []
         longest = lags[-1] if lags else 0.0
         p99 = lags[min(len(lags) - 1, round(0.99 * (len(lags) - 1)))] if lags else 0.0
-        self.report.write_text(f"{longest} {p99} {len(lags)}\n")
+        # Then, per generation: collections, the longest (seconds); and the objects tracked.
+        collections = " ".join(
+            f"{self.collections.get(g, 0)} {self.longest_collection.get(g, 0.0)}" for g in range(3)
+        )
+        self.collections, self.longest_collection = {}, {}
+        tracked = len(gc.get_objects())
+        self.report.write_text(f"{longest} {p99} {len(lags)} {collections} {tracked}\n")
 
 
 def install_loop_probe(report: Path) -> None:
@@ -102,7 +124,8 @@ def install_loop_probe(report: Path) -> None:
 
 
 if __name__ == "__main__":
-    if probe_file := os.environ.get("GAMENIGHT_LOOP_PROBE_FILE"):
+    # Taken out of the environment: the bot warns of variables it does not know.
+    if probe_file := os.environ.pop("GAMENIGHT_LOOP_PROBE_FILE", None):
         install_loop_probe(Path(probe_file))
     signal.signal(signal.SIGUSR1, start_tracing)
     signal.signal(signal.SIGUSR2, write_traced)

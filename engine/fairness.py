@@ -17,6 +17,7 @@ Dealing uses other labels (``b"deal"``), so one seed reproduces a whole game.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import random
@@ -100,6 +101,9 @@ class SeededRandom(random.Random):
         return value
 
 
+# Every live game asks for its order on every call and every claim: a bot running a thousand
+# games keeps each one's (under a kilobyte each) rather than shuffle again.
+@functools.lru_cache(maxsize=4096)
 def draw_order(seed: bytes, size: int) -> tuple[int, ...]:
     """The full call order of ``1..size`` for a game seeded with ``seed``."""
     if size < 1:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import discord
 from discord.ext import commands
@@ -40,12 +41,19 @@ from bot.storage import (
     WinnerRow,
 )
 from bot.verify_link import LinkRules
-from engine.calling import Board, Dealer
+from engine.calling import Board, CallingGame, Dealer
 
 if TYPE_CHECKING:
     from bot.app import GameNightBot
 
 log = logging.getLogger(__name__)
+
+
+# Each call, claim and board view reads its game's state; a game's state is a frozen value
+# (engine.calling), so one parse serves them all until the next call changes the text.
+@functools.lru_cache(maxsize=4096)
+def _parsed_state(engine: type[CallingGame[Any, Any]], text: str) -> CallingGame[Any, Any]:
+    return engine.from_state(text)
 
 
 class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
@@ -94,7 +102,7 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
 
     def state_of(self, game: GameRow) -> GameT:
         """The engine's game, read from the stored ``game``."""
-        return self.engine.from_state(game.state)
+        return cast("GameT", _parsed_state(self.engine, game.state))
 
     def deal(self, game: GameRow, first_deal_index: int, count: int) -> list[tuple[str, str]]:
         """Boards ``(state, code)`` at deal positions ``first_deal_index, ...``, from the

@@ -190,7 +190,8 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         live = self.live_game(game_id)
 
         async def next_call() -> bool:
-            await self.announce_unannounced(game_id)
+            if live.drawn is None or (live.announced or 0) < live.drawn:
+                await self.announce_unannounced(game_id)
             # Cleared before the look, so that a wake-up during it (a win, the last claim an end
             # waits for) is not lost.
             live.wake.clear()
@@ -239,11 +240,11 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         game = await self.storage.get_game(game_id)
         if game is None or game.status is not GameStatus.RUNNING:
             return None
-        draws = await self.storage.draws(game_id)
+        drawn_at = await self.storage.last_drawn_at(game_id)
         interval = float(self.options_of(game).interval or DEFAULT_INTERVAL)
         scale = self.bot.time_scale
-        if draws:
-            next_at = draws[-1].drawn_at + interval * scale
+        if drawn_at is not None:
+            next_at = drawn_at + interval * scale
         else:
             next_at = (game.started_at or time.time()) + FIRST_CALL_DELAY * scale
         reason = self.end_reason(game)
@@ -305,24 +306,33 @@ class CallerCog(SummaryCog[GameT, CheckT]):
                 return False
             seq = len(self.called(game)) + 1
             after, value = self.state_of(game).next_call()
-            await self.storage.record_draw(game_id, seq, value, after.to_state())
-        await self.announce_call(game_id, seq, value)
+            state = after.to_state()
+            await self.storage.record_draw(game_id, seq, value, state)
+            self.live_game(game_id).drawn = seq
+        await self.announce_call(game_id, seq, value, game=dataclasses.replace(game, state=state))
         return True
 
     async def announce_unannounced(self, game_id: int, *, locked: bool = False) -> None:
         """Announce draws stored before a crash but never posted (the nonce prevents doubles);
         ``locked``: the caller holds the game's lock."""
-        for draw in await self.storage.draws(game_id):
-            if draw.message_id is None:
-                await self.announce_call(game_id, draw.seq, draw.value, locked=locked)
+        for draw in await self.storage.unannounced_draws(game_id):
+            await self.announce_call(game_id, draw.seq, draw.value, locked=locked)
 
     async def announce_call(
-        self, game_id: int, seq: int, value: int, *, locked: bool = False
+        self,
+        game_id: int,
+        seq: int,
+        value: int,
+        *,
+        locked: bool = False,
+        game: GameRow | None = None,
     ) -> None:
         """Posts call ``seq`` (``value``) with its picture and Claim button (a riddle first, then
         the card, in riddle mode), then stores the message's id: the channel has seen it.
-        ``locked``: the caller holds the game's lock (the end posting a call left behind)."""
-        game = await self.storage.get_game(game_id)
+        ``locked``: the caller holds the game's lock (the end posting a call left behind);
+        ``game``: the game as stored with this call (read again when not given)."""
+        if game is None:
+            game = await self.storage.get_game(game_id)
         assert game is not None
         await self.announced_count(game_id)  # know what was seen before this one is
         # The caller's own thread, first in the server's line: a burst of board views must not
@@ -371,8 +381,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
     ) -> discord.Message:
         """One post of call ``seq`` with ``nonce`` (in riddle mode: the riddle, then the call
         revealed in the same message); the message the channel sees."""
-        view = discord.ui.View(timeout=None)
-        view.add_item(self.claim_button(game))
+        view = self.claim_view(game)
         channel = self.bot.get_partial_messageable(game.channel_id)
         files = [attachment(image) for image in images]
         riddle = self.riddle(game, value, seq)
@@ -405,6 +414,15 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         """Seconds between a riddle and its answer: a few, and well within the interval."""
         interval = float(self.options_of(game).interval or MIN_INTERVAL)
         return min(tunables.RIDDLE_PAUSE, interval / 2) * self.bot.time_scale
+
+    def claim_view(self, game: GameRow) -> discord.ui.View:
+        """The Claim button's view, the same for every call of ``game`` (a channel's language is
+        its game's, set when the game opens)."""
+        live = self.live_game(game.id)
+        if live.claim_view is None:
+            live.claim_view = discord.ui.View(timeout=None)
+            live.claim_view.add_item(self.claim_button(game))
+        return live.claim_view
 
     def claim_button(self, game: GameRow) -> discord.ui.Item[Any]:
         """The Claim button of the game's call messages, in the channel's language."""

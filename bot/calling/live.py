@@ -166,6 +166,9 @@ class LiveGame:
     lobby_task: asyncio.Task[None] | None = None
     lobby_urgent: asyncio.Event = field(default_factory=asyncio.Event)
     announced: int | None = None  # None until read from the database
+    # The last call this process stored (None: none since it started): while every one of them
+    # is announced, the caller need not look for draws a crash left unannounced.
+    drawn: int | None = None
     claims_in_flight: int = 0  # claims made and not judged (or refused) yet
     end_held_since: float | None = None  # when an end that was due began to wait for claims
     # ClaimRequest keys -> PENDING, WON or FALSE; None until loaded from the stored claims.
@@ -178,6 +181,8 @@ class LiveGame:
     players: dict[int, PlayerRow] | None = None
     boards: dict[int, list[BoardRow]] | None = None
     winners: list[WinnerRow] | None = None
+    # The Claim button under every call, built once (a View costs more than the post's JSON).
+    claim_view: discord.ui.View | None = None
 
     def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
         """The caller, the lobby refresher and the re-delivery task."""

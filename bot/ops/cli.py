@@ -95,6 +95,7 @@ def run(options: argparse.Namespace) -> int:
     from bot.fleet.process import run_fleet
     from bot.logs import setup_logging
     from bot.ops.config_check import DiscordUnreachableError, TokenRefusedError, ask_discord
+    from bot.throttle import heavy_work_executor
 
     # Libraries at INFO at most, and no secret in any line (bot/logs.py says why).
     setup_logging(settings.log_level, secrets=(settings.token, settings.signing_key))
@@ -121,6 +122,8 @@ def run(options: argparse.Namespace) -> int:
             log.debug("could not ask Discord who the token is first: %s", asking.exception())
         else:
             asking.result()  # a refused token raises here
+        # Heavy work (pictures, the solver) yields the core to the event loop.
+        loop.set_default_executor(heavy_work_executor())
         # One process of a fleet sharing the shards, or one running them all.
         await (run_fleet(settings) if settings.shards.fleet else run_bot(settings))
 

@@ -503,6 +503,23 @@ class Storage:
             for r in rows
         ]
 
+    async def unannounced_draws(self, game_id: int) -> list[DrawRow]:
+        """The draws stored but never posted (a crash between the two), in order: what the
+        caller reads before every call, so one row at most in a game and usually none."""
+        rows = await self._all(
+            "SELECT seq, value, drawn_at, message_id FROM draws"
+            " WHERE game_id = ? AND message_id IS NULL ORDER BY seq",
+            (game_id,),
+        )
+        return [DrawRow(int(r["seq"]), int(r["value"]), float(r["drawn_at"]), None) for r in rows]
+
+    async def last_drawn_at(self, game_id: int) -> float | None:
+        """When the game's latest draw was stored (a Unix time); None before its first."""
+        row = await self._one(
+            "SELECT drawn_at FROM draws WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        )
+        return None if row is None else float(row["drawn_at"])
+
     # -- claims and winners --------------------------------------------------------------------
 
     async def record_claim(

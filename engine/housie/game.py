@@ -135,7 +135,6 @@ class TicketDealer:
 # ---------------------------------------------------------------------------------------- game
 
 
-@functools.lru_cache(maxsize=64)
 def _order(seed: bytes) -> tuple[int, ...]:
     return draw_order(seed, HIGHEST_NUMBER)
 

@@ -188,6 +188,24 @@ async def test_draws_are_unique_and_written_with_state(storage: Storage):
     assert len(await storage.draws(game.id)) == 2
 
 
+async def test_the_caller_reads_only_the_unannounced_draws_and_the_last_draws_time(
+    storage: Storage,
+):
+    game, other = await new_game(storage), await new_game(storage)
+    assert await storage.last_drawn_at(game.id) is None
+    assert await storage.unannounced_draws(game.id) == []
+    for seq, value in enumerate((42, 7, 19), start=1):
+        await storage.record_draw(game.id, seq, value, state=f"after-{seq}")
+    await storage.record_draw(other.id, 1, 5, state="other")
+    await storage.set_draw_message(game.id, 1, 999)
+    await storage.set_draw_message(game.id, 3, 1001)
+    # A crash between call 2's storing and its post: it alone is left to announce.
+    assert [(d.seq, d.value) for d in await storage.unannounced_draws(game.id)] == [(2, 7)]
+    draws = await storage.draws(game.id)
+    assert await storage.last_drawn_at(game.id) == draws[-1].drawn_at
+    assert await storage.last_drawn_at(other.id) is not None
+
+
 async def test_false_claims_take_a_player_out_at_the_limit(storage: Storage):
     game = await new_game(storage)
     await storage.add_player(

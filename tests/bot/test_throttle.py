@@ -5,12 +5,14 @@ every assertion is about order and counts, never about time."""
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bot.replies import UserError
-from bot.throttle import HEAVY_IN_ALL, HEAVY_PER_SERVER, HeavyWork, Lane
+from bot.throttle import HEAVY_IN_ALL, HEAVY_PER_SERVER, HeavyWork, Lane, heavy_work_executor
 
 FLOODED, QUIET, THIRD = 1, 2, 3
 
@@ -197,3 +199,16 @@ def test_a_servers_line_holds_a_view_for_every_player_of_the_largest_game():
     from bot.throttle import VIEWS_WAITING_PER_SERVER
 
     assert VIEWS_WAITING_PER_SERVER >= MAX_PLAYERS_LIMIT
+
+
+def test_heavy_work_runs_below_the_event_loops_priority():
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    executor = heavy_work_executor(niceness=3)
+    try:
+        worker = executor.submit(
+            lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        ).result()
+    finally:
+        executor.shutdown()
+    assert worker == min(own + 3, 19)  # (19: the lowest a thread may go)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own  # this one unmoved
