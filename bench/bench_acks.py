@@ -57,6 +57,10 @@ class SlowDatabase:
         await asyncio.sleep(self.delay)
         return await self._real.write(work)
 
+    async def write_statements(self, statements: Any) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._real.write_statements(statements)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._real, name)
 

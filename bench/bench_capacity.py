@@ -24,7 +24,8 @@ measured:
   claims included; the share of its core it used (and, measured for 5 s before the lobbies
   open, with no game: a floor that weighs on CPU per call at small N), and the share of a core
   this process used (if that nears 100%, the emulator is the bottleneck, not the bot);
-- **RSS** at the end of the stretch, and its peak (VmHWM);
+- **RSS** at the end of the stretch, its peak (VmHWM), and what is left once the allocator has
+  handed back the memory it kept free (``malloc_trim``: what the bot holds, not what it freed);
 - **longest event-loop stall** inside the bot: the probe's callback, due every 10 ms, ran this
   late at most (and p99);
 - afterwards every host stops their game and ``bench_load.py``'s integrity checks run: each
@@ -91,6 +92,7 @@ class RunResult:
     seconds: float = 0.0
     calls: int = 0
     intervals: list[float] = field(default_factory=list)
+    post_delays: list[float] = field(default_factory=list)  # a draw stored to its post stamped
     acks: dict[str, list[float]] = field(default_factory=dict)  # kind: seconds each
     unacknowledged: int = 0
     bot_cpu: float = 0.0
@@ -98,6 +100,7 @@ class RunResult:
     own_cpu: float = 0.0
     rss: int = 0
     rss_peak: int = 0
+    rss_trimmed: int = 0  # after the allocator handed back the memory it kept free
     stall_longest: float = 0.0
     stall_p99: float = 0.0
     full_collections: int = 0  # the garbage collector's of its oldest generation
@@ -300,6 +303,7 @@ class CapacityBench(LoadBench):
         window.ended = time.monotonic()
         result.seconds = wall_ended - wall_started
         result.rss, result.rss_peak = self.bot.rss_bytes(), rss_peak(self.bot.pid)
+        result.rss_trimmed = await self.trimmed_rss()
         if self.trace:
             traced = await self.bot.traced_bytes()
             self.say(f"Python memory allocated since the lobbies opened, still held: "
@@ -321,6 +325,12 @@ class CapacityBench(LoadBench):
             ]
         for kind, chosen in self.drawing_kinds(window.holds).items():
             result.acks[kind] = self.latencies(chosen)
+        # Where a late call's time went: from storing the draw to Discord's stamp on its post.
+        for table in self.tables:
+            posted = {m.id: stamp(m) for m in table.channel.messages}
+            for draw in await self.storage.draws(table.game_id):
+                if draw.message_id in posted and wall_started <= draw.drawn_at < wall_ended:
+                    result.post_delays.append(posted[draw.message_id] - draw.drawn_at)
         self.say(
             f"{result.calls} calls in {result.seconds:.0f} s ({result.calls_per_second:.1f}/s of "
             f"{result.target:g}); bot CPU {result.bot_cpu / result.seconds:.0%} of its core; "
@@ -329,6 +339,17 @@ class CapacityBench(LoadBench):
 
         await self.finish_games()
         await self.check_integrity()
+
+    async def trimmed_rss(self) -> int:
+        """The bot's RSS once its allocator has handed back what it keeps free."""
+        self.probe_file.unlink(missing_ok=True)
+        os.kill(self.bot.pid, PROBE_SIGNAL + 1)
+        await self.wait_for(
+            "the allocator's trim",
+            lambda: self.probe_file.exists() and self.probe_file.read_text() == "trimmed\n",
+            10,
+        )
+        return self.bot.rss_bytes()
 
     async def start_profile(self, seconds: float) -> asyncio.subprocess.Process | None:
         """With ``--profile``: py-spy samples the bot over the stretch (its folded stacks, for
@@ -411,6 +432,8 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
         lambda r: percentile(r.intervals, 0.99) / PACE,
         lambda v: f"{v:.2f}x",
     )
+    row("call stored to posted p50", lambda r: percentile(r.post_delays, 0.5), ms)
+    row("call stored to posted p99", lambda r: percentile(r.post_delays, 0.99), ms)
     for kind in DRAWING_KINDS:
         row(f"ack p99 {kind}", partial(RunResult.ack_p99, kind=kind), ms)
     row(
@@ -429,6 +452,11 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
     row("emulator's core busy", lambda r: r.own_cpu / r.seconds, lambda v: f"{v:.0%}")
     row("bot RSS at the end (MiB)", lambda r: r.rss / 2**20, lambda v: f"{v:.0f}")
     row("bot RSS peak (MiB)", lambda r: r.rss_peak / 2**20, lambda v: f"{v:.0f}")
+    row(
+        "bot RSS once the allocator gave back its free memory (MiB)",
+        lambda r: r.rss_trimmed / 2**20,
+        lambda v: f"{v:.0f}",
+    )
     row("longest loop stall", lambda r: r.stall_longest, ms)
     row("loop lag p99", lambda r: r.stall_p99, ms)
     row("full garbage collections", lambda r: r.full_collections, lambda v: f"{v:.0f}")

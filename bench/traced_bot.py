@@ -10,7 +10,8 @@ With ``GAMENIGHT_LOOP_PROBE_FILE`` set, the bot's event loop also runs a probe: 
 every 10 ms that notes how late it ran (how long the loop ran nothing else: a stall). SIGRTMIN
 writes ``longest p99 ticks`` (seconds, seconds, count) since the previous SIGRTMIN to that file,
 then for each of the garbage collector's three generations its collections and the longest
-(seconds), and the objects it tracks; and starts a new window. Without the variable there is no probe (bench_load.py's runs).
+(seconds), and the objects it tracks; and starts a new window. SIGRTMIN+1 hands the memory the
+allocator keeps free back to the system (``malloc_trim``), then writes ``trimmed``. Without the variable there is no probe (bench_load.py's runs).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class LoopProbe:
         self.due = self.loop.time() + PROBE_TICK
         self.loop.call_at(self.due, self.tick)
         self.loop.add_signal_handler(signal.SIGRTMIN, self.write)
+        self.loop.add_signal_handler(signal.SIGRTMIN + 1, self.trim)
         gc.callbacks.append(self.time_collection)
 
     def time_collection(self, phase: str, info: dict[str, int]) -> None:
@@ -92,6 +94,14 @@ class LoopProbe:
         self.lags.append(max(0.0, now - self.due))
         self.due = now + PROBE_TICK
         self.loop.call_at(self.due, self.tick)
+
+    def trim(self) -> None:
+        """Hand the allocator's free memory back to the system, then write ``trimmed`` to the
+        report: how much of the RSS was memory freed but kept (not the bot's own use)."""
+        from bot.render.common import return_free_memory
+
+        return_free_memory()
+        self.report.write_text("trimmed\n")
 
     def write(self) -> None:
         lags, self.lags = sorted(self.lags), []

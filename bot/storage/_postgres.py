@@ -255,6 +255,14 @@ class PostgresBackend:
                 attempt += 1
                 await self._pause(attempt, error)
 
+    async def write_statements(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """The statements in one transaction; the rows each changed."""
+
+        async def work(db: PostgresTransaction) -> list[int]:
+            return [await db.execute(sql, params) for sql, params in statements]
+
+        return await self.write(work)
+
     async def write(self, work: Callable[[PostgresTransaction], Awaitable[T]]) -> T:
         attempt = 0
         while True:

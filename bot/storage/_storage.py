@@ -475,16 +475,16 @@ class Storage:
 
     async def record_draw(self, game_id: int, seq: int, value: int, state: str) -> None:
         """Store draw ``seq`` and the game's new state together, before anyone is told."""
-        drawn_at = time.time()
-
-        async def work(db: Transaction) -> None:
-            await db.execute(
-                "INSERT INTO draws (game_id, seq, value, drawn_at) VALUES (?, ?, ?, ?)",
-                (game_id, seq, value, drawn_at),
-            )
-            await db.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
-
-        await self._write_game(game_id, work)
+        await self._write_statements(
+            [
+                (
+                    "INSERT INTO draws (game_id, seq, value, drawn_at) VALUES (?, ?, ?, ?)",
+                    (game_id, seq, value, time.time()),
+                ),
+                ("UPDATE games SET state = ? WHERE id = ?", (state, game_id)),
+            ],
+            game_id=game_id,
+        )
 
     async def set_draw_message(self, game_id: int, seq: int, message_id: int) -> None:
         await self._write(
@@ -753,9 +753,7 @@ class Storage:
         row = await self._one("SELECT * FROM schedules WHERE id = ?", (schedule_id,))
         return schedule_row(row) if row else None
 
-    async def pending_schedules(
-        self, kind: str, guild_id: int | None = None
-    ) -> list[ScheduleRow]:
+    async def pending_schedules(self, kind: str, guild_id: int | None = None) -> list[ScheduleRow]:
         """Game nights of ``kind`` still to come (waiting, or with their lobby open), soonest
         first; only those of ``guild_id`` if given."""
         query = "SELECT * FROM schedules WHERE kind = ? AND status IN (?, ?)"
@@ -1057,9 +1055,7 @@ class Storage:
             taken = {int(game["host_id"]), *options.get("seats", [])}
             while anonymous in taken:
                 anonymous -= 1
-        await db.execute(
-            "DELETE FROM claims WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-        )
+        await db.execute("DELETE FROM claims WHERE game_id = ? AND user_id = ?", (game_id, user_id))
         await db.execute(
             "UPDATE winners SET user_id = ? WHERE game_id = ? AND user_id = ?",
             (anonymous, game_id, user_id),
@@ -1171,13 +1167,21 @@ class Storage:
     async def _write(self, sql: str, params: Sequence[Any], *, game_id: int | None = None) -> int:
         """One statement in a transaction of its own; returns the rows it changed. With
         ``game_id``, a write of that game's (fenced, see :meth:`fenced`)."""
+        return (await self._write_statements([(sql, params)], game_id=game_id))[0]
 
-        async def work(db: Transaction) -> int:
-            return await db.execute(sql, params)
+    async def _write_statements(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], *, game_id: int | None = None
+    ) -> list[int]:
+        """Statements in one transaction, the backend's quickest way when nothing fences them
+        (the hot path: every call stores its draw and then its message); the rows each changed.
+        With ``game_id``, a write of that game's."""
+        if game_id is None or self._fence is None:
+            return await self._backend.write_statements(statements)
 
-        if game_id is not None:
-            return await self._write_game(game_id, work)
-        return await self._backend.write(work)
+        async def work(db: Transaction) -> list[int]:
+            return [await db.execute(sql, params) for sql, params in statements]
+
+        return await self._write_game(game_id, work)
 
     # -- fencing -------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 import asyncio
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from bot.storage._sqlite import BUSY_TIMEOUT_MS
 from tests.raw_sql import raw_execute
 
 pytestmark = pytest.mark.backends()
@@ -204,6 +206,38 @@ async def test_the_caller_reads_only_the_unannounced_draws_and_the_last_draws_ti
     draws = await storage.draws(game.id)
     assert await storage.last_drawn_at(game.id) == draws[-1].drawn_at
     assert await storage.last_drawn_at(other.id) is not None
+
+
+@pytest.mark.backends("sqlite")
+async def test_a_quick_write_waits_for_another_process_holding_the_write_lock(
+    storage: Storage, database: Path
+):
+    """A call's draw goes to SQLite in one trip; when another process (a backup) holds the write
+    lock past the busy timeout, it waits for it as every other write does, and is stored."""
+    game = await new_game(storage)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_lock() -> None:
+        raw = sqlite3.connect(database, isolation_level=None)
+        raw.execute("BEGIN IMMEDIATE")
+        locked.set()
+        release.wait(20)
+        raw.execute("COMMIT")
+        raw.close()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert await asyncio.to_thread(locked.wait, 5)
+        drawing = asyncio.create_task(storage.record_draw(game.id, 1, 42, state="after-1"))
+        await asyncio.sleep(BUSY_TIMEOUT_MS / 1000 + 1)  # past one busy timeout
+        assert not drawing.done()
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, 10)
+    await drawing
+    assert [(d.seq, d.value) for d in await storage.draws(game.id)] == [(1, 42)]
+    assert (await storage.get_game(game.id)).state == "after-1"  # type: ignore[union-attr]
 
 
 async def test_false_claims_take_a_player_out_at_the_limit(storage: Storage):

@@ -75,6 +75,10 @@ class StuckDatabase:
         await self._free.wait()
         return await self._real.write(work)
 
+    async def write_statements(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> Any:
+        await self._free.wait()
+        return await self._real.write_statements(statements)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._real, name)
 
@@ -103,6 +107,10 @@ class SlowDatabase:
     async def write(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
         await asyncio.sleep(self.delay)
         return await self._real.write(work)
+
+    async def write_statements(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._real.write_statements(statements)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._real, name)
