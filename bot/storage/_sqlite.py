@@ -39,22 +39,33 @@ class _WriteLockTakenError(Exception):
     """Another connection held SQLite's write lock past the busy timeout; nothing was begun."""
 
 
-def _run_statements(db: aiosqlite.Connection, statements: Sequence[Statement]) -> list[int]:
-    """On the connection's thread: ``statements`` in one transaction; the rows each changed."""
+def _run_transactions(
+    db: aiosqlite.Connection, writes: Sequence[Sequence[Statement]]
+) -> list[list[int] | BaseException]:
+    """On the connection's thread: each of ``writes`` in a transaction of its own; for each, the
+    rows each statement changed, or the error that rolled it back (``_WriteLockTakenError``:
+    another connection held the write lock, and nothing was begun)."""
     connection = db._conn
-    try:
-        connection.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as error:
-        if "locked" in str(error) or "busy" in str(error):
-            raise _WriteLockTakenError from error
-        raise
-    try:
-        counts = [connection.execute(sql, tuple(params)).rowcount for sql, params in statements]
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
-    return counts
+    outcomes: list[list[int] | BaseException] = []
+    for statements in writes:
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                # The rest would each wait a busy timeout here: they wait on the event loop.
+                outcomes += [_WriteLockTakenError()] * (len(writes) - len(outcomes))
+                break
+            outcomes.append(error)
+            continue
+        try:
+            counts = [connection.execute(sql, tuple(params)).rowcount for sql, params in statements]
+        except Exception as error:
+            connection.execute("ROLLBACK")
+            outcomes.append(error)
+            continue
+        connection.execute("COMMIT")
+        outcomes.append(counts)
+    return outcomes
 
 
 class SQLiteTransaction:
@@ -110,6 +121,9 @@ class SQLiteBackend:
         self._reader = connection
         # One writing connection: transactions from concurrent tasks must not interleave.
         self._write_lock = asyncio.Lock()
+        # write_statements's line, and the task writing it.
+        self._line: list[tuple[Sequence[Statement], asyncio.Future[list[int]]]] = []
+        self._flushing: asyncio.Task[None] | None = None
         self._transaction = SQLiteTransaction(connection)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -130,20 +144,62 @@ class SQLiteBackend:
             return result
 
     async def write_statements(self, statements: Sequence[Statement]) -> list[int]:
-        """The statements in one transaction, in one trip to the connection's thread: the write
-        lock is held for the statements alone, not for a turn of the event loop between each
-        (a thousand games write a hundred times a second, and a busy loop's turns are long)."""
-        async with self._write_lock:
-            try:
+        """The statements in one transaction of their own; the rows each changed.
+
+        Such writes wait in one line, and the line goes to the connection's thread in one trip,
+        each write still its own transaction: the event loop's turn between two writes (long on
+        a busy bot: a hundred writes a second with a thousand games) is paid once per trip, not
+        once per write, nor per statement."""
+        done = asyncio.get_running_loop().create_future()
+        self._line.append((statements, done))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.create_task(self._flush(), name="sqlite-writes")
+        return cast(list[int], await asyncio.shield(done))
+
+    async def _flush(self) -> None:
+        """Write the line, trip after trip, until it is empty."""
+        writes: list[tuple[Sequence[Statement], asyncio.Future[list[int]]]] = []
+        try:
+            await self._flush_line(writes)
+        except BaseException as error:  # (cancelled as the bot stops): no write waits forever
+            for _, done in [*writes, *self._line]:
+                if not done.done():
+                    done.set_exception(error)
+            raise
+
+    async def _flush_line(
+        self, writes: list[tuple[Sequence[Statement], asyncio.Future[list[int]]]]
+    ) -> None:
+        async with self._write_lock:  # (write()'s transactions span trips: never inside one)
+            while self._line:
+                writes[:], self._line = self._line, []
                 # aiosqlite's own way to run a function on its thread (private, and stable
                 # across the versions pyproject allows).
-                on_its_thread = cast(Callable[..., Awaitable[list[int]]], self._db._execute)
-                return await on_its_thread(_run_statements, self._db, statements)
-            except sqlite3.IntegrityError as error:
-                raise ConflictError(str(error)) from error
-            except _WriteLockTakenError:
-                pass
-            # Another process holds SQLite's write lock (a backup): wait for it as write() does.
+                on_its_thread = cast(Callable[..., Awaitable[list[Any]]], self._db._execute)
+                try:
+                    outcomes = await on_its_thread(
+                        _run_transactions, self._db, [statements for statements, _ in writes]
+                    )
+                except BaseException as error:  # (the connection failed: every write did)
+                    outcomes = [error] * len(writes)
+                for (statements, done), first_outcome in zip(writes, outcomes, strict=True):
+                    outcome = first_outcome
+                    if isinstance(outcome, _WriteLockTakenError):
+                        # Another process holds SQLite's write lock (a backup): wait for it as
+                        # write() does.
+                        outcome = await self._write_waiting(statements)
+                    if done.done():
+                        continue
+                    if isinstance(outcome, sqlite3.IntegrityError):
+                        done.set_exception(ConflictError(str(outcome)))
+                    elif isinstance(outcome, BaseException):
+                        done.set_exception(outcome)
+                    else:
+                        done.set_result(outcome)
+
+    async def _write_waiting(self, statements: Sequence[Statement]) -> list[int] | BaseException:
+        """One write, statement by statement, after waiting for the write lock (held)."""
+        try:
             await self._begin()
             try:
                 counts = [
@@ -153,7 +209,14 @@ class SQLiteBackend:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
-            return counts
+        except Exception as error:  # (ConflictError included: it is the write's own answer)
+            return error
+        return counts
+
+    async def close(self) -> None:
+        """Finish the writes in line."""
+        if self._flushing is not None:
+            await self._flushing
 
     async def _begin(self) -> None:
         """Take the write lock, waiting as long as another process holds it."""
@@ -233,7 +296,10 @@ async def open_sqlite(path: Path, known_version: int) -> AsyncIterator[SQLiteBac
             backend._reader = reader
         except sqlite3.Error as error:
             raise unusable_because_of(path, error) from error
-        yield backend
+        try:
+            yield backend
+        finally:
+            await backend.close()
     finally:
         if reader is not None:
             await reader.close()

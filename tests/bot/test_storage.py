@@ -208,6 +208,24 @@ async def test_the_caller_reads_only_the_unannounced_draws_and_the_last_draws_ti
     assert await storage.last_drawn_at(other.id) is not None
 
 
+async def test_writes_made_together_are_each_their_own_transaction(storage: Storage):
+    """Many games store their draws at once (SQLite takes them in one trip): a refused one is
+    refused alone, and every other is stored with its state."""
+    games = [await new_game(storage, channel_id=10 + i) for i in range(30)]
+    await storage.record_draw(games[0].id, 1, 42, state="first")
+    writes = [
+        storage.record_draw(game.id, 1 if i else 2, 42, state=f"drawn-{i}")
+        for i, game in enumerate(games)
+    ]
+    outcomes = await asyncio.gather(*writes, return_exceptions=True)
+    assert isinstance(outcomes[0], ConflictError)  # card 42 again in game 0
+    assert outcomes[1:] == [None] * 29
+    assert (await storage.get_game(games[0].id)).state == "first"  # type: ignore[union-attr]
+    for i, game in enumerate(games[1:], start=1):
+        assert (await storage.get_game(game.id)).state == f"drawn-{i}"  # type: ignore[union-attr]
+        assert [(d.seq, d.value) for d in await storage.draws(game.id)] == [(1, 42)]
+
+
 @pytest.mark.backends("sqlite")
 async def test_a_quick_write_waits_for_another_process_holding_the_write_lock(
     storage: Storage, database: Path
