@@ -15,6 +15,7 @@ import discord
 
 import bot.calling.live as tunables  # (read where tests may change them)
 from bot.attachments import attachment
+from bot.calling.base import CallingBase
 from bot.calling.live import (
     CALL_REPOSTS,
     CLAIMS_BEFORE_THE_END,
@@ -335,17 +336,7 @@ class CallerCog(SummaryCog[GameT, CheckT]):
             game = await self.storage.get_game(game_id)
         assert game is not None
         await self.announced_count(game_id)  # know what was seen before this one is
-        # The caller's own thread, first in the server's line: a burst of board views must not
-        # queue the call behind them.
-        content, images = await self.bot.heavy.run(
-            game.guild_id,
-            Lane.CALL,
-            self.render_call,
-            game,
-            value,
-            seq,
-            executor=self.bot.caller_executor,
-        )
+        content, images = await self.call_pictures(game, value, seq)
         # A client that lost the game's shard to another process posts no more of its calls
         # (the new owner posts this one, and the nonce would fold two posts into one anyway).
         await self.storage.check_fence(game_id)
@@ -368,6 +359,60 @@ class CallerCog(SummaryCog[GameT, CheckT]):
         await self.storage.set_draw_message(game_id, seq, message.id)
         if first_post:
             self.bot.metrics.calls.labels(self.kind).inc()
+            self.draw_ahead(game, seq)
+
+    def drawing_of_call(self, game: GameRow, value: int, seq: int) -> asyncio.Task[Any]:
+        """Call ``seq``'s text and pictures, drawn on the caller's own thread, first in the
+        server's line (a burst of board views must not queue a call behind them)."""
+        return asyncio.ensure_future(
+            self.bot.heavy.run(
+                game.guild_id,
+                Lane.CALL,
+                self.render_call,
+                game,
+                value,
+                seq,
+                executor=self.bot.caller_executor,
+            )
+        )
+
+    def draw_ahead(self, game: GameRow, seq: int) -> None:
+        """Once call ``seq`` of ``game`` (as stored with it) is posted, draw the next one's
+        pictures in the interval's slack: the seed fixes what it will be, and the call then goes
+        out when it is due instead of a drawing later (50 calls a second queue on the caller's
+        threads). Not when the game is ending."""
+        if self.is_closing() or self.end_reason(game) is not None:
+            return
+        after, value = self.state_of(game).next_call()
+        upcoming = dataclasses.replace(game, state=after.to_state())
+        live = self.live_game(game.id)
+        if live.upcoming is not None:
+            live.upcoming[1].cancel()
+        drawing = self.drawing_of_call(upcoming, value, seq + 1)
+        # (Its failure is met again when the call is drawn anew; no need to log it twice.)
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        live.upcoming = ((seq + 1, value, upcoming.state, sorted(game.options.items())), drawing)
+
+    async def call_pictures(
+        self, game: GameRow, value: int, seq: int
+    ) -> tuple[str, Sequence[Rendered]]:
+        """Call ``seq``'s text and pictures: those drawn ahead when they were drawn for this
+        call of this game as it stands (its options too), else drawn now. The text is worded
+        now when the game words it apart (:meth:`call_text`: Lotería's names the prize played
+        for, which a win since may have changed)."""
+        live = self.live_game(game.id)
+        ahead, live.upcoming = live.upcoming, None
+        key = (seq, value, game.state, sorted(game.options.items()))
+        if ahead is not None and ahead[0] == key:
+            with contextlib.suppress(Exception):  # (a failed drawing is drawn again below)
+                content, images = await ahead[1]
+                if type(self).call_text is not CallingBase.call_text:
+                    content = self.call_text(game, value, seq)
+                return content, images
+        elif ahead is not None:
+            ahead[1].cancel()
+        result: tuple[str, Sequence[Rendered]] = await self.drawing_of_call(game, value, seq)
+        return result
 
     async def _post_call(
         self,
@@ -448,6 +493,9 @@ class CallerCog(SummaryCog[GameT, CheckT]):
             return
         live = self.live_game(game.id)
         live.wake.set()
+        if live.upcoming is not None:
+            live.upcoming[1].cancel()  # (a call that will not come)
+            live.upcoming = None
         if not channel_gone:
             # A call stored just before the end is posted before the summary, which counts it
             # (its nonce keeps the caller, mid-post, from posting it twice).

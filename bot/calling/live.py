@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
 import discord
 
 from bot.games import PostRefusal
+from bot.render import Rendered
 from bot.storage import (
     BoardRow,
     GameRow,
@@ -183,10 +184,14 @@ class LiveGame:
     winners: list[WinnerRow] | None = None
     # The Claim button under every call, built once (a View costs more than the post's JSON).
     claim_view: discord.ui.View | None = None
+    # The next call's text and pictures, drawn in the interval's slack once a call is posted
+    # (the order is the seed's): what they were drawn for, and the drawing.
+    upcoming: tuple[Hashable, asyncio.Task[tuple[str, list[Rendered]]]] | None = None
 
-    def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
-        """The caller, the lobby refresher and the re-delivery task."""
-        return (self.task, self.lobby_task, self.redeal_task)
+    def tasks(self) -> tuple[asyncio.Task[Any] | None, ...]:
+        """The caller, the lobby refresher, the re-delivery task and the next call's drawing."""
+        upcoming = self.upcoming[1] if self.upcoming is not None else None
+        return (self.task, self.lobby_task, self.redeal_task, upcoming)
 
 
 def lobby_edit_interval(lobbies_refreshing: int) -> float:

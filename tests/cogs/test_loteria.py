@@ -4,6 +4,7 @@ and PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 
 import pytest
@@ -273,3 +274,52 @@ async def test_a_lobby_keeps_its_dealer_until_it_closes(emulator: Emulator, star
         lambda: "the stopped game's end",
     )
     assert cog.dealers == {}
+
+
+async def test_each_call_posts_the_picture_drawn_for_it_ahead_or_not(
+    emulator: Emulator, start_bot
+):
+    """Once a call is posted, the next one's picture is drawn in the interval's slack; the call
+    then posts exactly what drawing it at its turn gives, and words the prize played for as the
+    game stands when it is posted (a win in between moves it on)."""
+    seed = bytes(range(7, 39))
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    players = [guild.add_member(f"p{i}") for i in range(6)]
+    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
+    cog = bot.get_cog("Lotería")
+    lobby = await (await players[0].slash("loteria start", prizes="centre, square")).reply()
+    for member in players:
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    await (await players[0].click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games()
+    centre = completion_calls(seed, len(players), Pattern.CENTRE)
+    winner = players[centre.index(min(centre))]
+    draw_call, drawn = cog.render_call, []
+
+    def counted(*args):  # (the real drawing, counted)
+        drawn.append(args[2])
+        return draw_call(*args)
+
+    cog.render_call = counted
+    calls = min(centre) + 2
+    for seq in range(1, calls + 1):
+        await run_calls(cog, game.id, 1)
+        if seq == min(centre):
+            result = await (await winner.slash("loteria claim", pattern="centre")).reply()
+            assert "wins on call" in result.content
+        (posted,) = [m for m in channel.messages if f"card {seq} of 54" in m.content]
+        stored = await bot.storage.get_game(game.id)
+        parts = stored.state.split("/")  # seed/deck/prizes/drawn/prize played for
+        at_call = "/".join([*parts[:3], str(seq), parts[4]])
+        value = draw_order(seed, 54)[seq - 1]
+        _, pictures = draw_call(dataclasses.replace(stored, state=at_call), value, seq)
+        assert [a.data for a in posted.attachments] == [p.png for p in pictures]
+        prize = "Square" if seq > min(centre) else "Centre"
+        assert f"playing for **{prize} (" in posted.content
+        upcoming = cog.live_game(game.id).upcoming
+        assert upcoming is not None
+        assert upcoming[0][0] == seq + 1  # the next one, drawn ahead
+    # Each call drawn once, ahead of its turn, but the first and the one after the win (the
+    # game it was drawn for had moved on), drawn again; and the one to come.
+    assert sorted(drawn) == sorted([*range(1, calls + 2), min(centre) + 1])
