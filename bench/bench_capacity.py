@@ -55,18 +55,21 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_call_pace import stamp
+from bench_flood import kind_of, open_game, record_finished_games
 from bench_load import PATTERNS, BotProcess, LoadBench, Plan, Table, percentile
 
 from bot.storage import Storage
-from emulator import Emulator, InteractionResult
+from emulator import Channel, Emulator, InteractionResult, Member
 
 PACE = 5.0  # seconds between calls the hosts pick (the bot's minimum), at time scale 1
 MEMBERS_PER_GAME = 10
@@ -78,6 +81,10 @@ BREAK_CALL_RATE = 0.9  # calls announced under this share of the target: broken
 GOAL_INTERVAL = 1.05  # the issue's goal at 250 games: call interval p99 within 1.05x the pace
 GOAL_ACK = 0.1  # and every kind acknowledged within 100 ms at p99
 DEAL_TIMEOUT = 600.0
+# --flood: one more server floods as bench_flood.py's does, from the stretch's second pace on:
+# each of its members sends each command once (a cooldown stops none), interleaved.
+FLOOD = {"stats": 400, "triangle solve": 30, "loteria tabla": 400}
+FLOOD_CROWD = max(FLOOD.values())
 JOIN_WAVE = 100  # games whose members click Join at once (bench_load.py's rush: 1,000 clicks)
 JOIN_WAVE_GAP = 2.0  # seconds between two waves
 IDLE_SECONDS = 5.0
@@ -108,6 +115,13 @@ class RunResult:
     full_collections: int = 0  # the garbage collector's of its oldest generation
     full_collection_longest: float = 0.0
     tracked_objects: int = 0  # by the garbage collector, at the stretch's end
+    # --flood: the flood's window (seconds), the other servers' board views acknowledged in it,
+    # the calls' lateness in it (every game but the flooding server's), and how the flood's
+    # commands were answered (picture, refused, unanswered).
+    flood_seconds: float = 0.0
+    flood_view_acks: list[float] = field(default_factory=list)
+    flood_lateness: list[float] = field(default_factory=list)
+    flood_answers: dict[str, int] = field(default_factory=dict)
     deal_seconds: float = 0.0
     live_at_end: int = 0
     integrity: list[str] = field(default_factory=list)  # bench_load's "Afterwards" figures
@@ -198,11 +212,15 @@ class CapacityBench(LoadBench):
         bot_core: int,
         profile: Path | None = None,
         trace: bool = False,
+        flood: bool = False,
     ) -> None:
         super().__init__(plan)
         self.bot_core = bot_core
         self.profile = profile
         self.trace = trace
+        self.flood = flood
+        self.crowd: list[Member] = []
+        self.crowd_channel: Channel | None = None
         self.result = RunResult(plan.games, run)
 
     async def measure(self) -> RunResult:
@@ -216,6 +234,12 @@ class CapacityBench(LoadBench):
                 self.emu = emu
                 self.set_up_world()
                 self.bot = BotProcess(emu, folder / "bot.sqlite3", plan.time_scale, folder / "log")
+                if self.flood:
+                    flooding = emu.add_guild("Flooding")
+                    self.crowd_channel = flooding.add_channel("flood")
+                    self.crowd = [flooding.add_member(f"crowd-{i}") for i in range(FLOOD_CROWD)]
+                    # Finished games on record: /stats draws a leaderboard.
+                    await record_finished_games(self.bot.database, flooding.id, self.crowd)
                 try:
                     await self.start_bot()
                     async with Storage.open(self.bot.database) as storage:
@@ -289,6 +313,10 @@ class CapacityBench(LoadBench):
         self.say(f"{len(members)} boards dealt in {result.deal_seconds:.1f} s")
 
         await self.start_games(self.tables)
+        if self.flood:
+            assert self.crowd_channel is not None
+            await open_game(self.crowd[0], self.crowd_channel, self.crowd)
+            self.say(f"the flooding server's game has {len(self.crowd)} players")
         self.watcher = asyncio.create_task(self.watch_tables())
         await self.wait_for(
             "a first call in every game", lambda: all(self.call_stamps(t) for t in self.tables), 60
@@ -301,9 +329,12 @@ class CapacityBench(LoadBench):
         wall_started = time.time()
         cpu_before, own_before = self.bot.cpu_seconds(), time.process_time()
         spy = await self.start_profile(plan.draw_seconds)
+        flooding = asyncio.create_task(self.flood_server(plan.draw_seconds)) if self.flood else None
         await asyncio.sleep(plan.draw_seconds)
         if spy is not None:
             await spy.wait()
+        if flooding is not None:
+            await flooding
         result.bot_cpu = self.bot.cpu_seconds() - cpu_before
         result.own_cpu = time.process_time() - own_before
         wall_ended = time.time()
@@ -347,6 +378,41 @@ class CapacityBench(LoadBench):
 
         await self.finish_games()
         await self.check_integrity()
+
+    async def flood_server(self, stretch: float) -> None:
+        """From the stretch's second pace: the flooding server's commands, all at once; then
+        wait for their answers (until the stretch ends). What the other servers saw meanwhile."""
+        await asyncio.sleep(PACE)
+        result = self.result
+        started, wall_started = time.monotonic(), time.time()
+        sent: list[InteractionResult] = []
+        for index, member in enumerate(self.crowd):
+            for name, count in FLOOD.items():
+                if index < count:
+                    values: dict[str, Any] = {"start": index % 15} if "solve" in name else {}
+                    sent.append(await member.slash(name, in_channel=self.crowd_channel, **values))
+        deadline = started + stretch - 2 * PACE
+        while time.monotonic() < deadline and any(kind_of(r) == "unanswered" for r in sent):  # noqa: ASYNC110 - polls what the emulator recorded
+            await asyncio.sleep(0.1)
+        ended, wall_ended = time.monotonic(), time.time()
+        result.flood_seconds = ended - started
+        result.flood_answers = dict(Counter(kind_of(r) for r in sent))
+        result.flood_view_acks = self.latencies(
+            lambda kind, r: kind == "view" and started <= r.created_at < ended
+        )
+        for table in self.tables:
+            stamps = self.call_stamps(table)
+            result.flood_lateness += [
+                later - earlier - PACE
+                for earlier, later in itertools.pairwise(stamps)
+                if wall_started <= later < wall_ended
+            ]
+        self.say(
+            f"the flood: {len(sent)} commands answered in {result.flood_seconds:.1f} s "
+            f"({result.flood_answers}); other servers' views acknowledged p99 "
+            f"{percentile(result.flood_view_acks, 0.99) * 1000:.0f} ms; calls late at most "
+            f"{max(result.flood_lateness, default=0.0):.2f} s"
+        )
 
     async def trimmed_rss(self) -> int:
         """The bot's RSS once its allocator has handed back what it keeps free."""
@@ -470,6 +536,23 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
     row("full garbage collections", lambda r: r.full_collections, lambda v: f"{v:.0f}")
     row("longest full collection", lambda r: r.full_collection_longest, ms)
     row("objects the collector tracks", lambda r: r.tracked_objects, lambda v: f"{v:,.0f}")
+    if any(r.flood_answers for runs in results.values() for r in runs):
+        row("flood: seconds to answer it", lambda r: r.flood_seconds, lambda v: f"{v:.1f} s")
+        row(
+            "flood: other servers' views acknowledged p99",
+            lambda r: percentile(r.flood_view_acks, 0.99),
+            ms,
+        )
+        row(
+            "flood: calls late at most",
+            lambda r: max(r.flood_lateness, default=math.nan),
+            lambda v: f"{v:.2f} s",
+        )
+        row(
+            "flood: commands unanswered",
+            lambda r: r.flood_answers.get("unanswered", 0),
+            lambda v: f"{v:.0f}",
+        )
     row("deal (Join rush to last board)", lambda r: r.deal_seconds, lambda v: f"{v:.1f} s")
     print(
         "| broken runs | "
@@ -509,7 +592,9 @@ async def run_grid(options: argparse.Namespace) -> dict[int, list[RunResult]]:
                 keep_log=options.log,
             )
             print(f"\n{games} games, run {run} of {options.runs}", flush=True)
-            bench = CapacityBench(plan, run, options.bot_core, options.profile, options.trace)
+            bench = CapacityBench(
+                plan, run, options.bot_core, options.profile, options.trace, options.flood
+            )
             try:
                 result = await bench.measure()
             except TimeoutError as error:
@@ -561,6 +646,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--trace",
         action="store_true",
         help="tracemalloc from the lobbies' opening: the Python memory held, by site (slower)",
+    )
+    parser.add_argument(
+        "--flood",
+        action="store_true",
+        help="one more server floods during the stretch (400 /stats, 30 /triangle solve, "
+        "400 /loteria tabla): what the other servers' views and calls see",
     )
     options = parser.parse_args(argv)
     available = os.sched_getaffinity(0)

@@ -14,7 +14,6 @@ import pkgutil
 import signal
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import aiohttp
@@ -47,7 +46,7 @@ from bot.storage import (
     Storage,
     hold_database,
 )
-from bot.throttle import HeavyWork, MemberCooldowns
+from bot.throttle import HeavyWork, MemberCooldowns, worker_threads
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -193,8 +192,9 @@ class GameNightBot(commands.AutoShardedBot):
         self.time_scale = time_scale
         # Where game seeds come from: the OS's CSPRNG, or a test's chosen seeds.
         self.new_seed = seed_source
-        # The callers render their calls here, never queued behind board views or deals.
-        self.caller_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="caller")
+        # The callers render their calls here, never queued behind board views or deals; below
+        # the event loop's priority as heavy work is (a call is drawn well ahead of its turn).
+        self.caller_executor = worker_threads(2, "caller")
         # Members with a notice waiting for their next interaction (their DMs were shut).
         self.notices_waiting: set[int] = set()
         # Every server's /gamenight settings, read at start-up and kept current by the bot's own

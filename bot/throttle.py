@@ -84,12 +84,15 @@ WORKER_NICENESS = 5
 def heavy_work_executor(niceness: int = WORKER_NICENESS) -> ThreadPoolExecutor:
     """The pool ``asyncio.to_thread`` runs heavy work in (``loop.set_default_executor``): as
     many threads as asyncio's own, each ``niceness`` below the thread that makes it."""
+    return worker_threads(min(32, (os.cpu_count() or 1) + 4), "heavy", niceness)
+
+
+def worker_threads(count: int, name: str, niceness: int = WORKER_NICENESS) -> ThreadPoolExecutor:
+    """``count`` threads named ``name``, each ``niceness`` below the thread that makes this."""
     base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     return ThreadPoolExecutor(
-        max_workers=min(32, (os.cpu_count() or 1) + 4),
-        thread_name_prefix="heavy",
-        initializer=_run_at, initargs=(base + niceness,),
-    )  # fmt: skip
+        max_workers=count, thread_name_prefix=name, initializer=_run_at, initargs=(base + niceness,)
+    )
 
 
 def _run_at(niceness: int) -> None:
