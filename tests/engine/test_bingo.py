@@ -20,6 +20,7 @@ from engine.bingo import (
     call_name,
     cards_at,
     check_claim,
+    deal_cards,
     missing,
     pattern_named,
 )
@@ -518,3 +519,28 @@ def test_vectors():
         game, number = game.next_call()
         calls.append(call_name(number))
     assert calls == VECTOR_CALLS
+
+
+class Scripted(random.Random):
+    """A source that returns the given integers in turn: repeats on purpose."""
+
+    def __init__(self, values: list[int]) -> None:
+        super().__init__(0)
+        self.values = values
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        return self.values.pop(0)
+
+
+def test_a_card_alike_to_one_dealt_is_drawn_again_and_a_stuck_source_is_refused():
+    first, second = deal_cards(2, Scripted([5, 5, 5, 9]))
+    assert first.to_state() == deal_cards(1, Scripted([5]))[0].to_state()
+    assert second.to_state() == deal_cards(1, Scripted([9]))[0].to_state()
+    assert first != second
+    # Same numbers in another order (the first two of column B swapped) is alike too.
+    swapped = deal_cards(1, Scripted([1]))[0]
+    assert frozenset(swapped.numbers) == frozenset(deal_cards(1, Scripted([0]))[0].numbers)
+    assert swapped != deal_cards(1, Scripted([0]))[0]
+    assert deal_cards(2, Scripted([0, 1, 5]))[1] == deal_cards(1, Scripted([5]))[0]
+    with pytest.raises(GameError, match="not random"):
+        deal_cards(2, Scripted([7] * 100))
