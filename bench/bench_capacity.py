@@ -350,7 +350,8 @@ class CapacityBench(LoadBench):
             for site in self.bot.trace_sites:
                 print(f"    {site}")
         assert self.storage is not None
-        result.live_at_end = len(await self.storage.live_games())
+        ours = {table.game_id for table in self.tables}
+        result.live_at_end = len([g for g in await self.storage.live_games() if g.id in ours])
         if cores_of(self.bot.pid) != {self.bot_core}:
             self.problems.append(f"the bot ran on cores {sorted(cores_of(self.bot.pid))}")
 
@@ -376,6 +377,8 @@ class CapacityBench(LoadBench):
             + ", ".join(f"{len(result.acks[kind])} {kind}s acknowledged" for kind in DRAWING_KINDS)
         )
 
+        if self.flood:  # (its host stops the flooding server's game with the others)
+            await (await self.crowd[0].slash("loteria stop", in_channel=self.crowd_channel)).reply()
         await self.finish_games()
         await self.check_integrity()
 

@@ -24,7 +24,6 @@ from where it stopped.
 from __future__ import annotations
 
 import enum
-import functools
 import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -584,7 +583,6 @@ _NOTHING_CALLED = ClaimResult(False, 0, "no cards have been called", ClaimReason
 # ----------------------------------------------------------------------------------------- game
 
 
-@functools.lru_cache(maxsize=64)
 def _order(seed: bytes) -> tuple[int, ...]:
     return draw_order(seed, DECK_SIZE)
 
