@@ -2,7 +2,6 @@
 
 import asyncio
 import sqlite3
-import threading
 import time
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from bot.storage import (
     StorageError,
 )
 from bot.storage._sqlite import BUSY_TIMEOUT_MS
-from tests.raw_sql import raw_execute
+from tests.raw_sql import another_process_writing, raw_execute
 
 pytestmark = pytest.mark.backends()
 
@@ -233,26 +232,10 @@ async def test_a_quick_write_waits_for_another_process_holding_the_write_lock(
     """A call's draw goes to SQLite in one trip; when another process (a backup) holds the write
     lock past the busy timeout, it waits for it as every other write does, and is stored."""
     game = await new_game(storage)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_lock() -> None:
-        raw = sqlite3.connect(database, isolation_level=None)
-        raw.execute("BEGIN IMMEDIATE")
-        locked.set()
-        release.wait(20)
-        raw.execute("COMMIT")
-        raw.close()
-
-    holder = threading.Thread(target=hold_the_lock)
-    holder.start()
-    try:
-        assert await asyncio.to_thread(locked.wait, 5)
+    async with another_process_writing(database):
         drawing = asyncio.create_task(storage.record_draw(game.id, 1, 42, state="after-1"))
         await asyncio.sleep(BUSY_TIMEOUT_MS / 1000 + 1)  # past one busy timeout
         assert not drawing.done()
-    finally:
-        release.set()
-        await asyncio.to_thread(holder.join, 10)
     await drawing
     assert [(d.seq, d.value) for d in await storage.draws(game.id)] == [(1, 42)]
     assert (await storage.get_game(game.id)).state == "after-1"  # type: ignore[union-attr]

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
-import threading
 
 import discord
 import pytest
@@ -16,6 +14,7 @@ from emulator import Emulator, Fault
 from emulator.model import Permission
 from engine.loteria import tablas_at
 from tests.cogs.helpers import button_id, run_calls
+from tests.raw_sql import another_process_writing
 
 
 async def test_no_lobby_where_the_bot_cannot_post(emulator: Emulator, start_bot):
@@ -227,20 +226,7 @@ async def test_a_locked_database_slows_answers_but_never_fails_them(
     bot = await start_bot()
     lobby = await (await members[0].slash("loteria start")).reply()
 
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_lock() -> None:
-        raw = sqlite3.connect(bot.settings.database_path, isolation_level=None)
-        raw.execute("BEGIN IMMEDIATE")
-        locked.set()
-        release.wait(20)
-        raw.execute("COMMIT")
-        raw.close()
-
-    holder = threading.Thread(target=hold_the_lock)
-    holder.start()
-    try:
-        assert await asyncio.to_thread(locked.wait, 5)
+    async with another_process_writing(bot.settings.database_path):
         started = [
             await members[1].click(lobby, button_id(lobby, "join")),
             await members[2].click(lobby, button_id(lobby, "join")),
@@ -251,9 +237,6 @@ async def test_a_locked_database_slows_answers_but_never_fails_them(
         for result in started:
             await result.acknowledgement(timeout=3)
         await asyncio.sleep(6)  # past one busy timeout of the bot's writer
-    finally:
-        release.set()
-        await asyncio.to_thread(holder.join, 10)
     replies = [await result.reply(timeout=15) for result in started]
     assert "You're in" in replies[0].content
     assert "You're in" in replies[1].content
