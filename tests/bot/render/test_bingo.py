@@ -8,6 +8,7 @@ from PIL import Image
 
 from bot.i18n import message
 from bot.render import bingo
+from bot.render.bingo.help import render_bingo_patterns as help_picture
 from bot.render.bingo.words import MESSAGES
 from bot.render.common import BAND_CACHE, Palette, Rendered
 from engine.bingo import (
@@ -382,3 +383,12 @@ def test_a_card_of_any_deal_renders():
     for dealt in cards_at(SEED, 1, 3):
         assert isinstance(dealt, Card)
         open_checked(bingo.render_card(dealt, game_id="X" * 40, card_number=9999, called=ORDER))
+
+
+def test_the_help_picture_is_the_whole_book_in_each_language_drawn_once():
+    english = help_picture(None)
+    assert english is help_picture("en-US")
+    assert english == bingo.render_pattern_book(list(PATTERN_BOOK.values()))
+    spanish = help_picture("es-ES")
+    assert spanish == bingo.render_pattern_book(list(PATTERN_BOOK.values()), locale="es-ES")
+    assert spanish.alt_text != english.alt_text
