@@ -12,6 +12,7 @@ import json
 import logging
 import pkgutil
 import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -92,11 +93,14 @@ def game_cogs(extensions: Sequence[str] = EXTENSIONS) -> list[type[GameCog[Any]]
     return found
 
 
-def warm_up_pictures(extensions: Sequence[str] = EXTENSIONS) -> asyncio.Task[None]:
+def warm_up_pictures(
+    extensions: Sequence[str] = EXTENSIONS, stop: threading.Event | None = None
+) -> asyncio.Task[None]:
     """Build the pictures' palettes and kept pieces of every game of ``extensions`` in a worker
-    thread (``bot.render.warm_up``), the games found before any is loaded: a task to await."""
+    thread (``bot.render.warm_up``), the games found before any is loaded: a task to await.
+    Setting ``stop`` ends it after the game it is at."""
     warm_ups = [cog.warm_up_pictures for cog in game_cogs(extensions)]
-    return asyncio.create_task(asyncio.to_thread(render.warm_up, warm_ups))
+    return asyncio.create_task(asyncio.to_thread(render.warm_up, warm_ups, stop))
 
 
 # discord.py names the tasks that run slash commands and component callbacks so.
@@ -231,13 +235,14 @@ class GameNightBot(commands.AutoShardedBot):
         self.endpoint_limits = endpoint_limits
         self.answer_session: aiohttp.ClientSession | None = None
         self._stopping = asyncio.Event()  # close() has begun: a wait before connecting ends
+        self._warm_up_stop = threading.Event()  # close() has begun: the pictures' warm-up ends
 
     async def setup_hook(self) -> None:
         """Before connecting: read the waiting notices, load the games, sync the slash commands if
         they changed, and start the HTTP endpoint when one is configured."""
         # Freed picture buffers go back to the system; the palettes build in the background.
         render.limit_retained_memory()
-        self.render_warm_up = warm_up_pictures(self.initial_extensions)
+        self.render_warm_up = warm_up_pictures(self.initial_extensions, self._warm_up_stop)
         self.notices_waiting = {
             int(key.removeprefix(NOTICE_PREFIX))
             for key in await self.storage.meta_with_prefix(NOTICE_PREFIX)
@@ -581,6 +586,7 @@ class GameNightBot(commands.AutoShardedBot):
         """Let interactions already being answered finish before the connection (and then the
         database) goes, so nobody is left with "This interaction failed" by a restart."""
         self._stopping.set()
+        self._warm_up_stop.set()
         if self.hands_over_sessions:
             # The gateway first: nothing more arrives here, and the sessions are free to hand
             # over while the answers under way (over REST) finish.

@@ -555,7 +555,7 @@ def check_claim(
     return ClaimResult(
         False,
         0,
-        f"{pattern.name} does not include the last number called ({last})",
+        f"the pattern does not include the last number called ({last})",
         ClaimReason.SLEPT,
         MappingProxyType({"call": last, "number": called[-1]}),
     )

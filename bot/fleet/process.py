@@ -42,6 +42,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -142,6 +143,7 @@ class FleetProcess:
         self._heartbeats = 0
         self._max_concurrency: int | None = None
         self._warm_up: asyncio.Task[None] | None = None
+        self._warm_up_stop = threading.Event()  # set by stop(): the warm-up ends early
 
     # -- what the HTTP endpoint reports --------------------------------------------------------
 
@@ -177,6 +179,7 @@ class FleetProcess:
     def stop(self) -> None:
         """Stop: the clients stop as a clean stop does, then the leases are released."""
         self._stop.set()
+        self._warm_up_stop.set()
 
     async def run(self) -> None:
         """Hold leases and run clients until :meth:`stop` (or a client fails, which is raised
@@ -191,7 +194,9 @@ class FleetProcess:
             # A standby's first client starts during a takeover, with every game of the shards
             # taken over due at once: the pictures' palettes and pieces are ready by then.
             render.limit_retained_memory()
-            self._warm_up = warm_up_pictures(self.bot_options.get("extensions", EXTENSIONS))
+            self._warm_up = warm_up_pictures(
+                self.bot_options.get("extensions", EXTENSIONS), self._warm_up_stop
+            )
         heartbeats = asyncio.create_task(self._keep_heartbeat(), name="gamenight-leases")
         keepers = [
             asyncio.create_task(self._keep_slot(slot), name=f"gamenight-{slot.name}-client")

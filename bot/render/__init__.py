@@ -12,6 +12,7 @@ the pictures paste are drawn the first time they are needed and kept, mapped ont
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 
 from bot.render.common import Rendered, limit_retained_memory, return_free_memory
@@ -19,9 +20,12 @@ from bot.render.common import Rendered, limit_retained_memory, return_free_memor
 __all__ = ["Rendered", "limit_retained_memory", "warm_up"]
 
 
-def warm_up(warm_ups: Iterable[Callable[[], None]]) -> None:
+def warm_up(warm_ups: Iterable[Callable[[], None]], stop: threading.Event | None = None) -> None:
     """Run each game's warm-up (its palettes and its calls' large pieces, built ahead), so that
-    the first game does not wait for them; then give the memory freed meanwhile back."""
+    the first game does not wait for them; then give the memory freed meanwhile back. Once
+    ``stop`` is set, no further game's (the bot is stopping: its exit waits for this thread)."""
     for warm_up_game in warm_ups:
+        if stop is not None and stop.is_set():
+            break
         warm_up_game()
     return_free_memory()

@@ -14,8 +14,10 @@ import pytest
 import engine
 from bot.i18n import MESSAGES, message
 from bot.reasons import error_text, number_list, reason_text
+from bot.render.bingo import words as bingo_words
 from bot.replies import UserError, friendly_message
 from cogs.housie import SPANISH_PRIZE_NAMES
+from engine import bingo
 from engine.dots import DotsGame, parse_line
 from engine.errors import GameError, Reason
 from engine.housie import Calls, Prize, Ticket, check_prize, decode_ticket_code, encode_ticket_code
@@ -34,6 +36,8 @@ TICKET = Ticket(
 )
 TOP = [3, 21, 45, 62, 81]
 TABLA = Tabla(tuple(range(1, 17)))  # rows: 1-4, 5-8, 9-12, 13-16
+BINGO_CARD = bingo.cards_at(bytes(range(32)), 0)[0]
+BINGO_LINE = bingo.PATTERN_BOOK["line"]
 CODE = encode_ticket_code(TICKET, 12, KEY)
 # Said differently on purpose: the message leaves out who drew the line (the engine's "first
 # player" means nothing to players, who play red and blue).
@@ -109,6 +113,13 @@ def taken_cell() -> TicTacToe:
     return game
 
 
+def bingo_slept() -> object:
+    """A line completed, then a call elsewhere on the card: the slept rule refuses it."""
+    row = [n for n in BINGO_CARD.numbers[:5] if n]
+    elsewhere = next(n for n in BINGO_CARD.numbers[5:] if n)
+    return bingo.check_claim(BINGO_CARD, [*row, elsewhere], BINGO_LINE, require_last=True)
+
+
 def examples() -> list[Example]:
     return [
         verdict(check_claim(TABLA, [1, 2, 3], Pattern.LINE)),
@@ -127,6 +138,9 @@ def examples() -> list[Example]:
         verdict(check_prize(TICKET, [*TOP, 14], Prize.TOP_LINE, require_last=True)),
         verdict(check_prize(TICKET, TOP, Prize.TOP_LINE)),
         verdict(check_prize(TICKET, TOP, Prize.TOP_LINE, require_last=True)),
+        verdict(bingo.check_claim(BINGO_CARD, [], BINGO_LINE)),
+        verdict(bingo.check_claim(BINGO_CARD, [75], BINGO_LINE)),
+        verdict(bingo_slept()),
         refusal(lambda: decode_ticket_code(CODE[:-1], KEY)),
         refusal(lambda: decode_ticket_code(CODE[:2] + "U" + CODE[3:], KEY)),
         refusal(lambda: decode_ticket_code("0" + CODE, KEY)),
@@ -160,6 +174,7 @@ def test_every_engine_reason_is_a_message_in_both_languages():
         "TicTacToeReason",
         "TriangleReason",
     }
+    assert bingo_words.MESSAGES  # (Bingo's reasons are worded beside its pictures for now)
     assert sorted(reason for reason in reasons if reason not in MESSAGES) == []
     assert len({str(reason) for reason in reasons}) == len(reasons)  # no code twice
 

@@ -1,5 +1,6 @@
 """Bingo's pictures' words, in English and Spanish: those drawn on its cards, its calls, the
-caller's board and its pattern pictures, the built-in patterns' names, and their alt text.
+caller's board and its pattern pictures, the built-in patterns' names, and their alt text; and,
+until its cog comes, the words of its engine's reasons.
 
 The renderer imports this module, which registers them with ``bot.i18n`` (``register_messages``):
 whatever draws or names them has them once the renderer is imported."""
@@ -31,6 +32,14 @@ PATTERN_NAMES: dict[str, tuple[str, str]] = {
 }
 
 MESSAGES: dict[str, tuple[Text, Text]] = {
+    # The engine's reasons (engine.bingo.ClaimReason), each placeholder one of the code's values
+    # (bot/reasons.py fills them in). Here until Bingo's cog, whose words they are, comes.
+    "bingo_nothing_called": ("no numbers have been called", "aún no ha salido ningún número"),
+    "bingo_not_complete": ("the card does not complete {name}", "el cartón no completa {name}"),
+    "bingo_slept": (
+        "the pattern does not include the last number called ({call})",
+        "la figura no incluye el último número cantado ({call})",
+    ),
     **{f"pic_bingo_pattern_{code}": names for code, names in PATTERN_NAMES.items()},
     # Its cards.
     "pic_bingo_title": ("BINGO", "BINGO"),

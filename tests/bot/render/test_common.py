@@ -1,8 +1,10 @@
 import io
+import threading
 
 import pytest
 from PIL import Image
 
+from bot import render
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     FontFace,
@@ -107,3 +109,17 @@ def test_fit_wrapped_prefers_the_texts_own_lines_then_wraps_then_cuts():
     assert lines[-1].endswith("…")
     assert face.size == 16
     assert all(text_width(line, face) <= width for line in lines)
+
+
+def test_the_warm_up_ends_after_the_game_it_is_at_once_stopped():
+    """A bot stopping while its pictures warm up waits for one game's warm-up, not all."""
+    stop, ran = threading.Event(), []
+
+    def first() -> None:
+        ran.append("first")
+        stop.set()  # the bot stops meanwhile
+
+    render.warm_up([first, lambda: ran.append("second")], stop)
+    assert ran == ["first"]
+    render.warm_up([lambda: ran.append("third")])
+    assert ran == ["first", "third"]
