@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import os
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -655,6 +657,13 @@ def test_the_documented_bingo_vectors(engine_page):
     assert tuple(found["calls"]) == BINGO_VECTOR_CALLS
     assert tuple(map(call_name, draw_order(BINGO_VECTOR_SEED, 75)[:10])) == BINGO_VECTOR_CALLS
     assert int(found["arrangements"]) == (15 * 14 * 13 * 12 * 11) ** 4 * (15 * 14 * 13 * 12)
+    # docs/FAIRNESS.md writes the same (its lines wrap anywhere).
+    doc = Path(__file__).resolve().parents[2] / "docs" / "FAIRNESS.md"
+    text = " ".join(doc.read_text(encoding="utf-8").split())
+    assert f"`{BINGO_VECTOR_CARD}`" in text
+    assert f"`{', '.join(BINGO_VECTOR_CALLS)}`" in text
+    assert f"= {found['arrangements']} (about 2^88.8)" in text
+    assert f"{math.log2(int(found['arrangements'])):.1f}" == "88.8"
 
 
 def test_bingo_cards_match_on_many_seeds(engine_page):
@@ -776,7 +785,9 @@ def test_custom_pattern_texts_are_read_as_the_engine_reads_them(engine_page):
 
 
 def random_custom_pattern(rng: random.Random, code: str) -> BingoPattern:
-    cells = rng.sample([c for c in range(25) if c != 12], rng.randint(2, 9))  # one cell anywhere would also sit on the free centre alone: the engine refuses it
+    # Two cells at least: one cell moved anywhere would also sit on the free centre alone, a
+    # placement the engine refuses.
+    cells = rng.sample([c for c in range(25) if c != 12], rng.randint(2, 9))
     return BingoPattern.from_cells(
         code,
         f"Custom {code}",
