@@ -16,7 +16,7 @@ const GamenightVerify = (() => {
   const MAX_TICKETS = 6000;
   const MAX_TICKETS_PER_PLAYER = 6;
   const MAX_CARDS = 10000; // engine/bingo.py: MAX_CARDS
-  const MAX_CARDS_PER_PLAYER = 6;
+  const MAX_CARDS_PER_PLAYER = 1; // cogs/bingo: a player's one card, numbered by its deal
 
   // ----------------------------------------------------------------------------- languages
 
@@ -130,13 +130,12 @@ const GamenightVerify = (() => {
       find_help_loteria: "The number printed on your tabla's picture: 3 for “Tabla 3”.",
       find_label_bingo: "Find your card by its number or its numbers",
       find_help_bingo:
-        "The number printed on your card's picture (2 for “CARD 2”: every player's card 2 is " +
-        "highlighted), or a few of the numbers on your card (such as its B column, 3 12 6): " +
-        "the card holding them all.",
+        "The number printed on your card's picture (17 for “CARD 17”), or a few of the numbers " +
+        "on your card (such as its B column, 3 12 6): the card holding them all.",
       find_not_number_bingo:
-        "A card is found by the number printed on its picture (2 for “CARD 2”) or by numbers " +
+        "A card is found by the number printed on its picture (17 for “CARD 17”) or by numbers " +
         "on it, such as 3 12 6.",
-      find_no_card: "No player holds a card {number}: a player's cards are numbered 1 to {most}.",
+      find_no_card: "This game has no card {number}: its cards are numbered 1 to {last}.",
       find_no_numbers: "No card of this game holds {numbers}: check that they were typed right.",
       find_bad_numbers: "Bingo numbers go from 1 to 75: {value} is not one.",
       find_found: "Found: {board}. It is highlighted below.",
@@ -160,11 +159,8 @@ const GamenightVerify = (() => {
         "ticket k % 6 of strip k // 6.",
       tabla_caption: "Tabla {tabla} · player {player}",
       tabla_caption_left: "Tabla {tabla} (a player who left)",
-      card_caption: "Player {player} · card {index} of {count} (deal position {deal})",
-      card_caption_left: "The card at deal position {deal} (a player who left)",
-      positions_note_bingo:
-        "Deal positions count from 0, as the engine and docs/FAIRNESS.md count them; each " +
-        "player's cards are numbered from 1, as their pictures print them.",
+      card_caption: "Card {card} · player {player}",
+      card_caption_left: "Card {card} (a player who left)",
       free_cell: "FREE",
       free_cell_long: "free centre, always marked",
       bingo_column: "Column {letter}, {first}-{last}",
@@ -197,8 +193,8 @@ const GamenightVerify = (() => {
       "calls-bad": "Calls made must be a whole number from 0 to {most}.",
       "boards-bad": "Boards per player: {value} is not a count like 2, 1*12 or -3.",
       "boards-too-many":
-        "A Lotería player has 1 tabla, a Housie player 1 to 6 tickets and a Bingo player 1 to " +
-        "6 cards: {value}.",
+        "A Lotería player has 1 tabla, a Housie player 1 to 6 tickets and a Bingo player 1 " +
+        "card: {value}.",
       "boards-limit": "Too many boards: at most {most}.",
       "version-bad": "This link is for a newer version of the page (format {value}).",
       "tabla-repeats": "The deal stream kept repeating tablas; the seed cannot be right.",
@@ -331,14 +327,12 @@ const GamenightVerify = (() => {
       find_help_loteria: "El número impreso en la imagen de tu tabla: 3 para «Tabla 3».",
       find_label_bingo: "Encuentra tu cartón por su número o sus números",
       find_help_bingo:
-        "El número impreso en la imagen de tu cartón (2 para «CARTÓN 2»: se resalta el cartón 2 " +
-        "de cada jugador), o algunos de los números de tu cartón (como su columna B, 3 12 6): " +
-        "el cartón que los tiene todos.",
+        "El número impreso en la imagen de tu cartón (17 para «CARTÓN 17»), o algunos de los " +
+        "números de tu cartón (como su columna B, 3 12 6): el cartón que los tiene todos.",
       find_not_number_bingo:
-        "Un cartón se encuentra por el número impreso en su imagen (2 para «CARTÓN 2») o por " +
+        "Un cartón se encuentra por el número impreso en su imagen (17 para «CARTÓN 17») o por " +
         "números que tiene, como 3 12 6.",
-      find_no_card:
-        "Ningún jugador tiene un cartón {number}: los cartones de un jugador van del 1 al {most}.",
+      find_no_card: "Esta partida no tiene cartón {number}: sus cartones van del 1 al {last}.",
       find_no_numbers:
         "Ningún cartón de esta partida tiene {numbers}: comprueba que están bien escritos.",
       find_bad_numbers: "Los números del bingo van del 1 al 75: {value} no es uno de ellos.",
@@ -365,11 +359,8 @@ const GamenightVerify = (() => {
         "posición k es el cartón k % 6 de la tira k // 6.",
       tabla_caption: "Tabla {tabla} · jugador {player}",
       tabla_caption_left: "La tabla {tabla} (de un jugador que se fue)",
-      card_caption: "Jugador {player} · cartón {index} de {count} (posición {deal})",
-      card_caption_left: "El cartón de la posición {deal} del reparto (de un jugador que se fue)",
-      positions_note_bingo:
-        "Las posiciones del reparto se cuentan desde 0, como en el motor y en docs/FAIRNESS.md; " +
-        "los cartones de cada jugador se numeran desde 1, como los imprimen sus imágenes.",
+      card_caption: "Cartón {card} · jugador {player}",
+      card_caption_left: "El cartón {card} (de un jugador que se fue)",
       free_cell: "LIBRE",
       free_cell_long: "centro libre, siempre marcado",
       bingo_column: "Columna {letter}, {first}-{last}",
@@ -402,7 +393,7 @@ const GamenightVerify = (() => {
       "boards-bad": "Tableros por jugador: {value} no es una cuenta como 2, 1*12 o -3.",
       "boards-too-many":
         "En la Lotería cada jugador tiene 1 tabla, en Housie de 1 a 6 cartones y en el Bingo " +
-        "de 1 a 6 cartones: {value}.",
+        "1 cartón: {value}.",
       "boards-limit": "Demasiados tableros: como mucho {most}.",
       "version-bad": "Este enlace es de una versión más nueva de la página (formato {value}).",
       "tabla-repeats": "El reparto repetía tablas sin parar; la semilla no puede ser correcta.",
@@ -779,15 +770,11 @@ const GamenightVerify = (() => {
   function boardLabel(result, board) {
     if (board.player === null) {
       const key = { housie: "ticket_caption_left", bingo: "card_caption_left" }[result.game] || "tabla_caption_left";
-      return say(key, { tabla: board.deal + 1, deal: board.deal });
+      return say(key, { tabla: board.deal + 1, card: board.deal + 1, deal: board.deal });
     }
     if (result.game === "bingo") {
-      return say("card_caption", {
-        player: board.player,
-        index: board.index + 1, // as the card's picture prints it: its place among the player's
-        count: board.count,
-        deal: board.deal,
-      });
+      // As the card's picture prints it: a player's one card is numbered by its deal.
+      return say("card_caption", { card: board.deal + 1, player: board.player });
     }
     if (result.game === "housie") {
       return say("ticket_caption", {
@@ -1055,7 +1042,6 @@ const GamenightVerify = (() => {
     const left = result.boards.length - inPlay.length;
     if (left) section.append(element("p", { className: "note", text: say("left_note", { count: left }) }));
     if (result.game === "housie") section.append(element("p", { className: "note", text: say("positions_note") }));
-    if (result.game === "bingo") section.append(element("p", { className: "note", text: say("positions_note_bingo") }));
     const find = element("input", {
       id: "f-find",
       autocomplete: "off",
@@ -1164,9 +1150,8 @@ const GamenightVerify = (() => {
   }
 
   /**
-   * A Bingo card: one number is the card's number as its picture prints it ("CARD 2", the
-   * player's second card: every player's card 2); several are numbers on the card (the cards
-   * holding them all).
+   * A Bingo card: one number is the card's number as its picture prints it ("CARD 17": deal
+   * position + 1, as a tabla's); several are numbers on the card (the cards holding them all).
    */
   function findCard(result, typed) {
     const label = (board) => boardLabel(result, board);
@@ -1175,12 +1160,10 @@ const GamenightVerify = (() => {
     const numbers = words.map(Number);
     if (numbers.length === 1) {
       const [number] = numbers;
-      const held = result.boards.filter((b) => b.player !== null && b.index + 1 === number);
-      if (!held.length) {
-        const most = Math.max(0, ...result.boards.filter((b) => b.player !== null).map((b) => b.count));
-        return { key: "find_no_card", values: { number, most }, deals: [] };
-      }
-      return { key: "find_found", values: { board: held.map(label).join("; ") }, deals: held.map((b) => b.deal) };
+      const board = result.boards[number - 1];
+      if (!board) return { key: "find_no_card", values: { number, last: result.boards.length }, deals: [] };
+      if (board.player === null) return { key: "find_left", values: { board: label(board) }, deals: [] };
+      return { key: "find_found", values: { board: label(board) }, deals: [board.deal] };
     }
     const bad = numbers.find((n) => n < 1 || n > BINGO_CALLS);
     if (bad !== undefined) return { key: "find_bad_numbers", values: { value: bad }, deals: [] };

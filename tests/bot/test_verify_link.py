@@ -171,7 +171,7 @@ def test_custom_prizes_travel_whole_and_percent_encoded():
         rules=BINGO_RULES,
         seed=SEED,
         prizes=["line", "mine", "stamps", "blackout"],
-        boards=boards_for(3, 1),
+        boards=boards_for(1, 1, -2, 1),
         calls=60,
         patterns=texts,
     )

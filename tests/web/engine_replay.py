@@ -149,11 +149,11 @@ def _read_custom_pattern(text: str) -> str:
 
 
 # What Bingo's link may carry, from its engine: its cog's ``link_rules`` (``CallingBase``'s, with
-# its custom patterns under ``patterns``) until that cog is merged. Players hold up to 6 cards.
+# its custom patterns under ``patterns``) until that cog is merged. A player holds one card.
 BINGO_RULES = LinkRules(
     kind="bingo",
     prize_codes=frozenset(BingoGame.every_prize_code),
-    most_boards=6,
+    most_boards=1,
     total_calls=BingoGame.total_calls,
     deal_limit=MAX_CARDS,
     custom_prizes=CustomPrizes("patterns", _read_custom_pattern),

@@ -115,8 +115,8 @@ ARROW = BingoPattern.custom(
 
 
 def bingo_link(**changes: object) -> str:
-    # Four players: 2 cards, 1, one who left with 3, then 6 cards.
-    boards = [(1, 0), (1, 1), (2, 2), *((4, 6 + i) for i in range(6))]
+    # Nine players, one card each; three who left between the third and the fourth.
+    boards = [(1, 0), (2, 1), (3, 2), *((4 + i, 6 + i) for i in range(6))]
     patterns = changes.pop("patterns", [PATTERN_BOOK["line"], ARROW, PATTERN_BOOK["blackout"]])
     values: dict[str, object] = {
         "rules": BINGO_RULES,
@@ -713,8 +713,8 @@ def test_a_bingo_game_with_a_custom_pattern_in_spanish_on_a_phone(open_page, scr
             )
             assert marks[pattern.code] == (str(done) if done <= 70 else "")
     caption = page.inner_text("article.board[data-deal='7'] caption")
-    assert caption == "Jugador 3 · cartón 2 de 6 (posición 7)"
-    wins = bingo_replay(SEED, patterns, [[0, 1], [2], list(range(6, 12))], 70)
+    assert caption == "Cartón 8 · jugador 5"  # as its picture prints it: CARTÓN 8
+    wins = bingo_replay(SEED, patterns, [[deal] for deal in shown], 70)
     rows = page.eval_on_selector_all(
         "#prizes-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
     )
@@ -725,8 +725,9 @@ def test_a_bingo_game_with_a_custom_pattern_in_spanish_on_a_phone(open_page, scr
             assert row[1].startswith(("ningún tablero", "nadie lo ganó"))
         else:
             assert row[1] == f"cantada {win.call}"
-            for deal in win.deals:
-                assert f"(posición {deal})" in row[2]
+            assert row[2] == "; ".join(
+                f"Cartón {deal + 1} · jugador {shown.index(deal) + 1}" for deal in win.deals
+            )
     assert wins[0].call is not None  # the game this test shows has a winner to show
     assert "Flecha de Ana (vale de 4 formas)" in page.inner_text("#custom-patterns")
     assert page.inner_text("#calls-title ~ ol.calls li") == call_name(order[0])
@@ -737,26 +738,22 @@ def test_a_bingo_player_finds_their_card_by_its_number_or_its_numbers(open_page)
     page = open_page(bingo_link(seed=bytes(range(32))))
     wait_verified(page)
     assert page.inner_text("label[for='f-find']") == "Find your card by its number or its numbers"
-    # "CARD 2" on a picture: each player's second card.
-    text = find(page, "CARD 2")
-    assert found_boards(page) == [1, 7]
-    assert text == (
-        "Found: Player 1 · card 2 of 2 (deal position 1); Player 3 · card 2 of 6 (deal position"
-        " 7). It is highlighted below."
+    # "CARD 8" on a picture: the card at deal position 7, as a tabla's number.
+    assert find(page, "CARD 8") == "Found: Card 8 · player 5. It is highlighted below."
+    assert found_boards(page) == [7]
+    assert find(page, "2") == "Found: Card 2 · player 2. It is highlighted below."
+    assert found_boards(page) == [1]
+    assert (
+        find(page, "5") == "Card 5 (a player who left) went to a player who left: it is not shown."
     )
-    assert find(page, "6").startswith("Found: Player 3 · card 6 of 6")
-    assert found_boards(page) == [11]
-    assert find(page, "7") == "No player holds a card 7: a player's cards are numbered 1 to 6."
+    assert find(page, "13") == "This game has no card 13: its cards are numbered 1 to 12."
     # Numbers on the card: the vector card's B column, typed as people type.
-    assert find(page, "3, 12 6") == (
-        "Found: Player 1 · card 1 of 2 (deal position 0). It is highlighted below."
-    )
+    assert find(page, "3, 12 6") == "Found: Card 1 · player 1. It is highlighted below."
     assert found_boards(page) == [0]
     assert in_view(page, "article.board.found")
     left = cards_at(bytes(range(32)), 3)[0]
     assert find(page, " ".join(str(n) for n in left.numbers if n)) == (
-        "The card at deal position 3 (a player who left) went to a player who left: it is not"
-        " shown."
+        "Card 4 (a player who left) went to a player who left: it is not shown."
     )
     on_no_card = next(
         (n, m)
@@ -774,7 +771,7 @@ def test_a_bingo_player_finds_their_card_by_its_number_or_its_numbers(open_page)
     find(page, "3 12 6")
     page.click("button[data-lang='es']")
     assert found_boards(page) == [0]
-    assert page.inner_text("#find-result").startswith("Encontrado: Jugador 1 · cartón 1 de 2")
+    assert page.inner_text("#find-result").startswith("Encontrado: Cartón 1 · jugador 1.")
 
 
 @pytest.mark.parametrize(
@@ -841,7 +838,7 @@ def test_a_bingo_game_typed_by_hand(open_page):
     page.fill("#f-seed", SEED.hex())
     page.fill("#f-prizes", "corners, ARROW")
     page.fill("#f-patterns", ARROW.to_text())
-    page.fill("#f-boards", "3,1")
+    page.fill("#f-boards", "1*4")
     page.click("#verify")
     assert wait_verified(page) == "yes"
     states = page.eval_on_selector_all("article.board", "els => els.map(e => e.dataset.state)")
