@@ -963,6 +963,21 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
             "Y {count} ganadores más, nombrados en el mensaje.",
         ),
     ),
+    # The replay of a game (bot/render/replay.py): the banner under the board and its alt text.
+    "pic_replay_start": ("Replay: the calls as they came", "Repetición: las cantadas una a una"),
+    "pic_replay_win": ("Call {seq}: {prize}, {names}", "Cantada {seq}: {prize}, {names}"),
+    "pic_replay_more": ("{names} and {count} more", "{names} y {count} más"),
+    "alt_replay": (
+        Plural(
+            "Replay of {title} game {game}: the caller's board over {count} call.",
+            "Replay of {title} game {game}: the caller's board over {count} calls.",
+        ),
+        Plural(
+            "Repetición de {title}, partida {game}: el tablero a lo largo de {count} cantada.",
+            "Repetición de {title}, partida {game}: el tablero a lo largo de {count} cantadas.",
+        ),
+    ),
+    "alt_replay_no_wins": (" Nobody won.", " Nadie ganó."),
     "seed_reveal": (
         "Seed: `{seed}` (its SHA-256 is the commitment posted in the lobby). Check it with "
         "`/{kind} verify game:{game}`.",
