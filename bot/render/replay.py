@@ -129,7 +129,11 @@ def _plan(calls: int, wins: Sequence[ReplayWin], locale: LocaleLike) -> list[_Fr
             raise ValueError(f"a win on call {win.seq} is outside 1..{calls}")
         by_call.setdefault(win.seq, []).append(win)
     each = _call_ms(calls)
-    banner = (message("pic_replay_start", locale), (), _QUIET)
+    banner: tuple[str, tuple[str, ...], tuple[RGB, RGB]] = (
+        message("pic_replay_start", locale),
+        (),
+        _QUIET,
+    )
     frames = [_Frame(0, banner, each)]
     for seq in range(1, calls + 1):
         frames.append(_Frame(seq, banner, each))
@@ -227,7 +231,7 @@ def render_replay(
         loop=0,
         optimize=False,
         disposal=1,  # each frame stays under the next, which draws only what changed
-        **first.info,
+        **({"transparency": first.info["transparency"]} if "transparency" in first.info else {}),
     )
     return Rendered(
         buffer.getvalue(),
