@@ -177,7 +177,7 @@ async def test_a_housie_night_recap_is_the_same_after_a_restart(
     assert not await cog.call_next(game.id)
 
     summary = channel.messages[-1]
-    picture, replay = summary.attachments
+    _picture, replay = summary.attachments
     wins = [
         ReplayWin(five_at, cog.prize_name("E5"), (five.name,)),
         ReplayWin(house_at, cog.prize_name("FH"), (house.name,)),
@@ -199,15 +199,18 @@ async def test_a_housie_night_recap_is_the_same_after_a_restart(
         if member.id in (five_id, house_id):
             continue
         ticket = tickets[member.id]
-        best = min(
-            (
-                (*closest(lambda k: rules.missing(ticket, prize.value, order[:k]), 1, last), -rank)
-                for rank, (prize, last) in enumerate(
-                    ((Prize.EARLY_FIVE, five_at), (Prize.FULL_HOUSE, house_at))
-                )
-            ),
-            key=lambda found: (found[0], found[2], found[1]),
-        )
+        found = []
+        for rank, (prize, last) in enumerate(
+            ((Prize.EARLY_FIVE, five_at), (Prize.FULL_HOUSE, house_at))
+        ):
+            fewest, seq = closest(
+                lambda k, code=prize.value, ticket=ticket: rules.missing(ticket, code, order[:k]),
+                1,
+                last,
+            )
+            found.append((fewest, -rank, seq))
+        fewest, _, seq = min(found)
+        best = (fewest, seq, None)
         fewest, seq, _ = best
         dm = await member.wait_for_dm(lambda m: "🎯" in m.content)
         assert f"at call {seq}" in dm.content, dm.content
