@@ -12,8 +12,8 @@ from bot.i18n import Text, register_messages
 MESSAGES: dict[str, tuple[Text, Text]] = {
     # The caller's board, the frames of the replay (bot/render/replay.py).
     "pic_loteria_board_called": (
-        "{count} of {total} cards called",
-        "{count} de {total} cartas cantadas",
+        "Cards called: {count} of {total}",
+        "Cartas cantadas: {count} de {total}",
     ),
     # Its boards in the end picture (results.py).
     "result_call_card": ("Call {seq}: {card}", "Cantada {seq}: {card}"),
