@@ -235,6 +235,9 @@ class VoiceSession:
     socket: _VoiceSocket | None = None
     client_address: tuple[str, int] | None = None
     announced: bool = False  # a Speaking came (Discord needs one before any audio)
+    # Frames that came before the first Speaking: UDP may overtake the websocket, so they wait
+    # for it; still waiting when the connection ends, they broke the rule.
+    unannounced: list[VoiceFrame] = field(default_factory=list)
     ended: bool = False
 
     def send(self, op: int, data: Any) -> None:
@@ -363,6 +366,9 @@ class VoiceServer:
         self.endpoint = endpoint
 
     async def close(self) -> None:
+        for call in self.calls.values():
+            if call.session is not None:
+                self._check_announced(call.session)
         for socket in list(self._sockets):
             await socket.close(1001, b"emulator stopping")
         if self._transport is not None:
@@ -446,6 +452,7 @@ class VoiceServer:
 
     async def _end(self, voice: VoiceSession, code: int, reason: bytes) -> None:
         voice.ended = True
+        self._check_announced(voice)
         self._by_ssrc.pop(voice.ssrc, None)
         socket, voice.socket = voice.socket, None
         if socket is not None:
@@ -583,6 +590,7 @@ class VoiceServer:
             voice.socket = None
             await stale.close(SESSION_NO_LONGER_VALID, b"superseded")
         # A new identify is a new connection: new SSRC, protocol chosen again, new key.
+        self._check_announced(voice)
         self._by_ssrc.pop(voice.ssrc, None)
         voice.ssrc = self._new_ssrc()
         voice.mode, voice.secret_key, voice.announced = None, b"", False
@@ -674,9 +682,10 @@ class VoiceServer:
             return
         voice.announced = True
         loop = asyncio.get_running_loop()
-        self.call(voice.guild.id).speaking.append(
-            SpeakingEvent(data["speaking"], voice.ssrc, loop.time())
-        )
+        call = self.call(voice.guild.id)
+        call.speaking.append(SpeakingEvent(data["speaking"], voice.ssrc, loop.time()))
+        call.frames.extend(voice.unannounced)
+        voice.unannounced.clear()
         self._world.notify()
 
     # UDP
@@ -698,12 +707,6 @@ class VoiceServer:
                 "voice_protocol", "RTP before the Session Description gave a mode and key"
             )
             return
-        if not voice.announced:
-            # "You must send at least one Opcode 5 Speaking payload before sending voice data".
-            self._world.record_failure(
-                "voice_protocol", f"audio from SSRC {ssrc} before any Speaking message"
-            )
-            return
         try:
             opus = decrypt_rtpsize(voice.mode, voice.secret_key, data)
         except ValueError as error:
@@ -716,8 +719,22 @@ class VoiceServer:
             return
         sequence, timestamp = struct.unpack_from(">HI", data, 2)
         loop = asyncio.get_running_loop()
-        call.frames.append(VoiceFrame(opus, sequence, timestamp, ssrc, loop.time()))
+        frame = VoiceFrame(opus, sequence, timestamp, ssrc, loop.time())
+        if voice.announced:
+            call.frames.append(frame)
+        else:
+            voice.unannounced.append(frame)
         self._world.notify()
+
+    def _check_announced(self, voice: VoiceSession) -> None:
+        """The frames of a connection that never sent Speaking break Discord's rule: "You must
+        send at least one Opcode 5 Speaking payload before sending voice data"."""
+        if voice.unannounced:
+            self._world.record_failure(
+                "voice_protocol",
+                f"{len(voice.unannounced)} audio frames from SSRC {voice.ssrc} and no Speaking",
+            )
+            voice.unannounced.clear()
 
     def _discover(self, data: bytes, address: tuple[str, int]) -> None:
         """IP discovery: the request (type 1, length 70, SSRC) is answered with type 2, the
