@@ -1052,9 +1052,7 @@ class VoiceState:
 
     def payload(self, guild: Guild) -> dict[str, Any]:
         member = guild.member_of(self.user)
-        member_payload = (
-            guild.bot_member_payload() if member is None else member.payload()
-        )
+        member_payload = guild.bot_member_payload() if member is None else member.payload()
         return {
             "guild_id": str(guild.id),
             "channel_id": None if self.channel is None else str(self.channel.id),

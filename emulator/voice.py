@@ -115,7 +115,7 @@ def decode_opus(frames: list[VoiceFrame]) -> bytes:
     libopus through discord.py (``discord.opus.OpusNotLoaded`` without libopus)."""
     from discord.opus import Decoder  # libopus is loaded on first use, not at import
 
-    decoder = Decoder()
+    decoder = Decoder()  # type: ignore[no-untyped-call]
     return b"".join(decoder.decode(frame.opus, fec=False) for frame in frames)
 
 
@@ -494,7 +494,9 @@ class VoiceServer:
                 await connection.close(BAD_REQUEST, b"voice gateway version 8 only")
                 return socket
             connection.send(
-                json.dumps({"op": HELLO, "d": {"v": 8, "heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+                json.dumps(
+                    {"op": HELLO, "d": {"v": 8, "heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
+                )
             )
             async for message in socket:
                 if message.type is WSMsgType.BINARY:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import array
 import asyncio
 import io
+import itertools
 import json
 import math
 import struct
@@ -89,7 +90,7 @@ async def test_the_client_joins_plays_a_tone_and_the_emulator_hears_it(emulator:
         assert all(
             (b.sequence - a.sequence) % 2**16 == 1
             and (b.timestamp - a.timestamp) % 2**32 == SAMPLES_PER_FRAME
-            for a, b in zip(frames, frames[1:], strict=False)
+            for a, b in itertools.pairwise(frames)
         )
         pcm = call.pcm(frames)
         decoded_seconds = len(pcm) / (SAMPLE_RATE * 2 * 2)
@@ -115,7 +116,9 @@ def test_rtpsize_packets_decrypt_as_discord_py_encrypts_them():
     nonce = bytearray(24)
     nonce[:4] = struct.pack(">I", 5)
     box = nacl.secret.Aead(key)
-    packet = bytes(header) + box.encrypt(b"opus!", bytes(header), bytes(nonce)).ciphertext + nonce[:4]
+    packet = (
+        bytes(header) + box.encrypt(b"opus!", bytes(header), bytes(nonce)).ciphertext + nonce[:4]
+    )
     assert decrypt_rtpsize("aead_xchacha20_poly1305_rtpsize", key, packet) == b"opus!"
     tampered = bytearray(packet)
     tampered[3] ^= 1  # the header is authenticated
@@ -123,10 +126,12 @@ def test_rtpsize_packets_decrypt_as_discord_py_encrypts_them():
         decrypt_rtpsize("aead_xchacha20_poly1305_rtpsize", key, bytes(tampered))
 
 
-async def joined(client: discord.Client, channel_id: int, timeout: float = 10) -> discord.VoiceClient:
+async def joined(
+    client: discord.Client, channel_id: int, connect_timeout: float = 10
+) -> discord.VoiceClient:
     channel = client.get_channel(channel_id)
     assert isinstance(channel, discord.VoiceChannel)
-    return await channel.connect(timeout=timeout)
+    return await channel.connect(timeout=connect_timeout)
 
 
 @pytest.mark.slow
@@ -140,7 +145,7 @@ async def test_a_voice_connection_cut_mid_play_reconnects_and_the_audio_goes_on(
     async with run_bot(emulator, client):
         # discord.py's UDP reader thread sits up to 30 s in select() on the socket it had before
         # the cut (nothing else arrives there), so its reconnection needs that long.
-        voice = await joined(client, stage.id, timeout=45)
+        voice = await joined(client, stage.id, connect_timeout=45)
         call = emulator.voice(guild)
         player = asyncio.create_task(play(voice, tone(3.0), within=90))
         await call.wait_for_frames(25)
@@ -172,7 +177,7 @@ async def test_without_connect_the_join_goes_unanswered_as_on_discord(emulator: 
     async with run_bot(emulator, client):
         # Discord sends neither VOICE_STATE_UPDATE nor VOICE_SERVER_UPDATE: discord.py times out.
         with pytest.raises(asyncio.TimeoutError):
-            await joined(client, closed.id, timeout=1.5)
+            await joined(client, closed.id, connect_timeout=1.5)
         assert [(r.channel_id, r.reason) for r in emulator.voice_refusals] == [
             (closed.id, "the bot lacks Connect")
         ]
@@ -388,7 +393,9 @@ async def test_the_voice_gateway_v8_by_hand(emulator: Emulator):
             assert (replayed["op"], replayed["seq"]) == (4, 2)
             assert (await raw.receive())["op"] == 9
             assert emulator.voice(guild).resumed == 1
-            await raw.send(1, {"protocol": "udp", "data": {"address": "x", "port": 1, "mode": "plain"}})
+            await raw.send(
+                1, {"protocol": "udp", "data": {"address": "x", "port": 1, "mode": "plain"}}
+            )
             assert await raw.closed_with() == 4016
         # The bot leaves: the session ends, and resuming it closes with 4006.
         await client.get_guild(guild.id).change_voice_state(channel=None)
