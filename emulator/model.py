@@ -1220,8 +1220,9 @@ class Failure:
     implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011),
     ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
     reset), ``thread_archived`` (400 / 50083), ``invalid_intents`` (4013),
-    ``disallowed_intents`` (4014), ``heartbeat_timeout`` (4009) and ``gateway_rate_limited``
-    (4008).
+    ``disallowed_intents`` (4014), ``heartbeat_timeout`` (4009), ``gateway_rate_limited``
+    (4008), ``voice_protocol`` (the voice gateway or UDP used against Discord's rules) and
+    ``voice_decrypt`` (an RTP packet that did not decrypt with the session's key).
     """
 
     kind: str
