@@ -38,6 +38,7 @@ from bot.replies import UserError, answer, check_range, defer_public
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from cogs.bingo import samples
+from cogs.bingo.patterns import CustomPatterns
 from engine.bingo import (
     HIGHEST_NUMBER,
     PATTERN_BOOK,
@@ -112,6 +113,7 @@ def pattern_suggestions(typed: str, custom: Mapping[str, Pattern]) -> list[str]:
 
 @app_commands.guild_only()
 class Bingo(
+    CustomPatterns,
     CallingGameCog[BingoGame, ClaimResult],
     name="Bingo",
     group_name="bingo",
@@ -348,7 +350,7 @@ class Bingo(
         interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
         check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
         check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
-        plan = parse_patterns(patterns, NO_CUSTOM_PATTERNS)
+        plan = parse_patterns(patterns, self.server_patterns(interaction.guild_id))
         seed = self.bot.new_seed()
         await self.open_lobby(
             interaction,
@@ -364,7 +366,7 @@ class Bingo(
     async def patterns_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        offered = pattern_suggestions(current[:100], NO_CUSTOM_PATTERNS)
+        offered = pattern_suggestions(current[:100], self.server_patterns(interaction.guild_id))
         return [app_commands.Choice(name=plan, value=plan) for plan in offered if len(plan) <= 100][
             :25
         ]

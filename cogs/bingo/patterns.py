@@ -29,7 +29,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-import cogs.bingo.pattern_words  # noqa: F401  (its words, registered on import)
+import cogs.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
 from bot.components import GameButton, Press, drop_route, route_presses
 from bot.games import GameCog
@@ -233,8 +233,7 @@ class CustomPatterns(GameCog[Any]):
     """What Bingo's cog adds for its servers' own patterns: ``/bingo pattern create|list|delete``,
     the presses of the drawing's buttons, and each server's patterns held in memory
     (:meth:`server_patterns`, for the start command and its autocomplete). Bingo's cog inherits
-    it and calls :meth:`load_custom_patterns` and :meth:`drop_custom_patterns` as it loads and
-    unloads."""
+    it before the calling base, whose load and unload run after its own."""
 
     pattern_group = app_commands.Group(
         name="pattern", description=_("This server's own Bingo patterns")
@@ -244,6 +243,16 @@ class CustomPatterns(GameCog[Any]):
         super().__init__(bot)
         # Each server's patterns, code -> pattern: loaded at start-up, kept by the bot's writes.
         self.custom_patterns: dict[int, dict[str, Pattern]] = {}
+
+    async def cog_load(self) -> None:
+        """The servers' patterns are held before the game's own start-up."""
+        await self.load_custom_patterns()
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        """The drawing's buttons stop being routed, then the game's own unload."""
+        self.drop_custom_patterns()
+        await super().cog_unload()
 
     # -- memory --------------------------------------------------------------------------------
 
@@ -288,8 +297,9 @@ class CustomPatterns(GameCog[Any]):
     def _check_room(self, guild_id: int, name: str) -> None:
         """Refuse from memory a name the server has taken, or a server with no room left."""
         held = self.server_patterns(guild_id)
-        if pattern_code(name) in held:
-            raise UserError("bingo_custom_name_taken", name=shown(name))
+        taken = held.get(pattern_code(name))
+        if taken is not None:  # named as it was (its code is the same: "dot!" is "Dot")
+            raise UserError("bingo_custom_name_taken", name=shown(taken.name))
         if len(held) >= PATTERN_LIMIT:
             raise UserError("bingo_custom_full", limit=PATTERN_LIMIT)
 
@@ -303,8 +313,8 @@ class CustomPatterns(GameCog[Any]):
             await self._refresh(guild_id)
             raise UserError("bingo_custom_full", limit=PATTERN_LIMIT) from None
         if not added:
-            await self._refresh(guild_id)
-            raise UserError("bingo_custom_name_taken", name=shown(pattern.name))
+            taken = (await self._refresh(guild_id)).get(pattern.code, pattern)
+            raise UserError("bingo_custom_name_taken", name=shown(taken.name))
         held = {**self.server_patterns(guild_id), pattern.code: pattern}
         self.custom_patterns[guild_id] = dict(sorted(held.items()))
 

@@ -111,7 +111,6 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     await run_calls(cog, game.id, wins_at)
     won = await (await host.slash("bingo claim")).reply()
     assert f"wins on call {wins_at}" in won.content, won.content
-    assert "Two Spots" in won.content
     await emulator.wait_until(
         lambda: not any(g.id == game.id for g in cog.known.values()), 10, lambda: "the game's end"
     )
@@ -188,9 +187,16 @@ async def test_refusals_are_private_and_clear(
 
     await (await host.slash("bingo pattern create", name="Dot", cells="X.... ..... ..... ..... .....")).reply()
     assert "already has a pattern called **Dot**" in await refused(name="dot!", cells="....X " + "..... " * 4)
-    await (await host.slash("bingo pattern create", name="Dash", cells="XX... ..... ..... ..... .....")).reply()
+    late = await draw(host, "Late", [3])  # begun while there is room
+    dash = await (await host.slash("bingo pattern create", name="Dash", cells="XX... ..... ..... ..... .....")).reply()
+    assert "saved" in dash.content, dash.content
     assert "already keeps 2 patterns" in await refused(name="Third", cells="XXX.. " + "..... " * 4)
-    # A drawing begun before the server filled up is refused at its Save.
+    assert "already keeps 2 patterns" in await refused(name="Third")
+    # The drawing begun before the server filled up is refused at its Save, and stays.
+    full = await (await host.click(late, save_button(late))).reply()
+    assert full.ephemeral
+    assert "already keeps 2 patterns" in full.content
+    assert len(late.custom_ids) == 25
     assert list(await stored(bot, guild)) == ["dash", "dot"]
 
     # Only those who may host create or delete.
@@ -204,7 +210,7 @@ async def test_refusals_are_private_and_clear(
     ):
         reply = await (await player.slash(command, **options)).reply()
         assert reply.ephemeral
-        assert "host" in reply.content.lower(), reply.content
+        assert f"Only members with <@&{hosts.id}>" in reply.content, reply.content
     assert list(await stored(bot, guild)) == ["dash", "dot"]
 
 
