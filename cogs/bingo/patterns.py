@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -235,6 +235,8 @@ class CustomPatterns(GameCog[Any]):
     (:meth:`server_patterns`, for the start command and its autocomplete). Bingo's cog inherits
     it before the calling base, whose load and unload run after its own."""
 
+    pattern_limit: ClassVar[int] = PATTERN_LIMIT  # the most patterns a server keeps
+
     pattern_group = app_commands.Group(
         name="pattern", description=_("This server's own Bingo patterns")
     )
@@ -300,18 +302,18 @@ class CustomPatterns(GameCog[Any]):
         taken = held.get(pattern_code(name))
         if taken is not None:  # named as it was (its code is the same: "dot!" is "Dot")
             raise UserError("bingo_custom_name_taken", name=shown(taken.name))
-        if len(held) >= PATTERN_LIMIT:
-            raise UserError("bingo_custom_full", limit=PATTERN_LIMIT)
+        if len(held) >= self.pattern_limit:
+            raise UserError("bingo_custom_full", limit=self.pattern_limit)
 
     async def _save(self, guild_id: int, pattern: Pattern) -> None:
         """Store the pattern (the database decides what memory predicted), and hold it."""
         try:
             added = await self.storage.put_server_record(
-                guild_id, self.kind, pattern.code, pattern.to_text(), limit=PATTERN_LIMIT
+                guild_id, self.kind, pattern.code, pattern.to_text(), limit=self.pattern_limit
             )
         except RecordLimitError:
             await self._refresh(guild_id)
-            raise UserError("bingo_custom_full", limit=PATTERN_LIMIT) from None
+            raise UserError("bingo_custom_full", limit=self.pattern_limit) from None
         if not added:
             taken = (await self._refresh(guild_id)).get(pattern.code, pattern)
             raise UserError("bingo_custom_name_taken", name=shown(taken.name))
@@ -433,7 +435,7 @@ class CustomPatterns(GameCog[Any]):
         rendered = await asyncio.to_thread(render_pattern_book, patterns, locale=locale)
         names = ", ".join(f"**{shown(p.name)}** (`{p.code}`)" for p in patterns)
         text = message(
-            "bingo_custom_list", locale, count=len(patterns), limit=PATTERN_LIMIT, names=names
+            "bingo_custom_list", locale, count=len(patterns), limit=self.pattern_limit, names=names
         )
         await answer(interaction, text, ephemeral=True, files=[attachment(rendered)])
 

@@ -162,11 +162,11 @@ async def test_a_pattern_from_cells_is_listed_and_deleted(emulator: Emulator, st
 async def test_refusals_are_private_and_clear(
     emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr("cogs.bingo.patterns.PATTERN_LIMIT", 2)
     guild = emulator.add_guild("Game Night")
     guild.add_channel("general")
     host = guild.add_member("host")
     bot = await start_bot(time_scale=100)
+    monkeypatch.setattr(bot.get_cog("Bingo"), "pattern_limit", 2)
 
     async def refused(**options: Any) -> str:
         reply = await (await host.slash("bingo pattern create", **options)).reply()
