@@ -208,7 +208,9 @@ class Drawing:
         parts = (_CELL_ARG if press.action == "cell" else _SAVE_ARG).fullmatch(press.arg)
         content = interaction.message.content if interaction.message is not None else ""
         first = content.split("\n", 1)[0]
-        if parts is None or not (len(first) > 4 and first.startswith("**") and first.endswith("**")):
+        if parts is None or not (
+            len(first) > 4 and first.startswith("**") and first.endswith("**")
+        ):
             raise UserError("bingo_custom_drawing_gone")
         cell = int(parts["cell"]) if press.action == "cell" else FREE_CELL
         if not 0 <= cell < CELLS:
@@ -441,7 +443,9 @@ class CustomPatterns(GameCog[Any]):
 
     # -- /bingo pattern delete -----------------------------------------------------------------
 
-    @pattern_group.command(name="delete", description=_("Delete one of this server's patterns (hosts)"))
+    @pattern_group.command(
+        name="delete", description=_("Delete one of this server's patterns (hosts)")
+    )
     @app_commands.describe(name=_("The pattern to delete"))
     async def delete_pattern(
         self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
@@ -471,9 +475,7 @@ class CustomPatterns(GameCog[Any]):
         return custom_choices(self.server_patterns(interaction.guild_id), current)
 
 
-def custom_choices(
-    patterns: Mapping[str, Pattern], current: str
-) -> list[app_commands.Choice[str]]:
+def custom_choices(patterns: Mapping[str, Pattern], current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete choices among a server's patterns: those whose name or code holds
     ``current`` (accents and case aside), each shown by name with its code as the value."""
     wanted = fold(current.strip())

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.render.bingo import render_pattern
 from emulator import Emulator
 from emulator.interactions import InteractionType
 from emulator.model import Message
@@ -35,7 +36,9 @@ def host_cells(seed: bytes) -> list[int]:
 
 def cell_button(message: Message, cell: int) -> str:
     return next(
-        cid for cid in message.custom_ids if re.fullmatch(rf"gn:bingopattern:cell:\d+:{cell:02d}\d[0-9a-f]{{7}}", cid)
+        cid
+        for cid in message.custom_ids
+        if re.fullmatch(rf"gn:bingopattern:cell:\d+:{cell:02d}\d[0-9a-f]{{7}}", cid)
     )
 
 
@@ -69,7 +72,8 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     drawing = await (await host.slash("bingo pattern create", name="Two Spots")).reply()
     assert drawing.ephemeral
     assert drawing.content.startswith("**Two Spots**")
-    assert "Save" in drawing.content and "centre is free" in drawing.content
+    assert "Save" in drawing.content
+    assert "centre is free" in drawing.content
     assert len(drawing.custom_ids) == 25
     assert drawing.button("Save") is not None
     assert not drawing.attachments  # nothing marked yet: no picture
@@ -81,10 +85,20 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     assert "Two Spots" in picture.description
     drawing = await (await host.click(drawing, cell_button(drawing, second))).reply()
     assert "(2 marked)" in drawing.content
+    # The picture is drawn again with the new cell: the alt text names each row's columns.
+    (redrawn,) = drawing.attachments
+    assert redrawn.data != picture.data
+    assert redrawn.description == render_pattern(
+        Pattern.from_cells("two_spots", "Two Spots", [first, second])
+    ).alt_text
     # A cell pressed twice is unmarked again.
-    drawing = await (await host.click(drawing, cell_button(drawing, 0 if 0 not in (first, second) else 4))).reply()
+    drawing = await (
+        await host.click(drawing, cell_button(drawing, 0 if 0 not in (first, second) else 4))
+    ).reply()
     assert "(3 marked)" in drawing.content
-    drawing = await (await host.click(drawing, cell_button(drawing, 0 if 0 not in (first, second) else 4))).reply()
+    drawing = await (
+        await host.click(drawing, cell_button(drawing, 0 if 0 not in (first, second) else 4))
+    ).reply()
     assert "(2 marked)" in drawing.content
     assert await stored(bot, guild) == {}  # not saved until Save
 
@@ -128,29 +142,54 @@ async def test_a_pattern_from_cells_is_listed_and_deleted(emulator: Emulator, st
     guild = emulator.add_guild("Game Night")
     guild.add_channel("general")
     host = guild.add_member("host")
+    elsewhere = emulator.add_guild("Elsewhere")
+    elsewhere.add_channel("general")
+    stranger = elsewhere.add_member("stranger", locale="es-ES")
     bot = await start_bot(time_scale=100)
 
     made = await (
         await host.slash(
-            "bingo pattern create", name="Arrow", cells="..X.. .XXX. X.X.X ..X.. ..X..", any_way_round=True
+            "bingo pattern create",
+            name="Arrow",
+            cells="..X.. .XXX. X.X.X ..X.. ..X..",
+            any_way_round=True,
         )
     ).reply()
     assert made.ephemeral
     assert "Pattern **Arrow** saved" in made.content
     assert "4 ways count" in made.content
     arrow = Pattern.from_text((await stored(bot, guild))["arrow"])
-    assert arrow.name == "Arrow" and len(arrow.masks) == 4
-    await (await host.slash("bingo pattern create", name="Corazón", cells="..... .X.X. XXXXX .XXX. ..X..")).reply()
+    assert arrow.name == "Arrow"
+    assert len(arrow.masks) == 4
+    await (
+        await host.slash(
+            "bingo pattern create", name="Corazón", cells="..... .X.X. XXXXX .XXX. ..X.."
+        )
+    ).reply()
 
     listed = await (await host.slash("bingo pattern list")).reply()
     assert listed.ephemeral
     assert "(2 of at most 25)" in listed.content
-    assert "**Arrow** (`arrow`)" in listed.content and "**Corazón** (`corazon`)" in listed.content
+    assert "**Arrow** (`arrow`)" in listed.content
+    assert "**Corazón** (`corazon`)" in listed.content
     (book,) = listed.attachments
-    assert "Arrow" in book.description and "Corazón" in book.description
+    assert "Arrow" in book.description
+    assert "Corazón" in book.description
 
     choices = await host.autocomplete("bingo pattern delete", "name", "cora")
     assert [choice["value"] for choice in choices] == ["corazon"]
+
+    # Another server has patterns of its own (none yet), and its Spanish member reads Spanish.
+    assert await stranger.autocomplete("bingo pattern delete", "name", "") == []
+    theirs = await (await stranger.slash("bingo pattern list")).reply()
+    assert "aún no tiene figuras propias" in theirs.content
+    grid = await (await stranger.slash("bingo pattern create", name="Corazón")).reply()
+    assert grid.button("Guardar") is not None
+    assert "El centro es libre" in grid.content
+    refused = await (await stranger.slash("bingo start", patterns="corazon")).reply()
+    assert refused.ephemeral
+    assert "no es una figura" in refused.content
+    assert await bot.storage.server_records(elsewhere.id, "bingo") == {}
     gone = await (await host.slash("bingo pattern delete", name="corazon")).reply()
     assert "Pattern **Corazón** deleted" in gone.content
     unknown = await (await host.slash("bingo pattern delete", name="corazon")).reply()
@@ -178,17 +217,26 @@ async def test_refusals_are_private_and_clear(
     assert "at most 40 characters; that one has 41" in await refused(name="a" * 41)
     assert "without / , = +" in await refused(name="one, two")
     assert "is not a drawing" in await refused(name="Odd", cells="XXXX")
-    assert "Mark at least one cell" in await refused(name="Empty", cells="..... ..... ..X.. ..... .....")
+    assert "Mark at least one cell" in await refused(
+        name="Empty", cells="..... ..... ..X.. ..... ....."
+    )
     # The drawing's Save refuses an empty grid and keeps it.
     drawing = await (await host.slash("bingo pattern create", name="Empty")).reply()
     empty = await (await host.click(drawing, save_button(drawing))).reply()
-    assert empty.ephemeral and "Mark at least one cell" in empty.content
+    assert empty.ephemeral
+    assert "Mark at least one cell" in empty.content
     assert len(drawing.custom_ids) == 25
 
-    await (await host.slash("bingo pattern create", name="Dot", cells="X.... ..... ..... ..... .....")).reply()
-    assert "already has a pattern called **Dot**" in await refused(name="dot!", cells="....X " + "..... " * 4)
+    await (
+        await host.slash("bingo pattern create", name="Dot", cells="X.... ..... ..... ..... .....")
+    ).reply()
+    assert "already has a pattern called **Dot**" in await refused(
+        name="dot!", cells="....X " + "..... " * 4
+    )
     late = await draw(host, "Late", [3])  # begun while there is room
-    dash = await (await host.slash("bingo pattern create", name="Dash", cells="XX... ..... ..... ..... .....")).reply()
+    dash = await (
+        await host.slash("bingo pattern create", name="Dash", cells="XX... ..... ..... ..... .....")
+    ).reply()
     assert "saved" in dash.content, dash.content
     assert "already keeps 2 patterns" in await refused(name="Third", cells="XXX.. " + "..... " * 4)
     assert "already keeps 2 patterns" in await refused(name="Third")
@@ -250,7 +298,8 @@ async def test_a_restart_keeps_drawings_and_patterns(emulator: Emulator, start_b
     # The bot restarts: the drawing carries on, and is saved.
     bot = await start_bot(time_scale=100, seed_source=lambda: SEED)
     drawing = await (await host.click(drawing, cell_button(drawing, 2))).reply()
-    assert drawing.content.startswith("**Before**") and "(3 marked)" in drawing.content
+    assert drawing.content.startswith("**Before**")
+    assert "(3 marked)" in drawing.content
     saved = await (await host.click(drawing, save_button(drawing))).reply()
     assert "Pattern **Before** saved" in saved.content
     await bot.stop_for_test()
@@ -306,6 +355,8 @@ async def test_every_pattern_interaction_is_answered_before_the_database(
         async with db.stuck():
             choices = await host.autocomplete(command, option, "hel")
         assert "held" in [choice["value"] for choice in choices]
-    deleted = await answered_while_stuck(db, lambda: host.slash("bingo pattern delete", name="held"))
+    deleted = await answered_while_stuck(
+        db, lambda: host.slash("bingo pattern delete", name="held")
+    )
     assert "deleted" in (await deleted.reply()).content
     assert list(await stored(bot, guild)) == ["grid", "stuck"]

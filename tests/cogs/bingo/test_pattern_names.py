@@ -78,7 +78,9 @@ def test_a_name_is_trimmed_and_kept_as_typed():
     assert checked_name("  My   **bold**  <@1> ") == "My **bold** <@1>"
 
 
-@pytest.mark.parametrize("name", ["Plain", "**bold** _it_ `code`", "<@123> @everyone", "a\\b*", "¿Qué?"])
+@pytest.mark.parametrize(
+    "name", ["Plain", "**bold** _it_ `code`", "<@123> @everyone", "a\\b*", "¿Qué?"]
+)
 def test_a_name_shown_in_a_message_reads_back_the_same(name: str):
     text = shown(name)
     # Every character markdown or a mention would read is escaped.
@@ -117,7 +119,9 @@ def test_a_drawing_rides_in_its_buttons_and_message(rotations: bool, anywhere: b
 
 def test_the_free_centre_never_counts_as_drawn():
     drawing = Drawing(1, "Centre", FREE_BIT)
-    interaction, press = press_on(drawing.content("en"), drawing.view("en").children[12].custom_id, 1)  # type: ignore[attr-defined]
+    interaction, press = press_on(
+        drawing.content("en"), drawing.view("en").children[12].custom_id, 1
+    )  # type: ignore[attr-defined]
     read, _ = Drawing.from_press(interaction, press)
     assert read.mask == 0
 
