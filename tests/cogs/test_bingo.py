@@ -287,3 +287,49 @@ async def test_a_spanish_server_plays_bingo_in_spanish(emulator: Emulator, start
     assert "¡BINGO!" in str(call.buttons)
     false = await (await players[1].slash("bingo claim")).reply()
     assert "el cartón no completa Equis" in false.content
+
+
+async def test_a_planned_night_plays_the_servers_patterns(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    other = guild.add_channel("other")
+    manager = guild.add_member("manager", manage_guild=True)
+    host = guild.add_member("host")
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Bingo")
+
+    # The server's default patterns, checked as the start command checks its own.
+    wrong = await (
+        await manager.slash("gamenight settings", game="bingo", prizes="corners, zigzag")
+    ).reply()
+    assert wrong.ephemeral
+    assert "'zigzag' is not a pattern" in wrong.content
+    chosen = await (
+        await manager.slash("gamenight settings", game="bingo", prizes="Corners > X")
+    ).reply()
+    assert "Four corners → X" in chosen.content
+    offered = await manager.autocomplete(
+        "gamenight settings", "prizes", "corners, x, bl", game="bingo"
+    )
+    assert [c["value"] for c in offered] == ["corners, x, blackout"]
+
+    # A start with no patterns plays them.
+    lobby = await (await host.slash("bingo start", in_channel=other)).reply()
+    assert "Patterns: **Four corners → X**" in lobby.content
+    await (await host.click(lobby, button_id(lobby, "cancel"))).reply()
+
+    # So does a planned night, its lobby opened on time with the patterns' pictures.
+    planned = await (await host.slash("bingo schedule", when="in 20 minutes")).reply()
+    assert not planned.ephemeral
+    emulator.advance_clock(15 * 60)
+    bot.clock_offset += 15 * 60
+    cog.nights_wake.set()
+    opened = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    assert "Patterns: **Four corners → X**" in opened.content
+    assert [a.filename for a in opened.attachments] == [
+        "bingo-pattern-corners.png",
+        "bingo-pattern-x.png",
+    ]
+    (night,) = await bot.storage.pending_schedules("bingo")
+    game = await bot.storage.get_game(night.game_id)
+    assert cog.state_of(game).prize_codes == ("corners", "x")
