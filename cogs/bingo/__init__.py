@@ -378,7 +378,7 @@ class Bingo(
         await self.join(interaction, await self.game_here(interaction), boards=1)
 
     @app_commands.command(
-        name="card", description=_("Show your card with the called numbers marked")
+        name="card", description=_("Show your card with the called numbers daubed")
     )
     @member_cooldown(BOARD_VIEW_RATE)
     async def card_command(self, interaction: discord.Interaction[Any]) -> None:

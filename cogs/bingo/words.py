@@ -24,7 +24,9 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Play 75-ball Bingo with a pattern book": "Juega al bingo de 75 bolas con figuras",
     "Open a Bingo lobby in this channel": "Abre una sala de bingo en este canal",
     "Join the Bingo game in this channel": "Únete a la partida de bingo de este canal",
-    "Show your card with the called numbers marked": "Muestra tu cartón con los números cantados",
+    "Show your card with the called numbers daubed": (
+        "Muestra tu cartón con los números cantados marcados"
+    ),
     "Show the caller's board of called numbers": "Muestra el tablero de números cantados",
     "BINGO! Claim the pattern being played": "¡BINGO! Reclama la figura en juego",
     "Patterns in order, e.g. line, x, blackout": "Figuras en orden, p. ej. line, x, blackout",

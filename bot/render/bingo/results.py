@@ -51,9 +51,10 @@ def bingo_look(locale: LocaleLike) -> results.Look:
     )
 
 
-def bingo_board(win: BingoWin, called: Sequence[int]) -> Image.Image:
+def bingo_board(win: BingoWin, called: Sequence[int], locale: LocaleLike = None) -> Image.Image:
     """The winner's card as it stood at the winning call, the winning cells on gold: its
-    B-I-N-G-O header and grid, without the title band and the footer."""
+    B-I-N-G-O header and grid (the free centre worded in ``locale``), without the title band
+    and the footer."""
     card = render.card_image(
         win.card,
         game_id="",
@@ -62,6 +63,7 @@ def bingo_board(win: BingoWin, called: Sequence[int]) -> Image.Image:
         winning=win.cells,
         pattern=win.pattern,
         mapped=True,
+        locale=locale,
     )
     # The header and the grid with their outline (three pixels wide, two of them outside).
     left = render.MARGIN - 3
@@ -89,7 +91,7 @@ def render_bingo_result(
         call = call_name(called[win.seq - 1])
         detail = message("result_bingo_call", locale, card=win.card_number, seq=win.seq, call=call)
         panels.append(
-            results.Panel(bingo_board(win, called), win.name, win.prize, win.shared, detail)
+            results.Panel(bingo_board(win, called, locale), win.name, win.prize, win.shared, detail)
         )
         # The winning cells by column, as the card's alt text reads its numbers.
         by_column = [cell for column in range(SIDE) for cell in range(column, CELLS, SIDE)]
