@@ -35,6 +35,8 @@ EXERCISED = {
     "bingo start", "bingo join", "bingo card", "bingo board", "bingo claim", "bingo pause",
     "bingo resume", "bingo stop", "bingo speed", "bingo verify", "bingo schedule",
     "bingo schedules", "bingo unschedule",
+    # (in tests/cogs/test_bingo_patterns.py, with the grid's buttons)
+    "bingo pattern create", "bingo pattern list", "bingo pattern delete",
     "tictactoe play", "tictactoe resign",
     "dots play", "dots move", "dots resign",
     "triangle play", "triangle solve", "triangle quit",
