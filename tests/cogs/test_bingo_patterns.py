@@ -125,6 +125,7 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     await run_calls(cog, game.id, wins_at)
     won = await (await host.slash("bingo claim")).reply()
     assert f"wins on call {wins_at}" in won.content, won.content
+    assert "**Two Spots!**" in won.content
     await emulator.wait_until(
         lambda: not any(g.id == game.id for g in cog.known.values()), 10, lambda: "the game's end"
     )
