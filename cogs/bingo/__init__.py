@@ -433,6 +433,7 @@ class Bingo(
         "help_bingo_round",
         "help_bingo_patterns",
         "help_bingo_claims",
+        "help_bingo_custom",
     )
 
     def help_pictures(self, locale: LocaleLike) -> list[Rendered]:

@@ -204,6 +204,23 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "la figura no incluye el último número cantado ({call})",
     ),
     # The server's own patterns (cogs/bingo/patterns.py).
+    "help_bingo_custom": (
+        "**The server's own patterns**\n"
+        "Hosts draw new patterns with `/bingo pattern create`: press the cells of a 5x5 grid "
+        "(the free centre is the Save button), or write them as `cells`, 5 rows of 5 X or . "
+        "(X marked); `any_way_round` and `anywhere` make it count turned or moved too. A server "
+        "keeps up to 25; `/bingo pattern list` shows them, and `/bingo start` plays them in "
+        "`patterns` by code like the built-ins. A game keeps its patterns whole: deleting one "
+        "(`/bingo pattern delete`) changes no game played with it.",
+        "**Las figuras propias del servidor**\n"
+        "Los anfitriones dibujan figuras nuevas con `/bingo figura crear`: pulsa las casillas "
+        "de una cuadrícula de 5x5 (el centro libre es el botón Guardar), o escríbelas en "
+        "`casillas`, 5 filas de 5 X o . (X marcada); `cualquier_giro` y `cualquier_lugar` hacen "
+        "que valga también girada o movida. Un servidor guarda hasta 25; `/bingo figura lista` "
+        "las muestra, y `/bingo empezar` las juega en `figuras` por su código como las de serie. "
+        "Una partida conserva sus figuras enteras: borrar una (`/bingo figura borrar`) no "
+        "cambia ninguna partida jugada con ella.",
+    ),
     "bingo_custom_drawing": (
         Plural(
             "Press the cells to mark them ({count} marked).{how} The centre is free, so its "
