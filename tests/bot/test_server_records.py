@@ -5,11 +5,12 @@ listed, read and deleted, each server's and each game's apart."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
-from bot.storage import RecordLimitError, Storage
+from bot.storage import GameStatus, RecordLimitError, Storage
 
 pytestmark = pytest.mark.backends()
 
@@ -96,3 +97,16 @@ async def test_records_outlast_a_reopening(database: Path | str):
         await storage.put_server_record(GUILD, "game", "heart", "kept")
     async with Storage.open(database) as storage:
         assert await storage.server_records(GUILD, "game") == {"heart": "kept"}
+
+
+async def test_records_name_no_one_so_forget_me_and_the_purge_keep_them(storage: Storage):
+    """Like a server's settings, its records hold nothing personal (no member's id): a member's
+    forget-me and the retention purge of old games leave them (docs/PRIVACY.md)."""
+    await storage.put_server_record(GUILD, "game", "heart", "kept")
+    game = await storage.create_game(
+        kind="game", guild_id=GUILD, channel_id=10, host_id=7, seed=None, options={}
+    )
+    await storage.update_game(game.id, status=GameStatus.FINISHED)
+    assert await storage.forget_member(7) == 1
+    assert await storage.purge_over_games(time.time() + 60) == 1
+    assert await storage.server_records(GUILD, "game") == {"heart": "kept"}
