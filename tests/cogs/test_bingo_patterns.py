@@ -23,6 +23,9 @@ from engine.fairness import draw_order
 from tests.cogs.helpers import StuckDatabase, button_id, grace_over, run_calls
 from tests.cogs.test_stuck_database import answered_while_stuck
 
+# The patterns are stored: every test on both backends, as the games' own tests are.
+pytestmark = pytest.mark.backends()
+
 SEED = bytes(range(32))
 
 
