@@ -42,9 +42,7 @@ def test_a_whole_loteria_game_offline(tmp_path, capsys):
 
 
 def test_a_whole_bingo_game_offline_in_spanish(tmp_path, capsys):
-    code = main(
-        ["--game=bingo", "--lang=es", "--players=3", "--speed=100", f"--images={tmp_path}"]
-    )
+    code = main(["--game=bingo", "--lang=es", "--players=3", "--speed=100", f"--images={tmp_path}"])
     out = capsys.readouterr().out
 
     assert code == 0, out
