@@ -419,8 +419,16 @@ class Bingo(
         if game is None:
             return []
         typed = current.strip().lower()[:100]
+        # The pattern played now, and those won on the latest call (a claim on it shares them).
+        live = self.live.get(game.id)
+        seen = live.announced if live is not None else None
+        winners = live.winners if live is not None and live.winners is not None else []
+        offered = {
+            *self.state_of(game).claimable_codes,
+            *(w.prize for w in winners if w.step == seen),
+        }
         choices = []
-        for pattern in self.patterns_of(game):
+        for pattern in (p for p in self.patterns_of(game) if p.code in offered):
             name = render.pattern_name(pattern, interaction.locale)
             if typed in name.lower() or pattern.code.startswith(typed):
                 choices.append(app_commands.Choice(name=name[:100], value=pattern.code))

@@ -135,6 +135,9 @@ async def test_a_bingo_night_of_two_patterns_in_sequence(
     assert f"wins on call {first_line}" in win.content
     assert "Any line" in win.content
     assert "Winning Any line, outlined" in win.attachments[0].description
+    # A claim names the pattern played now (X), or the line, shared while its call is the last.
+    offered = await host.autocomplete("bingo claim", "pattern", "")
+    assert [(c["name"], c["value"]) for c in offered] == [("Any line", "line"), ("X", "x")]
 
     # Then the X, played next, claimed by command as soon as someone completes it.
     crosses = completion_calls(seed, len(players), "x")
