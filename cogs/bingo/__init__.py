@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -37,8 +38,9 @@ from bot.render.bingo import results as render_results
 from bot.replies import UserError, answer, check_range, defer_public
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
+from bot.verify_link import LinkRules
 from cogs.bingo import samples
-from cogs.bingo.patterns import CustomPatterns
+from cogs.bingo.patterns import PATTERNS_IN_LINK, CustomPatterns, link_values
 from engine.bingo import (
     HIGHEST_NUMBER,
     PATTERN_BOOK,
@@ -147,6 +149,14 @@ class Bingo(
     def pattern_label(self, game: GameRow, code: str, locale: LocaleLike) -> str:
         """The name of ``game``'s pattern ``code`` in ``locale`` (a custom one as it was named)."""
         return render.pattern_name(self.state_of(game).pattern(code), locale)
+
+    @classmethod
+    def link_rules(cls) -> LinkRules:
+        """The verification link carries the game's custom patterns whole (``patterns``)."""
+        return dataclasses.replace(super().link_rules(), custom_prizes=PATTERNS_IN_LINK)
+
+    def verify_values(self, game: GameRow) -> dict[str, str]:
+        return link_values(self.patterns_of(game))
 
     def board_number(self, board: BoardRow) -> int:
         return board.deal_index + 1  # a player's one card is numbered by its deal

@@ -21,7 +21,7 @@ import hashlib
 import logging
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,6 +38,7 @@ from bot.render import Rendered
 from bot.render.bingo import pattern_name, render_pattern, render_pattern_book
 from bot.replies import UserError, answer, defer_private
 from bot.storage import RecordLimitError
+from bot.verify_link import CustomPrizes
 from engine.bingo import (
     CELLS,
     CODE_LIMIT,
@@ -224,6 +225,26 @@ class Drawing:
             bool(how & _ANYWHERE),
         )
         return drawing, cell
+
+
+def linked_pattern_code(text: str) -> str:
+    """The code of a custom pattern as a verification link carries it (its text form), or a
+    ``ValueError`` (``GameError`` is one): the link's reading of the game's own prizes."""
+    pattern = Pattern.from_text(text)
+    if pattern.is_builtin:
+        raise GameError(f"{pattern.code} is a built-in pattern, named by its code alone")
+    return pattern.code
+
+
+# A game's custom patterns in its verification link: under ``patterns``, each in its text form
+# (the page recomputes the game with them: docs/FAIRNESS.md).
+PATTERNS_IN_LINK = CustomPrizes("patterns", linked_pattern_code)
+
+
+def link_values(patterns: Sequence[Pattern]) -> dict[str, str]:
+    """The verification link's field of a game's custom ``patterns`` (none: no field)."""
+    texts = [pattern.to_text() for pattern in patterns if not pattern.is_builtin]
+    return {PATTERNS_IN_LINK.key: ",".join(texts)} if texts else {}
 
 
 def picture(pattern: Pattern, locale: LocaleLike) -> Rendered:

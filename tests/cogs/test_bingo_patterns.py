@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -69,7 +70,11 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     host = guild.add_member("host")
-    bot = await start_bot(time_scale=100, seed_source=lambda: SEED)
+    bot = await start_bot(
+        time_scale=100,
+        seed_source=lambda: SEED,
+        settings_changes={"public_url": "https://games.example"},
+    )
     first, second = host_cells(SEED)[:2]
 
     drawing = await (await host.slash("bingo pattern create", name="Two Spots")).reply()
@@ -139,7 +144,12 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     assert await stored(bot, guild) == {}
     verified = await (await host.slash("bingo verify", game=game.id)).reply()
     assert "verified" in verified.content, verified.content
-    assert channel.messages
+    # Its verification link carries the pattern whole, for the page to recompute the game.
+    link = unquote(re.search(r"https://games\.example/verify/\S+", verified.content)[0])
+    assert f"patterns={expected.to_text()}&" in link
+    assert "prizes=two_spots&" in link
+    ending = next(m for m in channel.messages if "https://games.example/verify/" in m.content)
+    assert expected.to_text() in unquote(ending.content)
 
 
 async def test_a_pattern_from_cells_is_listed_and_deleted(emulator: Emulator, start_bot):
