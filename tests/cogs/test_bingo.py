@@ -159,8 +159,11 @@ async def test_a_bingo_night_of_two_patterns_in_sequence(
     summary = channel.messages[-1]
     assert seed.hex() in summary.content
     assert "is over" in summary.content
-    (picture,) = summary.attachments
+    # Its end picture, and the replay of the calls on the caller's board.
+    picture, replay = summary.attachments
     assert picture.filename == f"results-{game.id}.png"
+    assert replay.filename.endswith(".gif")
+    assert replay.data.startswith(b"GIF8")
     assert f"Any line: {line_winner.name}, card {lines.index(first_line) + 1}, on call" in (
         picture.description
     )
