@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from PIL import Image
 
 import cogs.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
@@ -268,6 +269,11 @@ class Bingo(
         return render_results.render_bingo_result(
             wins, game_id=str(game.id), called=state.called, locale=locale
         )
+
+    def replay_frame(
+        self, game: GameRow, called: Sequence[int], locale: LocaleLike
+    ) -> Image.Image | None:
+        return render.caller_board_frame(called, locale=locale)
 
     def lobby_pictures(self, game: GameRow) -> list[Rendered]:
         """The patterns to be played: a small picture each, or one book of them when many."""

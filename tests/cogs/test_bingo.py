@@ -159,8 +159,11 @@ async def test_a_bingo_night_of_two_patterns_in_sequence(
     summary = channel.messages[-1]
     assert seed.hex() in summary.content
     assert "is over" in summary.content
-    (picture,) = summary.attachments
+    # Its end picture, and the replay of the calls on the caller's board.
+    picture, replay = summary.attachments
     assert picture.filename == f"results-{game.id}.png"
+    assert replay.filename.endswith(".gif")
+    assert replay.data.startswith(b"GIF8")
     assert f"Any line: {line_winner.name}, card {lines.index(first_line) + 1}, on call" in (
         picture.description
     )
@@ -336,3 +339,25 @@ async def test_a_planned_night_plays_the_servers_patterns(emulator: Emulator, st
     (night,) = await bot.storage.pending_schedules("bingo")
     game = await bot.storage.get_game(night.game_id)
     assert cog.state_of(game).prize_codes == ("corners", "x")
+
+
+async def test_the_verify_link_carries_the_patterns_played(emulator: Emulator, start_bot):
+    seed = bytes(range(40, 72))
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    bot = await start_bot(
+        time_scale=100,
+        seed_source=lambda: seed,
+        settings_changes={"public_url": "https://games.example"},
+    )
+    _, game = await open_game(host, [host], {"patterns": "x, line"}, bot)
+    await run_calls(bot.get_cog("Bingo"), game.id, 3)
+    await (await host.slash("bingo stop")).reply()
+    summary = await channel.wait_for_message(lambda m: "is over" in m.content, timeout=10)
+    link = (
+        f"(https://games.example/verify/verify.html#v=1&game=bingo&id={game.id}&seed={seed.hex()}&"
+    )
+    assert link in summary.content
+    assert "&prizes=x,line&" in summary.content
+    assert "&calls=3&" in summary.content
