@@ -32,11 +32,13 @@ def test_a_whole_loteria_game_offline(tmp_path, capsys):
     images = sorted(tmp_path.rglob("*.png"))
     assert images
     assert all(path.read_bytes().startswith(PNG_MAGIC) for path in images)
+    (replay,) = tmp_path.rglob("*.gif")  # the end's replay, beside the pictures
+    assert replay.read_bytes().startswith(b"GIF89a")
     names = " ".join(path.name for path in images)
     assert "-dm-bashir-tabla" in names
     assert "-only-chen-tabla" in names
     assert "-game-night-call-1-" in names
-    assert f"{len(images)} images saved" in out
+    assert f"{len(images) + 1} images saved" in out
     last = out.strip().splitlines()[-1]  # the page's path, printed last
     assert last.endswith(str(images[0].parent / "index.html")), last
 
