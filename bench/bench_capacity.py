@@ -113,6 +113,10 @@ class RunResult:
     trim_seconds: float = 0.0  # what handing it back took (the bot does it every 30 s)
     stall_longest: float = 0.0
     stall_p99: float = 0.0
+    # This process's (the emulator's and the members') loop: its stalls delay what the
+    # emulator measures, the acknowledgements' arrival among them.
+    own_stall_longest: float = 0.0
+    own_stall_p99: float = 0.0
     full_collections: int = 0  # the garbage collector's of its oldest generation
     full_collection_longest: float = 0.0
     tracked_objects: int = 0  # by the garbage collector, at the stretch's end
@@ -200,6 +204,16 @@ def cpu_model() -> str:
         if line.startswith("model name"):
             return line.split(":", 1)[1].strip()
     return platform.processor() or "unknown CPU"
+
+
+async def probe_own_loop(lags: list[float], tick: float = 0.01) -> None:
+    """How late a sleep of ``tick`` seconds wakes in this process's event loop, until
+    cancelled (the emulator's stalls, as the bot's probe measures the bot's)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + tick
+        await asyncio.sleep(tick)
+        lags.append(max(0.0, loop.time() - due))
 
 
 class CapacityBench(LoadBench):
@@ -351,6 +365,8 @@ class CapacityBench(LoadBench):
         wall_started = time.time()
         cpu_before, own_before = self.bot.cpu_seconds(), time.process_time()
         spy = await self.start_profile(plan.draw_seconds)
+        own_lags: list[float] = []
+        own_probe = asyncio.create_task(probe_own_loop(own_lags))
         flooding = asyncio.create_task(self.flood_server(plan.draw_seconds)) if self.flood else None
         await asyncio.sleep(plan.draw_seconds)
         if spy is not None:
@@ -360,7 +376,10 @@ class CapacityBench(LoadBench):
         result.bot_cpu = self.bot.cpu_seconds() - cpu_before
         result.own_cpu = time.process_time() - own_before
         wall_ended = time.time()
+        own_probe.cancel()
         result.stall_longest, result.stall_p99 = await self.loop_stalls()
+        result.own_stall_longest = max(own_lags, default=0.0)
+        result.own_stall_p99 = percentile(own_lags, 0.99)
         self.say_ack_stages()
         window.ended = time.monotonic()
         result.seconds = wall_ended - wall_started
@@ -569,6 +588,8 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
     row("handing it back took (the bot does every 30 s)", lambda r: r.trim_seconds, ms)
     row("longest loop stall", lambda r: r.stall_longest, ms)
     row("loop lag p99", lambda r: r.stall_p99, ms)
+    row("the emulator's loop: longest stall", lambda r: r.own_stall_longest, ms)
+    row("the emulator's loop: lag p99", lambda r: r.own_stall_p99, ms)
     row("full garbage collections", lambda r: r.full_collections, lambda v: f"{v:.0f}")
     row("longest full collection", lambda r: r.full_collection_longest, ms)
     row("objects the collector tracks", lambda r: r.tracked_objects, lambda v: f"{v:,.0f}")

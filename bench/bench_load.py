@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import platform
 import random
@@ -1220,7 +1221,7 @@ class LoadBench:
         # The last line of each traceback names the exception.
         causes = Counter(
             line.split(":", 1)[0]
-            for line, following in zip(self.log_lines, [*self.log_lines[1:], ""], strict=True)
+            for line, following in itertools.pairwise([*self.log_lines, ""])
             if line
             and not line[0].isspace()
             and "Error" in line.split(":", 1)[0]
