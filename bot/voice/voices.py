@@ -12,8 +12,8 @@ from typing import Literal
 Language = Literal["en", "es"]
 LANGUAGES: tuple[Language, ...] = ("en", "es")
 
-# espeak-ng's voices: British English (Housie's callers' English), Latin American Spanish
-# (Lotería's). Both ship with espeak-ng.
+# espeak-ng's voices: British English, as callers of number games speak it, and Latin American
+# Spanish, as card games of Mexico are sung. Both ship with espeak-ng.
 ESPEAK_VOICES: Mapping[Language, str] = {"en": "en-gb", "es": "es-419"}
 
 
