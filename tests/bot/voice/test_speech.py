@@ -93,9 +93,7 @@ def test_espeak_ng_speaks_english_and_spanish_as_discords_pcm(language, text):
     sox = subprocess.run(
         ["sox", "-t", "wav", "-", "-n", "stat"], input=wav, capture_output=True, check=True
     )
-    length = next(
-        line for line in sox.stderr.decode().splitlines() if line.startswith("Length")
-    )
+    length = next(line for line in sox.stderr.decode().splitlines() if line.startswith("Length"))
     assert seconds == pytest.approx(float(length.split(":")[1]), abs=0.01)
 
 
@@ -257,7 +255,10 @@ def test_a_piper_setting_that_cannot_speak_is_refused_at_start(tmp_path, change,
     bare = tmp_path / "bare.onnx"
     bare.write_bytes(b"onnx")
     names = {"english": english, "french": french, "bare": bare}
-    values = {"GAMENIGHT_PIPER_MODEL": str(english), "GAMENIGHT_PIPER_BIN": str(stand_in_piper(tmp_path))}
+    values = {
+        "GAMENIGHT_PIPER_MODEL": str(english),
+        "GAMENIGHT_PIPER_BIN": str(stand_in_piper(tmp_path)),
+    }
     values |= {key: value.format(**names) for key, value in change.items()}
     with pytest.raises(ConfigError, match=said) as refused:
         settings_with(**values)
@@ -333,5 +334,3 @@ def test_a_no_voice_reason_is_worded_for_the_host_in_both_languages():
         "in text; ask someone who manages the server to allow them."
     )
     assert "**Conectar**, **Hablar**" in reason.words("es-ES")
-
-
