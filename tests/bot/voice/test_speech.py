@@ -7,10 +7,10 @@ from __future__ import annotations
 import array
 import asyncio
 import io
+import itertools
 import logging
 import math
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -54,7 +54,7 @@ def test_a_wav_is_resampled_to_48k_stereo_keeping_its_length_and_tone():
     assert loudness(pcm) == pytest.approx(8000 / math.sqrt(2), rel=0.02)
     # 440 Hz: zero crossings per second stay ~880 at the new rate.
     left = samples[0::2]
-    crossings = sum(1 for a, b in zip(left, left[1:], strict=False) if (a < 0) != (b < 0))
+    crossings = sum(1 for a, b in itertools.pairwise(left) if (a < 0) != (b < 0))
     assert crossings == pytest.approx(880, abs=4)
 
 
