@@ -148,7 +148,7 @@ async def play_and_measure(voice: discord.VoiceClient, source: discord.AudioSour
 
 
 async def playing(seconds: float) -> None:
-    texts = [p for p in phrases(60)]
+    texts = phrases(60)
     client_intents = discord.Intents(guilds=True, voice_states=True)
     async with Emulator() as emu:
         guild = emu.add_guild("Bench")
