@@ -86,7 +86,6 @@ class PendingAcknowledgements:
             self._settled.set()
 
 
-
 # Interactions of one server handed to their handlers in one turn of the event loop.
 ARRIVALS_PER_TURN = 4
 

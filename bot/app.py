@@ -48,6 +48,7 @@ from bot.storage import (
     hold_database,
 )
 from bot.throttle import HeavyWork, MemberCooldowns, worker_threads
+from bot.voice.machinery import Voices
 from engine.fairness import new_seed
 
 log = logging.getLogger(__name__)
@@ -181,6 +182,9 @@ class GameNightBot(commands.AutoShardedBot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Who is in a voice channel (a game's speaker leaves an empty one) and the bot's own
+        # voice state, which discord.py's voice client needs.
+        intents.voice_states = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -236,6 +240,8 @@ class GameNightBot(commands.AutoShardedBot):
         self.answer_session: aiohttp.ClientSession | None = None
         self._stopping = asyncio.Event()  # close() has begun: a wait before connecting ends
         self._warm_up_stop = threading.Event()  # close() has begun: the pictures' warm-up ends
+        # The games' voice (bot.voice): on, or off with the reason said once now.
+        self.voices = Voices.for_settings(self, settings)
 
     async def setup_hook(self) -> None:
         """Before connecting: read the waiting notices, load the games, sync the slash commands if
@@ -407,7 +413,9 @@ class GameNightBot(commands.AutoShardedBot):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), reset_after + SESSION_STARTS_SLACK)
 
-    async def launch_shard(self, gateway: yarl.URL, shard_id: int, *, initial: bool = False) -> None:
+    async def launch_shard(
+        self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
+    ) -> None:
         """Connect a shard: by RESUMing the session handed over for it, if any, else (and if
         that fails) by IDENTIFYing as discord.py does."""
         session = self._to_resume.pop(shard_id, None)
@@ -602,6 +610,7 @@ class GameNightBot(commands.AutoShardedBot):
         if self.http_endpoint is not None:
             await self.http_endpoint.stop()
             self.http_endpoint = None
+        await self.voices.close()
         await super().close()
         if self.answer_session is not None:
             await self.answer_session.close()

@@ -57,9 +57,7 @@ class Route:
 
 
 # Each client's routes, by prefix (weakly: a bot stopped in a test leaves nothing behind).
-_routes: weakref.WeakKeyDictionary[discord.Client, dict[str, Route]] = (
-    weakref.WeakKeyDictionary()
-)
+_routes: weakref.WeakKeyDictionary[discord.Client, dict[str, Route]] = weakref.WeakKeyDictionary()
 
 
 def _game_context(press: Press) -> str:

@@ -7,6 +7,7 @@ import difflib
 import io
 import ipaddress
 import os
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from urllib.parse import parse_qsl, urlparse, urlsplit
 from dotenv.parser import parse_stream
 
 from bot.fleet.shards import AUTO, ShardPlan, ShardSettingError, parse_shards
+from bot.voice.voices import PiperModelError, PiperVoice, read_piper_voice
 
 HOW_TO_GET_CREDENTIALS = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
@@ -49,6 +51,8 @@ SETTING_NAMES = (
     "GAMENIGHT_METRICS_HOST",
     "GAMENIGHT_PUBLIC_URL",
     "GAMENIGHT_RETENTION_DAYS",
+    "GAMENIGHT_PIPER_MODEL",
+    "GAMENIGHT_PIPER_BIN",
 )
 # GAMENIGHT_ names the project's own tests and benchmarks read (not settings of the bot).
 TOOL_NAMES = ("GAMENIGHT_TRACE_FILE", "GAMENIGHT_SCREENSHOTS", "GAMENIGHT_CHROMIUM")
@@ -187,6 +191,7 @@ def database_path(values: Mapping[str, str]) -> Path:
 class Settings:
     """The bot's settings, read from the environment (and ``.env``) by :meth:`load`; the token and
     the signing key never appear in its ``repr``."""
+
     token: str = field(repr=False)
     database_path: Path
     signing_key: bytes = field(repr=False)
@@ -206,6 +211,10 @@ class Settings:
     shards: ShardPlan = AUTO
     # Games over for longer than this many days are deleted (None: kept until forget-me).
     retention_days: int | None = None
+    # Piper voice models (GAMENIGHT_PIPER_MODEL), one per language at most, and the piper
+    # program that speaks with them; languages without one are spoken by espeak-ng.
+    piper_voices: tuple[PiperVoice, ...] = ()
+    piper_program: str | None = None
     # What the bot should say at start and check-config prints: unknown GAMENIGHT_ names, lines
     # of a settings file that could not be parsed.
     warnings: tuple[str, ...] = field(default=(), compare=False)
@@ -340,6 +349,8 @@ class Settings:
                 )
             retention_days = int(retention_text)
 
+        piper_voices, piper_program = _piper_settings(values)
+
         return cls(
             token=token,
             database_path=Path(database_text),
@@ -360,7 +371,49 @@ class Settings:
                 "leave it empty if players cannot reach the bot's HTTP endpoint",
             ),
             retention_days=retention_days,
+            piper_voices=piper_voices,
+            piper_program=piper_program,
         )
+
+
+def _piper_settings(values: Mapping[str, str]) -> tuple[tuple[PiperVoice, ...], str | None]:
+    """GAMENIGHT_PIPER_MODEL (voice model files, separated by commas) and the piper program
+    (GAMENIGHT_PIPER_BIN, or ``piper`` on PATH), checked now: a voice that cannot speak is a
+    bad setting, not a silent fall back to espeak-ng."""
+    models_text = values.get("GAMENIGHT_PIPER_MODEL", "").strip()
+    program_text = values.get("GAMENIGHT_PIPER_BIN", "").strip()
+    if not models_text:
+        return (), None
+    voices: dict[str, PiperVoice] = {}
+    for part in models_text.split(","):
+        if not part.strip():
+            continue
+        try:
+            voice = read_piper_voice(Path(part.strip()).expanduser())
+        except PiperModelError as error:
+            raise ConfigError(
+                f"GAMENIGHT_PIPER_MODEL: {error}; point it at a Piper voice's .onnx file "
+                "(docs/RUNNING.md: Voice), or leave it empty to speak with espeak-ng"
+            ) from None
+        if voice.language in voices:
+            raise ConfigError(
+                f"GAMENIGHT_PIPER_MODEL names two {voice.language} voices "
+                f"({voices[voice.language].model.name} and {voice.model.name}); keep one per "
+                "language"
+            )
+        voices[voice.language] = voice
+    program = shutil.which(program_text or "piper")
+    if program is None:
+        where = (
+            f"GAMENIGHT_PIPER_BIN={program_text} is not an executable program"
+            if program_text
+            else "no piper program is on PATH"
+        )
+        raise ConfigError(
+            f"GAMENIGHT_PIPER_MODEL is set but {where}; install Piper (pip install piper-tts) "
+            "and set GAMENIGHT_PIPER_BIN to its piper, or leave GAMENIGHT_PIPER_MODEL empty"
+        )
+    return tuple(voices.values()), program
 
 
 def _url_setting(

@@ -258,8 +258,7 @@ class GameCog(commands.Cog, Generic[LiveT]):
                     state=known.state if state is None else state,
                     options=known.options if options is None else dict(options),
                     lobby_message_id=lobby_message_id or known.lobby_message_id,
-                    started_at=known.started_at
-                    or (now if status is GameStatus.RUNNING else None),
+                    started_at=known.started_at or (now if status is GameStatus.RUNNING else None),
                     finished_at=now if status is not None and not status.is_live else None,
                 )
             )

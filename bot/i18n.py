@@ -321,7 +321,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{when} is more than a year away.",
         "{when} es dentro de más de un año.",
     ),
-    "when_bad_zone": ("{when} is not a time zone I know.", "{when} no es una zona horaria que conozca."),
+    "when_bad_zone": (
+        "{when} is not a time zone I know.",
+        "{when} no es una zona horaria que conozca.",
+    ),
     "out_of_range": (
         "`{option}` must be {low} to {high}.",
         "`{option}` debe estar entre {low} y {high}.",
@@ -421,7 +424,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**Language of games:** the server's language in Discord (now {language})",
         "**Idioma de las partidas:** el del servidor en Discord (ahora {language})",
     ),
-    "settings_language_en": ("**Language of games:** English", "**Idioma de las partidas:** inglés"),
+    "settings_language_en": (
+        "**Language of games:** English",
+        "**Idioma de las partidas:** inglés",
+    ),
     "settings_language_es": (
         "**Language of games:** Spanish",
         "**Idioma de las partidas:** español",
@@ -465,8 +471,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
             "-# Games are deleted {count} days after they end (set by whoever runs the bot).",
         ),
         Plural(
-            "-# Las partidas se borran {count} día después de acabar (lo fija quien aloja el"
-            " bot).",
+            "-# Las partidas se borran {count} día después de acabar (lo fija quien aloja el bot).",
             "-# Las partidas se borran {count} días después de acabar (lo fija quien aloja el"
             " bot).",
         ),
@@ -1235,9 +1240,7 @@ def register_messages(
     own. A message key another module holds (or any, without an owner) is refused, and so is
     a Spanish word for a name or description already worded otherwise."""
     taken = sorted(
-        key
-        for key in messages
-        if key in MESSAGES and (owner is None or _OWNERS.get(key) != owner)
+        key for key in messages if key in MESSAGES and (owner is None or _OWNERS.get(key) != owner)
     )
     if taken:
         raise ValueError(f"message keys already in use: {taken}")

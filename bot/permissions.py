@@ -27,6 +27,10 @@ THREAD_PERMISSIONS: tuple[str, ...] = ("view_channel", "send_messages_in_threads
 EVENT_PERMISSIONS: tuple[str, ...] = ("create_events",)
 OWN_EVENT_PERMISSIONS: tuple[str, ...] = ("create_events", "manage_events")
 
+# A game's calls spoken in a voice channel: the bot joins it (View Channel, Connect) and speaks
+# there (Speak: without it Discord drops its audio). Without them the game goes on in text.
+VOICE_PERMISSIONS: tuple[str, ...] = ("view_channel", "connect", "speak")
+
 # What the invite link asks for: everything the checks require, wherever a game is played, and
 # nothing else. The bot needs no other permission: it edits only its own messages, reads no
 # messages or history, sends no embeds, reactions or custom emoji, and answers interactions
@@ -41,6 +45,8 @@ PERMISSION_NAMES: dict[str, tuple[str, str]] = {
     "send_messages_in_threads": ("Send Messages in Threads", "Enviar mensajes en hilos"),
     "attach_files": ("Attach Files", "Adjuntar archivos"),
     "create_events": ("Create Events", "Crear eventos"),
+    "connect": ("Connect", "Conectar"),
+    "speak": ("Speak", "Hablar"),
 }
 
 

@@ -40,10 +40,7 @@ def bot_modules() -> set[str]:
 
 def named_modules() -> set[str]:
     """Every module of a package of ``bot/``, by its path (``storage/database_file``)."""
-    return {
-        f"{p.parent.name}/{p.stem}"
-        for p in (ROOT / "bot").glob("*/[!_]*.py")
-    }
+    return {f"{p.parent.name}/{p.stem}" for p in (ROOT / "bot").glob("*/[!_]*.py")}
 
 
 IDENTIFIER = r"`([a-z_][a-z0-9_]*(?:/[a-z_][a-z0-9_]*)?)/?`"

@@ -58,9 +58,7 @@ def words(text: str) -> list[str]:
     """``text`` as lowercase unaccented words: cut at anything but a letter or digit, and
     where a lowercase letter or digit meets a capital (``TicTacToe``)."""
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
-    plain = "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    )
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return re.findall(r"[a-z0-9]+", plain.lower())
 
 

@@ -71,7 +71,9 @@ def test_an_installed_copy_reads_the_solved_dots_table(wheel, tmp_path):
     assert "cogs/dots/data/dots-3x3.xz" in zipfile.ZipFile(wheel).namelist()
     installed = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(installed)
-    probe = "import cogs.dots.solution as s; print(s.__file__); print(s.solved_board(3, 3).value(0))"
+    probe = (
+        "import cogs.dots.solution as s; print(s.__file__); print(s.solved_board(3, 3).value(0))"
+    )
     result = subprocess.run(
         [sys.executable, "-c", probe],
         cwd=tmp_path,

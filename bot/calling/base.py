@@ -316,8 +316,10 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         """Game ``game_id`` of this kind; with ``guild_id``, only if it was played in that
         server (another server's games, seeds and codes are none of this one's business)."""
         game = await self.storage.get_game(game_id)
-        if game is None or game.kind != self.kind or (
-            guild_id is not None and game.guild_id != guild_id
+        if (
+            game is None
+            or game.kind != self.kind
+            or (guild_id is not None and game.guild_id != guild_id)
         ):
             raise self.refusal("no_such_game", game=game_id)
         return game

@@ -139,7 +139,9 @@ class CallerCog(RecapCog[GameT, CheckT]):
         self.live_game(game.id).wake.set()
         self.touch_lobby(game.id)
         await answer(
-            interaction, self.say("resumed", self.channel_locale(game), game=game.id), ephemeral=False
+            interaction,
+            self.say("resumed", self.channel_locale(game), game=game.id),
+            ephemeral=False,
         )
 
     async def set_speed(self, interaction: discord.Interaction[Any], seconds: int) -> None:
@@ -172,7 +174,10 @@ class CallerCog(RecapCog[GameT, CheckT]):
         try:
             await interaction.response.send_message(
                 self.say(
-                    "stopped", self.channel_locale(game), game=game.id, user=interaction.user.mention
+                    "stopped",
+                    self.channel_locale(game),
+                    game=game.id,
+                    user=interaction.user.mention,
                 )
             )
             await self.finish(game.id, reason="reason_stopped")

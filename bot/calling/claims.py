@@ -68,9 +68,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
         """
         if interaction.channel_id is None:
             raise UserError("server_only")
-        known = (
-            self.known_here(interaction) if game_id is None else self.remembered(game_id)
-        )
+        known = self.known_here(interaction) if game_id is None else self.remembered(game_id)
         if known is not None and game_id is not None:
             self.check_pressed_where_played(interaction, known)
         # The calls seen at the press: the claim is judged on those, however long it waits.

@@ -206,8 +206,6 @@ def is_manager(member: discord.abc.User | discord.Member) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
-
-
 def short_error(text: str) -> str:
     """Discord's words for an error, on one line and short enough to quote to a host."""
     return " ".join(text.split())[:200] or "-"
@@ -216,4 +214,3 @@ def short_error(text: str) -> str:
 def commitment_text(game: GameRow) -> str:
     """The commitment to ``game``'s seed as the lobby posts it (``none`` without a seed)."""
     return commitment(game.seed) if game.seed else "none"
-

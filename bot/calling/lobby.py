@@ -420,9 +420,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             boards = await self.storage.boards(game_id, player.user_id)
             if not boards:
                 continue
-            images = await asyncio.to_thread(
-                self.render_boards, game, boards, (), player.locale
-            )
+            images = await asyncio.to_thread(self.render_boards, game, boards, (), player.locale)
             await self.storage.check_fence(game_id)  # (another process may deliver them now)
             outcome = await self.send_boards_by_dm(
                 game, discord.Object(player.user_id), player.locale, images

@@ -130,7 +130,9 @@ class GameNights(CallerCog[GameT, CheckT]):
     @staticmethod
     def next_step_at(schedule: ScheduleRow) -> float:
         """When the night's next step is due: its lobby's opening, or its start."""
-        return schedule.lobby_at if schedule.status is ScheduleStatus.WAITING else schedule.starts_at
+        return (
+            schedule.lobby_at if schedule.status is ScheduleStatus.WAITING else schedule.starts_at
+        )
 
     async def _nights(self) -> None:
         while not self.is_closing():
@@ -138,7 +140,9 @@ class GameNights(CallerCog[GameT, CheckT]):
             # moved) that comes while the loop looks is not lost.
             self.nights_wake.clear()
             try:
-                pending = [s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)]
+                pending = [
+                    s for s in await self.storage.pending_schedules(self.kind) if self.runs(s)
+                ]
                 self.nights_held = {schedule.id: schedule for schedule in pending}
                 now = self.bot.now()
                 stepped = False
@@ -407,9 +411,7 @@ class GameNights(CallerCog[GameT, CheckT]):
         except OSError as error:
             log.warning("could not create the event of night %s: %s", schedule.id, error)
             return "night_no_event_failed"
-        await self.storage.update_schedule(
-            schedule.id, expect=schedule.status, event_id=event.id
-        )
+        await self.storage.update_schedule(schedule.id, expect=schedule.status, event_id=event.id)
         return None
 
     async def move_event(self, guild_id: int | None, event_id: int | None, wanted: int) -> None:
@@ -599,7 +601,9 @@ class GameNights(CallerCog[GameT, CheckT]):
         A night held in memory is refused at once when it is not the member's to call off, and
         acknowledged publicly otherwise; any other is acknowledged privately, and the database
         says."""
-        is_manager = getattr(getattr(interaction.user, "guild_permissions", None), "manage_guild", False)
+        is_manager = getattr(
+            getattr(interaction.user, "guild_permissions", None), "manage_guild", False
+        )
         held = self.nights_held.get(night)
         if held is not None and held.guild_id == interaction.guild_id:
             if interaction.user.id != held.host_id and not is_manager:
@@ -670,4 +674,3 @@ class GameNights(CallerCog[GameT, CheckT]):
     ) -> None:
         """``/<game> unschedule``."""
         await self.cancel_night(interaction, night)
-

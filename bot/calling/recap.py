@@ -122,9 +122,7 @@ class RecapCog(SummaryCog[GameT, CheckT]):
         the game has no replay (the default). Runs in a worker thread."""
         return None
 
-    def prize_opens(
-        self, game: GameRow, prize: str, winners: Sequence[WinnerRow]
-    ) -> int | None:
+    def prize_opens(self, game: GameRow, prize: str, winners: Sequence[WinnerRow]) -> int | None:
         """The call after which ``prize`` was played (0: from the first call; None: never), by
         the game's ``winners``. By default the prizes are played one after another, each from
         the call the one before it was won on (Lotería's and Bingo's)."""

@@ -373,6 +373,7 @@ def port_number(text: str) -> int:
 
 def positive(kind: Callable[[str], int | float]) -> Callable[[str], int | float]:
     """An argparse type: ``kind`` read from the text, refused unless above 0."""
+
     def parse(text: str) -> int | float:
         try:
             value = kind(text)

@@ -83,9 +83,7 @@ class ConnectionLimits:
             raise ValueError("the timeouts and the report interval must be above 0")
 
     @classmethod
-    def within_descriptors(
-        cls, share: float, ceiling: int, **timeouts: float
-    ) -> ConnectionLimits:
+    def within_descriptors(cls, share: float, ceiling: int, **timeouts: float) -> ConnectionLimits:
         """Limits whose cap is ``share`` of the descriptor limit read now (at most ``ceiling``,
         at least :data:`FEWEST_CONNECTIONS`); ``timeouts`` as the fields."""
         cap = max(FEWEST_CONNECTIONS, min(ceiling, math.floor(descriptor_limit() * share)))

@@ -538,7 +538,9 @@ class DuelCog(TableGameCog, Generic[EngineT, OptionsT]):
                 )
         if not is_component:
             await answer(
-                interaction, message("table_played", interaction.locale, move=said[0]), ephemeral=True
+                interaction,
+                message("table_played", interaction.locale, move=said[0]),
+                ephemeral=True,
             )
 
     async def bot_replies(
@@ -574,7 +576,9 @@ class DuelCog(TableGameCog, Generic[EngineT, OptionsT]):
             engine = self.load(fresh)
             await self.finish(fresh, engine, self.options(fresh), winner=1 - seat, end="resign")
         await answer(
-            interaction, self.say("table_resigned", interaction.locale, game=game.id), ephemeral=True
+            interaction,
+            self.say("table_resigned", interaction.locale, game=game.id),
+            ephemeral=True,
         )
 
     async def resign_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -605,7 +609,9 @@ class DuelCog(TableGameCog, Generic[EngineT, OptionsT]):
         await self.show(game, Shown(withdrawn, discord.ui.View(timeout=None)))
         self.live_game(game.id).wake.set()
         await answer(
-            interaction, message("table_you_withdrew", interaction.locale, game=game.id), ephemeral=True
+            interaction,
+            message("table_you_withdrew", interaction.locale, game=game.id),
+            ephemeral=True,
         )
 
     async def on_deadline(self, game: GameRow) -> None:

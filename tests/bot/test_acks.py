@@ -94,7 +94,6 @@ async def test_long_after_the_last_interaction_work_goes_ahead_at_once():
     assert loop.time() - started < acks.QUIET
 
 
-
 async def one_turn() -> None:
     """Let the event loop take one turn (the arrivals' turn is a call_soon callback)."""
     await asyncio.sleep(0)

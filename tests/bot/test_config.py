@@ -35,7 +35,6 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path):
     assert settings.signing_key == bytes.fromhex(KEY)
 
 
-
 def test_the_database_is_a_sqlite_file_or_a_postgresql_url():
     base = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY}
     sqlite = Settings.load(base, env_file=None)
@@ -53,6 +52,7 @@ def test_the_database_is_a_sqlite_file_or_a_postgresql_url():
         "GAMENIGHT_DATABASE must be a SQLite file path or a postgresql:// URL, got one starting"
         " mysql://"
     )
+
 
 @pytest.mark.parametrize(
     ("line", "value"),
@@ -145,7 +145,11 @@ def test_env_example_lists_every_setting_with_a_comment():
 
 @pytest.mark.parametrize("value", ["0", "-3", "seven", "36501"])
 def test_retention_days_must_be_a_number_of_days(value: str):
-    environ = {"DISCORD_TOKEN": "t", "GAMENIGHT_SIGNING_KEY": KEY, "GAMENIGHT_RETENTION_DAYS": value}
+    environ = {
+        "DISCORD_TOKEN": "t",
+        "GAMENIGHT_SIGNING_KEY": KEY,
+        "GAMENIGHT_RETENTION_DAYS": value,
+    }
     with pytest.raises(ConfigError, match="GAMENIGHT_RETENTION_DAYS"):
         Settings.load(environ, env_file=None)
 

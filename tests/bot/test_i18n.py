@@ -198,9 +198,9 @@ def test_plural_forms_are_picked_by_count():
     assert message("tri_pegs", "en-US", count=0) == "0 pegs"
     assert message("tri_pegs", "es-ES", count=2) == "2 clavijas"
     assert message("boards_phrase", "es-ES", count=3, board="cartones") == "tus 3 cartones"
-    assert message("dm_boards", "en-US", count=2, boards="b", title="T", game=1, channel=2).startswith(
-        "Here are"
-    )
+    assert message(
+        "dm_boards", "en-US", count=2, boards="b", title="T", game=1, channel=2
+    ).startswith("Here are")
     with pytest.raises(KeyError):
         message("tri_pegs", "en-US")  # a plural message needs its count
 

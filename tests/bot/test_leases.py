@@ -135,7 +135,9 @@ async def test_the_holder_saves_its_gateway_sessions_and_the_next_holder_gets_th
     storage: Storage,
 ):
     held = (await beat(storage, "a", own={0, 1}, since=None)).held
-    first = {shard: ResumableSession(f"session-{shard}", "wss://resume.example", 10) for shard in held}
+    first = {
+        shard: ResumableSession(f"session-{shard}", "wss://resume.example", 10) for shard in held
+    }
     await beat(storage, "a", held, own={0, 1}, sessions=first)
     # Renewed with a later sequence number; a process that does not hold shard 1 saves nothing.
     later = {0: dataclasses.replace(first[0], seq=25)}
@@ -232,7 +234,8 @@ def every_game_write(
             night, expect=ScheduleStatus.WAITING, status=ScheduleStatus.LOBBY
         ),
         "change_server_settings": lambda: storage.change_server_settings(
-            game.guild_id or 0, lambda settings: dataclasses.replace(settings, time_zone="Asia/Tokyo")
+            game.guild_id or 0,
+            lambda settings: dataclasses.replace(settings, time_zone="Asia/Tokyo"),
         ),
         "put_server_record": lambda: storage.put_server_record(
             game.guild_id or 0, "housie", "new", "value"

@@ -85,9 +85,7 @@ async def test_a_commit_whose_answer_was_lost_is_made_once(
             )
             assert [c.id for c in await storage.claims(game.id)] == [claim_id]
             await cut(storage.record_draw(game.id, 1, 40, state="after-1"))
-            await cut(
-                storage.record_win(game.id, prize="line", user_id=6, board_id=None, step=1)
-            )
+            await cut(storage.record_win(game.id, prize="line", user_id=6, board_id=None, step=1))
             assert len(await storage.winners(game.id)) == 1
             assert await cut(storage.update_game(game.id, state="b", expect_state="after-1"))
             assert await cut(storage.remove_player(game.id, 5))

@@ -56,9 +56,7 @@ async def calling_game(
         game.id, players[-1], board_id=None, prize="line", step=1, valid=False, reason="no"
     )
     (board,) = await storage.boards(game.id, players[0])
-    await storage.record_win(
-        game.id, prize="line", user_id=players[0], board_id=board.id, step=1
-    )
+    await storage.record_win(game.id, prize="line", user_id=players[0], board_id=board.id, step=1)
     if over:
         await storage.update_game(game.id, status=GameStatus.FINISHED)
     return game.id
@@ -243,7 +241,9 @@ async def night(storage: Storage, host: int, starts_at: float, status: ScheduleS
     return planned.id
 
 
-async def test_forgetting_also_removes_the_dm_channel_closed_dms_notices_and_past_nights(storage: Storage):
+async def test_forgetting_also_removes_the_dm_channel_closed_dms_notices_and_past_nights(
+    storage: Storage,
+):
     await calling_game(storage, host=ALICE, players=[ALICE, BOB])
     await storage.set_dm_channel(ALICE, 900)
     await storage.set_dm_channel(BOB, 901)
@@ -287,7 +287,9 @@ async def test_purging_deletes_old_games_that_are_over_and_keeps_the_rest(
     recent = await calling_game(storage, host=BOB, players=[BOB])
     long_ago = time.time() - 40 * 86400
     for game_id in (old_finished, old_cancelled, old_live):
-        await raw_execute(database, "UPDATE games SET created_at = ? WHERE id = ?", long_ago, game_id)
+        await raw_execute(
+            database, "UPDATE games SET created_at = ? WHERE id = ?", long_ago, game_id
+        )
         await raw_execute(
             database,
             "UPDATE games SET finished_at = ? WHERE id = ? AND finished_at IS NOT NULL",

@@ -101,6 +101,8 @@ async def test_a_rush_is_answered_over_a_few_connections_of_its_own(
     answer_ports = {r.client_port for r in answers}
     assert None not in answer_ports
     assert len(answer_ports) <= 2
-    others = {r.client_port for r in emulator.requests if r.route and r.route.startswith("/channels")}
+    others = {
+        r.client_port for r in emulator.requests if r.route and r.route.startswith("/channels")
+    }
     assert others  # the DMs and the lobby went over discord.py's own connections
     assert answer_ports.isdisjoint(others)

@@ -58,7 +58,9 @@ async def test_long_and_odd_text_in_every_text_option(emulator, start_bot):
     # /dots move used to stay "thinking" forever on a long line.
     await (await host.slash("dots play", opponent=rival)).reply()
     dots_lobby = guild.default_channel.messages[-1]
-    await (await rival.click(dots_lobby, next(c for c in dots_lobby.custom_ids if ":accept:" in c))).reply()
+    await (
+        await rival.click(dots_lobby, next(c for c in dots_lobby.custom_ids if ":accept:" in c))
+    ).reply()
     moved = await host.slash("dots move", line=LONG)
     assert_short_private(await moved.reply())
 
@@ -200,9 +202,7 @@ async def test_seats_are_never_dealt_again_and_churn_has_an_end(emulator, start_
     assert await bot.storage.get_player(game.id, leaver.id) is None
 
 
-async def test_three_quick_stops_announce_once_and_finished_games_leave_memory(
-    emulator, start_bot
-):
+async def test_three_quick_stops_announce_once_and_finished_games_leave_memory(emulator, start_bot):
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     host = guild.add_member("host")
@@ -218,8 +218,11 @@ async def test_three_quick_stops_announce_once_and_finished_games_leave_memory(
     public = [r for r in replies if not r.ephemeral]
     assert len(public) == 1
     assert "stopped by" in public[0].content
-    assert all("already being stopped" in r.content or "no Lotería game" in r.content
-               for r in replies if r.ephemeral)
+    assert all(
+        "already being stopped" in r.content or "no Lotería game" in r.content
+        for r in replies
+        if r.ephemeral
+    )
     await channel.wait_for_message(lambda m: "is over" in m.content)
     assert len([m for m in channel.messages if "is over" in m.content]) == 1
     await emulator.wait_until(
@@ -268,7 +271,6 @@ async def test_lobby_buttons_work_only_where_their_game_is(emulator, start_bot):
     assert general.messages == [lobby]
 
 
-
 async def test_odd_time_zones_and_overflowing_times_are_refused_by_key(
     emulator, start_bot, caplog: pytest.LogCaptureFixture
 ):
@@ -295,6 +297,7 @@ async def test_odd_time_zones_and_overflowing_times_are_refused_by_key(
         assert words in refused.content, (when, refused.content)
     assert await bot.storage.pending_schedules("loteria") == []
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
 
 # -- every option of every command, hostile ----------------------------------------------------
 

@@ -54,9 +54,7 @@ async def test_ids_in_todays_form_reach_every_game(emulator, start_bot):
         assert [p.user_id for p in await bot.storage.players(game.id)] == [alice.user.id]
 
     # Tic-tac-toe: a challenge accepted and a cell played from old buttons.
-    board = await (
-        await alice.slash("tictactoe play", opponent=bob, in_channel=tables)
-    ).reply()
+    board = await (await alice.slash("tictactoe play", opponent=bob, in_channel=tables)).reply()
     (ttt,) = await bot.storage.live_games("tictactoe")
     assert board.custom_ids == [f"gn:ttt:accept:{ttt.id}", f"gn:ttt:decline:{ttt.id}"]
     old = await post_old(bot, tables, f"gn:ttt:accept:{ttt.id}", f"gn:ttt:cell:{ttt.id}:4")
@@ -68,9 +66,7 @@ async def test_ids_in_todays_form_reach_every_game(emulator, start_bot):
     await emulator.wait_until(lambda: board.component(cell)["label"] == "X", 5, "X in the middle")
 
     # Dots and Boxes: a line drawn through an old select.
-    dots_board = await (
-        await host.slash("dots play", rows=2, columns=2, in_channel=tables)
-    ).reply()
+    dots_board = await (await host.slash("dots play", rows=2, columns=2, in_channel=tables)).reply()
     (dots,) = await bot.storage.live_games("dots")
     select = f"gs:dots:line:{dots.id}:0"
     assert select in dots_board.custom_ids

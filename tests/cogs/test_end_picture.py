@@ -147,7 +147,13 @@ async def test_the_summary_goes_out_when_the_picture_cannot_be_drawn(
 
 SUMMARY_WORDS = {
     "en-US": ("is over", "Seed: `", "60 winners, all named below", "the winners (", "Check it"),
-    "es-419": ("terminó", "Semilla: `", "60 ganadores, todos nombrados", "los ganadores (", "Compr"),
+    "es-419": (
+        "terminó",
+        "Semilla: `",
+        "60 ganadores, todos nombrados",
+        "los ganadores (",
+        "Compr",
+    ),
 }
 
 
@@ -222,9 +228,7 @@ async def test_the_seed_and_the_way_to_check_it_always_fit(emulator: Emulator, s
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games("loteria")
     prizes = ("line", "corners", "centre", "square", "full")
-    winners = [
-        WinnerRow(prizes[n // 200], 10**18 + n, None, 10 + n // 200) for n in range(1000)
-    ]
+    winners = [WinnerRow(prizes[n // 200], 10**18 + n, None, 10 + n // 200) for n in range(1000)]
     link = "🔎 [Check it yourself](https://games.example/verify/#" + "b" * 1700 + ")"
     texts = cog.summary_texts(game, "reason_all_won", 54, winners, link)
 

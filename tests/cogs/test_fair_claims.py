@@ -108,8 +108,10 @@ async def test_claims_are_judged_on_the_calls_the_channel_has_seen(emulator: Emu
     draws = await bot.storage.draws(game.id)
     assert len(draws) == target + 1
     assert draws[-1].message_id is None
-    hidden = bot.get_cog("Lotería").state_of(await bot.storage.get_game(game.id)).deck.card(
-        draws[-1].value
+    hidden = (
+        bot.get_cog("Lotería")
+        .state_of(await bot.storage.get_game(game.id))
+        .deck.card(draws[-1].value)
     )
 
     winner = members[winner_index]
@@ -403,9 +405,7 @@ async def start_housie(emulator: Emulator, start_bot, seed: bytes, tickets: list
     channel = guild.add_channel("housie")
     members = [guild.add_member(f"p{i}") for i in range(len(tickets))]
     bot = await start_bot(time_scale=100, seed_source=lambda: seed)
-    lobby = await (
-        await members[0].slash("housie start", tickets=max(tickets), **options)
-    ).reply()
+    lobby = await (await members[0].slash("housie start", tickets=max(tickets), **options)).reply()
     for member, count in zip(members, tickets, strict=True):
         await (await member.slash("housie join", tickets=count)).reply()
     await (await members[0].click(lobby, button_id(lobby, "start"))).reply()
@@ -460,9 +460,7 @@ async def test_housie_claim_without_a_ticket_costs_the_closest_one_once(
     assert "Out of the game" in descriptions[closest - 1]
 
     # Naming a ticket that is out, or one the player does not hold, is answered privately.
-    named_out = await (
-        await player.slash("housie claim", prize="FH", ticket=closest)
-    ).reply()
+    named_out = await (await player.slash("housie claim", prize="FH", ticket=closest)).reply()
     assert named_out.ephemeral
     assert f"ticket {closest} is out" in named_out.content
     not_held = await (await members[1].slash("housie claim", prize="FH", ticket=6)).reply()

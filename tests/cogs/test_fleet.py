@@ -234,6 +234,7 @@ async def test_two_processes_each_run_the_games_of_their_own_shards_only(
     assert f"pid {first.process.pid} " in leases[0]
     # Discord's IDENTIFY pacing held across the two processes (the emulator enforces it).
     assert emulator.gateway.identify_refused == 0
+
     # As one process does, a fleet's froze its start-up heap (full collections paused answers).
     async def frozen_heap() -> re.Match[str] | None:
         return re.search(r"start-up heap frozen: (\d+) objects", first.log_text())

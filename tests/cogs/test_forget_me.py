@@ -123,9 +123,7 @@ async def test_a_winner_is_forgotten_and_the_game_still_verifies(
     assert winner.mention in summary.content  # what was posted in the channel stays
 
 
-async def test_a_table_game_forgets_its_player_and_offers_no_rematch(
-    emulator: Emulator, start_bot
-):
+async def test_a_table_game_forgets_its_player_and_offers_no_rematch(emulator: Emulator, start_bot):
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     alice = guild.add_member("alice", locale="es-ES")

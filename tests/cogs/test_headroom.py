@@ -41,9 +41,7 @@ async def test_a_returning_player_costs_one_request(emulator: Emulator, start_bo
     assert posts(emulator, MESSAGES) == sent_before + 1  # the board, one request
 
 
-async def test_a_dm_channel_discord_no_longer_knows_is_opened_again(
-    emulator: Emulator, start_bot
-):
+async def test_a_dm_channel_discord_no_longer_knows_is_opened_again(emulator: Emulator, start_bot):
     guild = emulator.add_guild("Game Night")
     guild.add_channel("general")
     host = guild.add_member("host")

@@ -36,9 +36,7 @@ def first_win(ticket: Ticket, order: tuple[int, ...], prize: Prize) -> int:
     raise AssertionError("every prize completes by call 90")
 
 
-async def test_a_full_housie_night(
-    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
-):
+async def test_a_full_housie_night(emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch):
     seed = bytes(range(100, 132))
     order = draw_order(seed, 90)
     guild = emulator.add_guild("Tambola Club")

@@ -43,9 +43,7 @@ def seed_with_a_shared_line() -> bytes:
     raise AssertionError("no seed with a shared line")
 
 
-async def test_a_full_loteria_night(
-    emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch
-):
+async def test_a_full_loteria_night(emulator: Emulator, start_bot, monkeypatch: pytest.MonkeyPatch):
     seed = seed_with_a_shared_line()
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
@@ -277,9 +275,7 @@ async def test_a_lobby_keeps_its_dealer_until_it_closes(emulator: Emulator, star
     assert cog.dealers == {}
 
 
-async def test_each_call_posts_the_picture_drawn_for_it_ahead_or_not(
-    emulator: Emulator, start_bot
-):
+async def test_each_call_posts_the_picture_drawn_for_it_ahead_or_not(emulator: Emulator, start_bot):
     """Once a call is posted, the next one's picture is drawn in the interval's slack; the call
     then posts exactly what drawing it at its turn gives, and words the prize played for as the
     game stands when it is posted (a win in between moves it on)."""

@@ -80,9 +80,11 @@ async def test_a_permission_taken_mid_game_pauses_it_and_tells_the_host(
     await asyncio.sleep(0.3)
     assert len(emulator.faults.injected) == 0
     posts = [
-        r for r in emulator.requests if r.method == "POST" and r.status == 403 and r.path.endswith(
-            f"/channels/{channel.id}/messages"
-        )
+        r
+        for r in emulator.requests
+        if r.method == "POST"
+        and r.status == 403
+        and r.path.endswith(f"/channels/{channel.id}/messages")
     ]
     assert len(posts) == 1  # no endless retry
     await emulator.wait_until(
@@ -138,9 +140,7 @@ async def test_a_deleted_channel_ends_the_game_and_tells_the_host(emulator: Emul
     await emulator.wait_until(lambda: game.id not in cog.live, 10, lambda: "the game to be let go")
 
 
-async def test_a_failed_dm_falls_back_to_a_private_reply_and_says_so(
-    emulator: Emulator, start_bot
-):
+async def test_a_failed_dm_falls_back_to_a_private_reply_and_says_so(emulator: Emulator, start_bot):
     guild = emulator.add_guild("Game Night")
     guild.add_channel("general")
     host = guild.add_member("host")
@@ -197,9 +197,7 @@ async def test_boards_stored_but_never_sent_go_out_after_a_restart(
     )
     assert (await restarted.storage.get_player(game.id, dropped.id)).delivery is Delivery.DM
     emulator.take_failures("dm_closed")
-    assert (
-        await restarted.storage.get_player(game.id, closed.id)
-    ).delivery is Delivery.UNDELIVERED
+    assert (await restarted.storage.get_player(game.id, closed.id)).delivery is Delivery.UNDELIVERED
     # The member whose DMs are shut gets theirs at their next interaction, truthfully worded.
     shown = await (await closed.click(lobby, button_id(lobby, "join"))).reply()
     assert shown.attachments
@@ -213,9 +211,7 @@ async def test_boards_stored_but_never_sent_go_out_after_a_restart(
     assert len(emulator.take_failures("dm_closed")) == 1  # tried once more, then the reply
 
 
-async def test_a_locked_database_slows_answers_but_never_fails_them(
-    emulator: Emulator, start_bot
-):
+async def test_a_locked_database_slows_answers_but_never_fails_them(emulator: Emulator, start_bot):
     """Another connection holds SQLite's write lock for longer than one busy timeout: every
     interaction is still acknowledged within Discord's 3 s (the emulator fails the test if not),
     answered once the lock is free, and nothing is lost."""
@@ -293,9 +289,7 @@ async def caller_stopped(emulator: Emulator, cog, game_id: int) -> None:
     await emulator.wait_until(task.done, 10, lambda: "the caller to stop")
 
 
-async def test_calls_automod_blocks_pause_the_game_and_tell_the_host(
-    emulator: Emulator, start_bot
-):
+async def test_calls_automod_blocks_pause_the_game_and_tell_the_host(emulator: Emulator, start_bot):
     bot, cog, game, _guild, channel, host, _player, lobby = await start_game(emulator, start_bot)
     await run_calls(cog, game.id, 2)
     block = emulator.block_messages("of 54", channel=channel)  # the calls, not the lobby
@@ -366,9 +360,7 @@ async def test_a_game_whose_thread_is_closed_pauses_and_tells_the_host(
     assert parent.messages == []
 
 
-async def test_a_call_deleted_before_it_was_stored_is_posted_again(
-    emulator: Emulator, start_bot
-):
+async def test_a_call_deleted_before_it_was_stored_is_posted_again(emulator: Emulator, start_bot):
     """The call was posted but its answer lost (a 503 after Discord made the message), and a
     moderator deleted it before the caller's retry: Discord answers the retry's nonce with
     404 / Unknown Message. That is not the channel gone: the call goes out again and the game

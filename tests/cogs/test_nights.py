@@ -221,9 +221,7 @@ async def test_a_night_follows_the_servers_settings(emulator: Emulator, start_bo
     assert prizes == ["TL", "ML", "BL", "FH"]
 
 
-async def test_planned_nights_are_limited_per_member_and_per_server(
-    emulator: Emulator, start_bot
-):
+async def test_planned_nights_are_limited_per_member_and_per_server(emulator: Emulator, start_bot):
     """A burst of plans from several members at once (as the 120 weekly nights planned in 1.3 s
     that this limit answers) leaves each member at most NIGHTS_PER_MEMBER nights to come and
     the server at most NIGHTS_PER_SERVER, every extra plan refused privately with the limit
@@ -241,8 +239,7 @@ async def test_planned_nights_are_limited_per_member_and_per_server(
     plans = [
         member.slash(f"{game} schedule", when=f"in {2 + hour} hours")
         for hour, (member, game) in enumerate(
-            (member, game) for member in members for game in ("loteria", "housie")
-            for _ in range(3)
+            (member, game) for member in members for game in ("loteria", "housie") for _ in range(3)
         )
     ]
     replies = [await plan.reply() for plan in await asyncio.gather(*plans)]
@@ -381,9 +378,7 @@ async def test_manage_events_alone_announces_no_event(emulator: Emulator, start_
     await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
 
 
-async def test_a_server_with_100_events_gets_the_night_without_one(
-    emulator: Emulator, start_bot
-):
+async def test_a_server_with_100_events_gets_the_night_without_one(emulator: Emulator, start_bot):
     """Discord's 100 events to come (30038) are the server's, members' included: the night is
     planned and happens, its host is told why there is no event; a weekly night whose next week
     finds the server full tells its host once, not every week."""
@@ -465,9 +460,7 @@ async def test_discord_starts_the_event_and_the_bot_leaves_it(
         await move_clock(emulator, bot, cog, 10 * MINUTE)  # Discord starts it, the bot too
         assert guild.event_moves_by_discord[-1] == (event_id, EventStatus.ACTIVE)
         (game,) = [g for g in await bot.storage.live_games() if g.options.get("night") == night]
-        await eventually(
-            lambda game=game: running(bot, game.id), f"night {night}'s game to start"
-        )
+        await eventually(lambda game=game: running(bot, game.id), f"night {night}'s game to start")
         if night == 2:  # the game outlasts its event: Discord completes it first
             await move_clock(emulator, bot, cog, 3 * 60 * MINUTE)
             assert guild.event_moves_by_discord[-1] == (event_id, EventStatus.COMPLETED)
@@ -478,13 +471,18 @@ async def test_discord_starts_the_event_and_the_bot_leaves_it(
         )
         await wait_for(  # the bot has looked at the event (or moved it) since the stop
             emulator,
-            lambda event_id=event_id, before=before: guild.scheduled_events[event_id]["status"]
-            == EventStatus.COMPLETED
-            and any(f"/scheduled-events/{event_id}" in r.path for r in emulator.requests[before:]),
+            lambda event_id=event_id, before=before: (
+                guild.scheduled_events[event_id]["status"] == EventStatus.COMPLETED
+                and any(
+                    f"/scheduled-events/{event_id}" in r.path for r in emulator.requests[before:]
+                )
+            ),
             "the event completed, and the bot's look at it",
         )
     assert refused_event_requests(emulator) == []
-    patches = [r for r in emulator.requests if r.method == "PATCH" and "/scheduled-events" in r.path]
+    patches = [
+        r for r in emulator.requests if r.method == "PATCH" and "/scheduled-events" in r.path
+    ]
     assert [r.body for r in patches] == [{"status": 3}]  # night 1's end; the rest was Discord's
     assert errors_logged(caplog) == []
 
@@ -529,9 +527,7 @@ async def test_a_crash_during_the_event_call_still_leaves_next_week_planned(
     await channel.wait_for_message(lambda m: f"Planned game night #{following.id}" in m.content)
 
 
-async def test_a_weekly_night_ends_when_its_host_may_no_longer_host(
-    emulator: Emulator, start_bot
-):
+async def test_a_weekly_night_ends_when_its_host_may_no_longer_host(emulator: Emulator, start_bot):
     """Each week Discord is asked whether the host is still in the server with the host role:
     the series goes on while they are (and while Discord cannot say), and ends once, with one
     word to the host, when they lost the role; nothing is planned, posted or sent after."""
@@ -583,9 +579,7 @@ async def test_a_weekly_night_ends_when_its_host_may_no_longer_host(
     assert len(host.dms) == 1
 
 
-async def test_a_weekly_night_ends_when_its_host_left_the_server(
-    emulator: Emulator, start_bot
-):
+async def test_a_weekly_night_ends_when_its_host_left_the_server(emulator: Emulator, start_bot):
     """A host who left is not DMed (Discord would likely refuse it): the night's channel is
     told once that the weekly night will not come back."""
     guild = emulator.add_guild("Game Night")

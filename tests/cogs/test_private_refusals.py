@@ -20,9 +20,7 @@ ORIGINAL = "/messages/@original"
 
 
 def deleted_placeholders(emulator: Emulator) -> list[str]:
-    return [
-        r.path for r in emulator.requests if r.method == "DELETE" and r.path.endswith(ORIGINAL)
-    ]
+    return [r.path for r in emulator.requests if r.method == "DELETE" and r.path.endswith(ORIGINAL)]
 
 
 async def refused(result: InteractionResult, words: str) -> None:

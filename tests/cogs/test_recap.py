@@ -141,9 +141,7 @@ async def test_a_housie_night_recap_is_the_same_after_a_restart(
     others = [guild.add_member(f"p{i}") for i in range(3)]
     players = [host, *others]
     bot = await start_bot(time_scale=100, seed_source=lambda: seed)
-    lobby = await (
-        await host.slash("housie start", tickets=1, lines=False, corners=False)
-    ).reply()
+    lobby = await (await host.slash("housie start", tickets=1, lines=False, corners=False)).reply()
     for member in players:
         await (await member.slash("housie join", tickets=1)).reply()
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
@@ -154,9 +152,7 @@ async def test_a_housie_night_recap_is_the_same_after_a_restart(
     rules = HousieGame.from_state(game.state)
 
     def completes(ticket: Ticket, prize: Prize) -> int:
-        return next(
-            k for k in range(1, 91) if rules.missing(ticket, prize.value, order[:k]) == 0
-        )
+        return next(k for k in range(1, 91) if rules.missing(ticket, prize.value, order[:k]) == 0)
 
     five_at, five_id = min((completes(t, Prize.EARLY_FIVE), u) for u, t in tickets.items())
     house_at, house_id = min(

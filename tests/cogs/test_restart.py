@@ -114,6 +114,7 @@ async def test_a_database_restart_mid_game_loses_and_doubles_nothing(
     assert (await bot.storage.get_player(1, players[1].id)).false_claims == 1
     assert "the database connection was lost" in caplog.text
 
+
 def bot_process(emulator: Emulator, database: Path | str, folder: Path) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,

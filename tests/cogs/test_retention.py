@@ -63,9 +63,7 @@ async def test_old_games_are_purged_at_start_up_and_then_daily(
 
     bot = await start_bot(time_scale=100, settings_changes={"retention_days": 30})
     cog = bot.get_cog("GameNight")
-    await emulator.wait_until(
-        lambda: cog.purges >= 1, 5, lambda: "the start-up purge"
-    )
+    await emulator.wait_until(lambda: cog.purges >= 1, 5, lambda: "the start-up purge")
     assert await bot.storage.get_game(old_finished) is None
     assert await bot.storage.get_game(old_cancelled) is None
     assert await bot.storage.players(old_finished) == []

@@ -110,7 +110,9 @@ async def test_calling_games_answer_before_the_database(emulator: Emulator, star
             db, lambda: player.click(housie_lobby, button_id(housie_lobby, "join"))
         )
     ).reply()
-    dealt = await answered_while_stuck(db, lambda: player.click(offer, button_id(offer, "tickets2")))
+    dealt = await answered_while_stuck(
+        db, lambda: player.click(offer, button_id(offer, "tickets2"))
+    )
     assert "Check your DMs" in (await dealt.reply()).content
     by_command = await answered_while_stuck(
         db, lambda: host.slash("housie join", tickets=1, in_channel=tambola)
@@ -168,14 +170,17 @@ async def test_calling_games_answer_before_the_database(emulator: Emulator, star
 
     for command in ("loteria tabla", "housie ticket", "housie board"):
         where = tambola if command.startswith("housie") else general
-        shown = await answered_while_stuck(db, lambda c=command, w=where: host.slash(c, in_channel=w))
+        shown = await answered_while_stuck(
+            db, lambda c=command, w=where: host.slash(c, in_channel=w)
+        )
         assert (await shown.reply()).attachments
 
     # The host's controls.
     for kind, where in (("loteria", general), ("housie", tambola)):
         for command, options in (("pause", {}), ("resume", {}), ("speed", {"seconds": 30})):
             done = await answered_while_stuck(
-                db, lambda c=f"{kind} {command}", w=where, o=options: host.slash(c, in_channel=w, **o)
+                db,
+                lambda c=f"{kind} {command}", w=where, o=options: host.slash(c, in_channel=w, **o),
             )
             assert not (await done.reply()).ephemeral
         stopped = await answered_while_stuck(
@@ -184,8 +189,10 @@ async def test_calling_games_answer_before_the_database(emulator: Emulator, star
         assert not (await stopped.reply()).ephemeral
     for kind, game in (("loteria", loteria_game), ("housie", housie_game)):
         await emulator.wait_until(
-            lambda g=game: any(f"#{g.id}" in m.content and "seed" in m.content.lower()
-                               for m in general.messages + tambola.messages),
+            lambda g=game: any(
+                f"#{g.id}" in m.content and "seed" in m.content.lower()
+                for m in general.messages + tambola.messages
+            ),
             5,
             lambda: "the game's summary",
         )
@@ -276,9 +283,7 @@ async def test_table_games_answer_before_the_database(emulator: Emulator, start_
         await answered_while_stuck(db, lambda: alice.slash("tictactoe play", opponent=bob))
     ).reply()
     game = game_id_of(challenge)
-    accepted = await answered_while_stuck(
-        db, lambda: bob.click(challenge, f"gn:ttt:accept:{game}")
-    )
+    accepted = await answered_while_stuck(db, lambda: bob.click(challenge, f"gn:ttt:accept:{game}"))
     await accepted.acknowledgement()
     await bot.wait_until_ready()
     await emulator.wait_until(lambda: len(challenge.buttons) == 10, 5, lambda: "the board")
@@ -287,7 +292,9 @@ async def test_table_games_answer_before_the_database(emulator: Emulator, start_
         lambda: challenge.component(f"gn:ttt:cell:{game}:4")["label"] == "X", 5, lambda: "X"
     )
     assert moved.acknowledged
-    refused = await answered_while_stuck(db, lambda: alice.click(challenge, f"gn:ttt:cell:{game}:0"))
+    refused = await answered_while_stuck(
+        db, lambda: alice.click(challenge, f"gn:ttt:cell:{game}:0")
+    )
     assert (await refused.reply()).ephemeral  # not her turn
     resigned = await answered_while_stuck(db, lambda: bob.click(challenge, f"gn:ttt:resign:{game}"))
     assert (await resigned.reply()).ephemeral
@@ -314,7 +321,9 @@ async def test_table_games_answer_before_the_database(emulator: Emulator, start_
     assert choices
     select = next(cid for cid in board.custom_ids if cid.startswith("gs:dots:line:"))
     options = board.component(select)["options"]
-    picked = await answered_while_stuck(db, lambda: bob.select(board, select, [options[0]["value"]]))
+    picked = await answered_while_stuck(
+        db, lambda: bob.select(board, select, [options[0]["value"]])
+    )
     await picked.acknowledgement()
     await emulator.wait_until(lambda: board.edits > 1, 5, lambda: "the board after a line")
     choices = await choices_while_stuck(db, lambda: bob.autocomplete("dots move", "line", ""))
@@ -330,13 +339,17 @@ async def test_table_games_answer_before_the_database(emulator: Emulator, start_
     tri_game = game_id_of(puzzle)
     hint = await answered_while_stuck(db, lambda: alice.click(puzzle, f"gn:tri:hint:{tri_game}"))
     assert (await hint.reply()).ephemeral
-    pressed = await answered_while_stuck(db, lambda: alice.click(puzzle, f"gn:tri:hole:{tri_game}:4"))
+    pressed = await answered_while_stuck(
+        db, lambda: alice.click(puzzle, f"gn:tri:hole:{tri_game}:4")
+    )
     await pressed.acknowledgement()
     quit_button = await answered_while_stuck(
         db, lambda: alice.click(puzzle, f"gn:tri:quit:{tri_game}")
     )
     await quit_button.acknowledgement()
-    await emulator.wait_until(lambda: "Given up" in puzzle.content, 5, lambda: "the puzzle put away")
+    await emulator.wait_until(
+        lambda: "Given up" in puzzle.content, 5, lambda: "the puzzle put away"
+    )
     await (await alice.slash("triangle play", start=0)).reply()
     quit_command = await answered_while_stuck(db, lambda: alice.slash("triangle quit"))
     assert (await quit_command.reply()).ephemeral
@@ -365,7 +378,9 @@ async def test_table_games_answer_before_the_database(emulator: Emulator, start_
     assert await choices_while_stuck(
         db, lambda: admin.autocomplete("gamenight settings", "prizes", "l", game="loteria")
     )
-    asked = await (await answered_while_stuck(db, lambda: alice.slash("gamenight forget-me"))).reply()
+    asked = await (
+        await answered_while_stuck(db, lambda: alice.slash("gamenight forget-me"))
+    ).reply()
     assert asked.ephemeral
     kept = await answered_while_stuck(  # her finished games: a confirmation, kept
         db, lambda: alice.click(asked, next(c for c in asked.custom_ids if ":no:" in c))

@@ -104,9 +104,7 @@ def test_unknown_options_are_kept_and_misspelt_ones_refused():
         TicTacToeOptions.from_stored({k: v for k, v in stored.items() if k != "size"})
 
 
-async def test_a_game_stored_before_the_options_were_typed_plays_on(
-    emulator: Emulator, start_bot
-):
+async def test_a_game_stored_before_the_options_were_typed_plays_on(emulator: Emulator, start_bot):
     """A duel whose row was written before, an option of another version in it: after a
     restart its old buttons still play, and the row keeps everything it held."""
     guild = emulator.add_guild("Game Night")

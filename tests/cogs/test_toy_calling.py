@@ -31,7 +31,9 @@ def seed_with_one_winner() -> tuple[bytes, int]:
     """A seed whose first card completes "two" before the second, and the call that does it."""
     for counter in range(1000):
         seed = counter.to_bytes(32, "big")
-        calls = next(n for n in range(1, NUMBERS + 1) if max(hits(seed, 0, n), hits(seed, 1, n)) >= 2)
+        calls = next(
+            n for n in range(1, NUMBERS + 1) if max(hits(seed, 0, n), hits(seed, 1, n)) >= 2
+        )
         if hits(seed, 0, calls) >= 2 and hits(seed, 1, calls) < 2:
             return seed, calls
     raise AssertionError("no such seed")

@@ -350,7 +350,9 @@ async def test_roles_reach_the_bot_and_ride_on_interactions(emulator, tmp_path):
         bob.give_role(hosts)
         seen = bot.get_guild(guild.id)
         assert seen is not None
-        await emulator.wait_until(lambda: seen.get_role(hosts.id) is not None, 5, lambda: "the new role")
+        await emulator.wait_until(
+            lambda: seen.get_role(hosts.id) is not None, 5, lambda: "the new role"
+        )
         assert seen.get_role(hosts.id).name == "Hosts"
         seen_roles: dict[str, list[int]] = {}
 
@@ -369,7 +371,9 @@ async def test_roles_reach_the_bot_and_ride_on_interactions(emulator, tmp_path):
             "carol": [hosts.id],
         }
         guild.delete_role(hosts)
-        await emulator.wait_until(lambda: seen.get_role(hosts.id) is None, 5, lambda: "the role gone")
+        await emulator.wait_until(
+            lambda: seen.get_role(hosts.id) is None, 5, lambda: "the role gone"
+        )
         await (await carol.slash("whoami")).reply()
         assert seen_roles["carol"] == []
         with pytest.raises(DriverError):

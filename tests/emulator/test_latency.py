@@ -59,8 +59,6 @@ async def test_the_same_answer_is_in_time_on_loopback_and_the_ack_waits_for_the_
         assert result.acknowledged_at - result.created_at >= 0.4
 
 
-
-
 async def test_a_sessions_events_keep_their_order_under_jitter(tmp_path):
     # Delays drawn from 0 to 0.3 s would reorder events sent 1 ms apart if each went alone.
     async with Emulator(latency=(0.0, 0.3), latency_seed=7) as emu:

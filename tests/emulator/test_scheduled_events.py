@@ -122,9 +122,7 @@ async def test_create_events_for_the_bots_own_and_manage_events_for_others(
     guild = emulator.add_guild("Game Night")
     guild.add_channel("general")
     member = guild.add_member("member")
-    theirs = guild.add_scheduled_event(
-        "Movie night", creator=member, start=soon(60), end=soon(120)
-    )
+    theirs = guild.add_scheduled_event("Movie night", creator=member, start=soon(60), end=soon(120))
     bot = MinimalBot(tmp_path / "bot.sqlite3")
     async with run_bot(emulator, bot):
         seen = bot.get_guild(guild.id)
@@ -194,9 +192,7 @@ async def test_at_most_100_events_to_come_in_a_server(emulator: Emulator, tmp_pa
         assert len(guild.scheduled_events) == MAX_UNCOMPLETED_EVENTS + 1
 
 
-async def test_discord_starts_and_completes_external_events_by_itself(
-    emulator: Emulator, tmp_path
-):
+async def test_discord_starts_and_completes_external_events_by_itself(emulator: Emulator, tmp_path):
     """At its scheduled start an external event becomes active, at its end completed, without
     a request; a status change the bot sends after Discord's is refused (400), and a finished
     event cannot be changed at all (180000)."""

@@ -88,8 +88,18 @@ def test_refresh_refuses_what_the_emulator_cannot_use(tmp_path, content, complai
 
 
 def test_refresh_command_line_reports_errors(tmp_path, capsys):
-    assert refresh_main([str(tmp_path / "missing.json"), "--snapshot", "2030-01-02",
-                         "--into", str(tmp_path / "into")]) == 2
+    assert (
+        refresh_main(
+            [
+                str(tmp_path / "missing.json"),
+                "--snapshot",
+                "2030-01-02",
+                "--into",
+                str(tmp_path / "into"),
+            ]
+        )
+        == 2
+    )
     assert "refresh_spec:" in capsys.readouterr().err
 
 

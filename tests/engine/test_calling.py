@@ -49,9 +49,7 @@ def test_judge_and_missing_agree(game: CallingGame[Any, Any]):
     """A board wins a prize exactly when no call is missing for it; every call made, the last
     prize (a full board) wins."""
     boards = game.dealer(SEED, 3).deal(2)
-    assert [b.to_state() for b in boards] == [
-        b.to_state() for b in game.boards_at(SEED, 3, 2)
-    ]
+    assert [b.to_state() for b in boards] == [b.to_state() for b in game.boards_at(SEED, 3, 2)]
     board = game.board_from_state(boards[0].to_state())
     prize = game.prize_codes[-1]
     called: list[int] = []

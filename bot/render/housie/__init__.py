@@ -532,9 +532,7 @@ def caller_board_alt_text(called: Sequence[int], *, locale: LocaleLike = None) -
     called or the uncalled numbers, in ``locale``'s language."""
     if not called:
         return message("alt_housie_board_empty", locale)
-    text = message(
-        "alt_housie_board", locale, count=len(called), total=HIGHEST, latest=called[-1]
-    )
+    text = message("alt_housie_board", locale, count=len(called), total=HIGHEST, latest=called[-1])
     if len(called) == HIGHEST:
         return text + message("alt_housie_board_all", locale)
     # Whichever list is shorter, so a late board stays brief.

@@ -85,7 +85,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         " Fuera de la partida tras un reclamo falso.",
     ),
     "alt_housie_marked": (" Marked {count} of {total}", " Marcados {count} de {total}"),
-    "alt_housie_winning": (" Winning {prize}: {numbers}.", " Números premiados ({prize}): {numbers}."),
+    "alt_housie_winning": (
+        " Winning {prize}: {numbers}.",
+        " Números premiados ({prize}): {numbers}.",
+    ),
     "alt_housie_winning_numbers": (" Winning: {numbers}.", " Números ganadores: {numbers}."),
     "alt_housie_board_empty": (
         "Housie caller's board: no numbers called yet.",

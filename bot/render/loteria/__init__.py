@@ -950,9 +950,7 @@ def _board_slot(number: int) -> Image.Image:
     draw = ImageDraw.Draw(slot)
     faint = tint(Palette.BOARD, 0.35)
     draw.rounded_rectangle((1, 1, width - 2, height - 2), radius=6, outline=faint, width=2)
-    draw_text(
-        draw, (width / 2, height / 2), str(number), font(FontFace.SLAB, 22), faint, "mm"
-    )
+    draw_text(draw, (width / 2, height / 2), str(number), font(FontFace.SLAB, 22), faint, "mm")
     return slot
 
 

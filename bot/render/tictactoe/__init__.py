@@ -205,9 +205,7 @@ def tictactoe_alt_text(
         )
         for row in range(size)
     ]
-    text = message(
-        "alt_tictactoe", locale, game=game_id, size=size, k=game.k, x=x_name, o=o_name
-    )
+    text = message("alt_tictactoe", locale, game=game_id, size=size, k=game.k, x=x_name, o=o_name)
     text += " " + sentence("; ".join(rows)) + ". "
     text += (forfeit or result_text(game, x_name, o_name, locale)) + "."
     if game.outcome.line:

@@ -180,9 +180,7 @@ def _holes_text(board: int, locale: LocaleLike) -> str:
 
 
 def _jump_text(jump: Jump, locale: LocaleLike) -> str:
-    return message(
-        "tri_jump_text", locale, origin=jump.origin, over=jump.over, target=jump.target
-    )
+    return message("tri_jump_text", locale, origin=jump.origin, over=jump.over, target=jump.target)
 
 
 def triangle_alt_text(
@@ -257,9 +255,7 @@ def solution_frames(
             count=board.bit_count(),
         )
         frames.append(
-            triangle_image(
-                board, subtitle=subtitle, caption=caption, last_jump=jump, locale=locale
-            )
+            triangle_image(board, subtitle=subtitle, caption=caption, last_jump=jump, locale=locale)
         )
     return frames
 
@@ -271,9 +267,7 @@ def solution_alt_text(empty_hole: int, jumps: Sequence[Jump], locale: LocaleLike
     for jump in jumps:
         board = jump.apply(board)
     steps = ", ".join(
-        message(
-            "alt_triangle_step", locale, number=number, origin=jump.origin, target=jump.target
-        )
+        message("alt_triangle_step", locale, number=number, origin=jump.origin, target=jump.target)
         for number, jump in enumerate(jumps, start=1)
     )
     pegs = [hole for hole in range(HOLES) if _has_peg(board, hole)]

@@ -454,9 +454,8 @@ async def test_only_the_bots_token_is_forwarded_and_nothing_is_kept_per_token(
     # used to keep was about 3.4 KB each: 6.8 MB here).
     mine = tracemalloc.Filter(True, rest_proxy.__file__, all_frames=True)
     grown = sum(
-        stat.size_diff for stat in after.filter_traces([mine]).compare_to(
-            before.filter_traces([mine]), "filename"
-        )
+        stat.size_diff
+        for stat in after.filter_traces([mine]).compare_to(before.filter_traces([mine]), "filename")
     )
     assert grown < 64 * 1024, f"{grown} bytes kept for 2,000 tokens"
     lines = [r.getMessage() for r in caplog.records if r.name == "bot.fleet.rest_proxy"]

@@ -132,9 +132,9 @@ async def test_a_backup_during_a_game_opens_checks_verifies_and_restores(
         copied = raw_rows(target, "SELECT seq, value FROM draws WHERE game_id = ?", running)
         assert draws_before <= len(copied) <= draws_after
         assert sorted(copied) == [(seq, order[seq - 1]) for seq in range(1, len(copied) + 1)]
-        last_claimed = raw_rows(
-            target, "SELECT MAX(step) FROM claims WHERE game_id = ?", running
-        )[0][0]
+        last_claimed = raw_rows(target, "SELECT MAX(step) FROM claims WHERE game_id = ?", running)[
+            0
+        ][0]
         assert last_claimed is None or last_claimed <= len(copied)
         assert raw_rows(target, "SELECT status FROM games WHERE id = ?", finished) == [
             ("finished",)

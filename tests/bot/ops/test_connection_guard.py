@@ -207,4 +207,3 @@ async def wait_until(
     async with asyncio.timeout(timeout):
         while not condition():  # noqa: ASYNC110 - nothing to wait on but the state itself
             await asyncio.sleep(0.01)
-

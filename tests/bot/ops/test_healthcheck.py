@@ -17,9 +17,7 @@ from emulator import Emulator
 ROOT = Path(__file__).resolve().parents[3]
 
 
-async def healthcheck(
-    folder: Path, *arguments: str, **settings: str
-) -> tuple[int, str, str]:
+async def healthcheck(folder: Path, *arguments: str, **settings: str) -> tuple[int, str, str]:
     """Runs the check in ``folder`` (no .env there) with ``settings`` as its environment."""
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith("GAMENIGHT_")

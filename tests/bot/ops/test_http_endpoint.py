@@ -66,7 +66,9 @@ async def test_health_metrics_and_the_page_during_a_game(emulator: Emulator, sta
         emulator.take_failures("dm_closed")
         await (await host.click(lobby, button_id(lobby, "start"))).reply()
         (game,) = await bot.storage.live_games()
-        emulator.inject_fault(Fault(429, method="POST", route="/channels/{channel_id}/messages", limit=1))
+        emulator.inject_fault(
+            Fault(429, method="POST", route="/channels/{channel_id}/messages", limit=1)
+        )
         await run_calls(bot.get_cog("Lotería"), game.id, 3)
         await (await shut.slash("loteria claim")).reply()  # a false claim
 
@@ -87,7 +89,9 @@ async def test_health_metrics_and_the_page_during_a_game(emulator: Emulator, sta
 
         await (await host.slash("loteria stop")).reply()
         summary = await channel.wait_for_message(lambda m: "is over" in m.content)
-        link = re.search(r"\((https://night\.example/verify/verify\.html#[^)\s]+)\)", summary.content)
+        link = re.search(
+            r"\((https://night\.example/verify/verify\.html#[^)\s]+)\)", summary.content
+        )
         assert link, summary.content
         fragment = unquote(link[1].split("#", 1)[1])
         assert f"seed={game.seed.hex()}" in fragment

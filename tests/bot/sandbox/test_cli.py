@@ -96,7 +96,10 @@ def test_the_games_come_from_the_cogs_and_are_named_nowhere_here():
     assert parse_options(["--game", "dots"]).games == ["dots"]
     assert parse_options(["--game", "all"]).games == sandbox_games()
     assert parse_options(["--lang", "es"]).locale == "es-ES"
-    sources = [*(PROJECT_ROOT / "bot" / "sandbox").glob("*.py"), PROJECT_ROOT / "bot" / "verify_link.py"]
+    sources = [
+        *(PROJECT_ROOT / "bot" / "sandbox").glob("*.py"),
+        PROJECT_ROOT / "bot" / "verify_link.py",
+    ]
     for path in sources:
         text = path.read_text(encoding="utf-8").casefold()
         for kind, cog in {**games, **table_games()}.items():

@@ -33,9 +33,15 @@ WORDS: dict[str, tuple[str | Plural, str | Plural]] = {
     "toycall_prize_two": ("Two numbers", "Dos números"),
     "toycall_prize_all": ("All three", "Los tres"),
     "toycall_call": ("Toy call {seq}: **{value}**", "Llamada de juguete {seq}: **{value}**"),
-    "toycall_options": ("Prizes: {prizes} · a call every {interval} s", "Premios: {prizes} · una llamada cada {interval} s"),
+    "toycall_options": (
+        "Prizes: {prizes} · a call every {interval} s",
+        "Premios: {prizes} · una llamada cada {interval} s",
+    ),
     "toycall_numbers_out": ("every number was called", "se cantaron todos los números"),
-    "toycall_short": ("not enough of its numbers were called (called: {hits})", "no se cantaron bastantes de sus números (cantados: {hits})"),
+    "toycall_short": (
+        "not enough of its numbers were called (called: {hits})",
+        "no se cantaron bastantes de sus números (cantados: {hits})",
+    ),
 }
 COMMANDS = {
     "A toy calling game for the tests": "Un juego de llamadas de prueba",
@@ -85,7 +91,9 @@ class ToyCalling(
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
         prizes = " → ".join(self.prize_name(prize, locale) for prize in PRIZES)
-        return self.say("toycall_options", locale, prizes=prizes, interval=self.options_of(game).interval)
+        return self.say(
+            "toycall_options", locale, prizes=prizes, interval=self.options_of(game).interval
+        )
 
     def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
         options = CallingOptions(
@@ -108,7 +116,9 @@ class ToyCalling(
             interaction, seed=seed, state=state, options=options, settings=settings
         )
 
-    @app_commands.command(name="card", description=_("Show your card with the called numbers marked"))
+    @app_commands.command(
+        name="card", description=_("Show your card with the called numbers marked")
+    )
     async def card(self, interaction: discord.Interaction[Any]) -> None:
         await self.show_boards(interaction)
 

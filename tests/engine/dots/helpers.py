@@ -32,4 +32,3 @@ def is_capture(game: DotsGame, line: Line) -> bool:
 
 def is_safe(game: DotsGame, line: Line) -> bool:
     return all(count <= 1 for count in sides(game, line))
-

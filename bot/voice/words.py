@@ -1,0 +1,34 @@
+"""The voice machinery's words for a game's host: why a game's calls are not spoken, in English
+and Spanish. Registered with ``bot.i18n`` when the machinery is imported."""
+
+from __future__ import annotations
+
+from bot.i18n import Text, register_messages
+
+MESSAGES: dict[str, tuple[Text, Text]] = {
+    "voice_off": (
+        "🔇 Voice is off on this bot (its operator can turn it on), so the calls are in text only.",
+        "🔇 La voz está apagada en este bot (quien lo administra puede activarla): los cantos "
+        "van solo por escrito.",
+    ),
+    "voice_missing_permissions": (
+        "🔇 I can't speak in <#{channel}>: I'm missing {permissions} there. The calls go on in "
+        "text; ask someone who manages the server to allow them.",
+        "🔇 No puedo hablar en <#{channel}>: me falta {permissions} ahí. Los cantos siguen por "
+        "escrito; pide a alguien que administre el servidor que los permita.",
+    ),
+    "voice_busy": (
+        "🔇 I'm already speaking in <#{channel}> for another game on this server, so this game's "
+        "calls are in text only.",
+        "🔇 Ya estoy hablando en <#{channel}> para otra partida de este servidor: los cantos de "
+        "esta van solo por escrito.",
+    ),
+    "voice_not_joined": (
+        "🔇 I could not join <#{channel}> (Discord did not let me in in time); the calls go on "
+        "in text.",
+        "🔇 No pude entrar en <#{channel}> (Discord no me dejó a tiempo); los cantos siguen por "
+        "escrito.",
+    ),
+}
+
+register_messages(MESSAGES, owner=__name__)
