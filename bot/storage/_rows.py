@@ -179,6 +179,7 @@ class GameDefaults:
     interval: int | None = None
     prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
     deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
+    claims: str | None = None  # how wins are found: "manual" or "auto" (bot.calling.options)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -187,6 +188,7 @@ class GameDefaults:
                 ("interval", self.interval),
                 ("prizes", self.prizes),
                 ("deck", self.deck),
+                ("claims", self.claims),
             )
             if value is not None
         }
@@ -352,6 +354,7 @@ def server_settings_row(row: Row) -> ServerSettings:
                 interval=None if values.get("interval") is None else int(values["interval"]),
                 prizes=None if values.get("prizes") is None else str(values["prizes"]),
                 deck=None if values.get("deck") is None else str(values["deck"]),
+                claims=None if values.get("claims") is None else str(values["claims"]),
             )
             for kind, values in defaults.items()
         },

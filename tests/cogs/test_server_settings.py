@@ -338,7 +338,7 @@ async def test_the_settings_command_is_synced_with_every_games_options(
     settings = gamenight["options"][0]
     options = {o["name"]: o for o in settings.get("options", [])}
     assert list(options) == [
-        "language", "host_role", "game", "interval", "prizes", "time_zone", "deck",
+        "language", "host_role", "game", "interval", "prizes", "time_zone", "claims", "deck",
     ]  # fmt: skip
     prizes, deck = options["prizes"], options["deck"]
     assert prizes["description"] == "Default prizes: a Lotería plan, or the Housie prizes to play"
