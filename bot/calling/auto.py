@@ -101,9 +101,11 @@ def _judged(
     if watch.due.get(key, 0) > seq:
         return None
     board = watch.board(state, row)
-    watch.judged += 1
-    check = state.judge(board, prize, called)
-    if check.valid:
-        return check
-    watch.due[key] = seq + max(1, state.missing(board, prize, called))
+    watch.looks += 1
+    missing = state.missing(board, prize, called)
+    if not missing:  # complete: the engine's verdict is the one stored
+        check = state.judge(board, prize, called)
+        if check.valid:
+            return check
+    watch.due[key] = seq + max(1, missing)
     return None

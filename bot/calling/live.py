@@ -159,7 +159,7 @@ class AutoWatch:
 
     parsed: dict[int, Board] = field(default_factory=dict)
     due: dict[tuple[int, str], int] = field(default_factory=dict)
-    judged: int = 0  # boards judged so far (what the bench and the tests count)
+    looks: int = 0  # (board, prize) pairs looked at so far (what the bench counts)
 
     def board(self, state: CallingGame[Any, Any], row: BoardRow) -> Board:
         """``row``'s board, read from its stored text once."""
