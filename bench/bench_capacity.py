@@ -110,6 +110,7 @@ class RunResult:
     rss: int = 0
     rss_peak: int = 0
     rss_trimmed: int = 0  # after the allocator handed back the memory it kept free
+    trim_seconds: float = 0.0  # what handing it back took (the bot does it every 30 s)
     stall_longest: float = 0.0
     stall_p99: float = 0.0
     full_collections: int = 0  # the garbage collector's of its oldest generation
@@ -277,6 +278,25 @@ class CapacityBench(LoadBench):
         self.result.tracked_objects = int(tracked)
         return float(longest), float(p99)
 
+    def say_ack_stages(self) -> None:
+        """Where the stretch's acknowledgements spent their time inside the bot (the probe's
+        stages: Discord's stamp to the gateway's message read, to its turn, to the
+        acknowledgement sent, to its answer), p50 / p99 by kind of interaction."""
+        stages = Path(f"{self.probe_file}.acks")
+        if not stages.exists():
+            return
+        rows: dict[str, list[str]] = {}
+        for line in stages.read_text().split("\n"):
+            if not line:
+                continue
+            kind, stage, count, p50, p99 = line.split()
+            rows.setdefault(f"{kind.replace('_', ' ')} ({count})", []).append(
+                f"{stage} {float(p50) * 1000:.0f}/{float(p99) * 1000:.0f}"
+            )
+        self.say("acknowledgements inside the bot, ms p50/p99 by stage:")
+        for kind, cells in rows.items():
+            self.say(f"  {kind}: " + ", ".join(cells))
+
     async def play_capacity(self) -> None:
         plan = self.plan
         result = self.result
@@ -339,6 +359,7 @@ class CapacityBench(LoadBench):
         result.own_cpu = time.process_time() - own_before
         wall_ended = time.time()
         result.stall_longest, result.stall_p99 = await self.loop_stalls()
+        self.say_ack_stages()
         window.ended = time.monotonic()
         result.seconds = wall_ended - wall_started
         result.rss, result.rss_peak = self.bot.rss_bytes(), rss_peak(self.bot.pid)
@@ -423,9 +444,10 @@ class CapacityBench(LoadBench):
         os.kill(self.bot.pid, PROBE_SIGNAL + 1)
         await self.wait_for(
             "the allocator's trim",
-            lambda: self.probe_file.exists() and self.probe_file.read_text() == "trimmed\n",
+            lambda: self.probe_file.exists() and self.probe_file.read_text().startswith("trimmed "),
             10,
         )
+        self.result.trim_seconds = float(self.probe_file.read_text().split()[1])
         return self.bot.rss_bytes()
 
     async def start_profile(self, seconds: float) -> asyncio.subprocess.Process | None:
@@ -534,6 +556,7 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
         lambda r: r.rss_trimmed / 2**20,
         lambda v: f"{v:.0f}",
     )
+    row("handing it back took (the bot does every 30 s)", lambda r: r.trim_seconds, ms)
     row("longest loop stall", lambda r: r.stall_longest, ms)
     row("loop lag p99", lambda r: r.stall_p99, ms)
     row("full garbage collections", lambda r: r.full_collections, lambda v: f"{v:.0f}")

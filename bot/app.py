@@ -664,6 +664,7 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
             for stop_signal in STOP_SIGNALS:
                 loop.add_signal_handler(stop_signal, close_on_signal)
             freezing = asyncio.create_task(freeze_when_warm(bot))
+            returning_memory = asyncio.create_task(render.keep_returning_free_memory())
             try:
                 await bot.start(settings.token)
             except Exception:
@@ -673,6 +674,7 @@ async def run_bot(settings: Settings, **bot_options: Any) -> None:
                 log.debug("start-up cut short by the stop", exc_info=True)
             finally:
                 freezing.cancel()
+                returning_memory.cancel()
                 for stop_signal in STOP_SIGNALS:
                     loop.remove_signal_handler(stop_signal)
             await asyncio.gather(*closing)

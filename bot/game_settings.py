@@ -22,6 +22,7 @@ _OWN_FIELDS = frozenset(field.name for field in dataclasses.fields(GameDefaults)
     "interval",
     "prizes",
     "claims",
+    "near_misses",
 }
 
 

@@ -11,6 +11,9 @@ list (documented in docs/FAIRNESS.md, "Verify it yourself"):
 ``commitment``  SHA-256 of the seed as posted before the first call, 64 hex digits
 (the game's)    fields of the game's own, each one of the values the game allows (e.g. a deck)
 ``prizes``      comma-separated prize codes, in the order played
+(custom)        a game's own prizes defined in full (e.g. a server's own patterns): each in the
+                game's text form (no commas), comma-separated, under the key the game names
+                (:class:`CustomPrizes`); their codes are in ``prizes`` like the others'
 ``calls``       how many calls were made before the game ended
 ``boards``      the deal, in joining order: comma-separated tokens, ``N`` a player holding the
                 next N deal positions (1 up to the game's most boards per player), ``N*R`` R
@@ -18,14 +21,15 @@ list (documented in docs/FAIRNESS.md, "Verify it yourself"):
 ``lang``        ``en`` or ``es``: the page's language (else the browser's)
 
 What a game's link may carry (its prizes, limits and fields) is the game's to say:
-:class:`LinkRules`, from its cog (``CallingBase.link_rules``).
+:class:`LinkRules`, from its cog (``CallingBase.link_rules``). Values are percent-encoded
+(``quote``): ``=``, ``+``, spaces and ``&`` inside a value never break the fragment.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -44,10 +48,21 @@ class VerifyLinkError(ValueError):
 
 
 @dataclass(frozen=True)
+class CustomPrizes:
+    """Prizes a game defines in full in its link, beside the codes it knows (a server's own
+    patterns): the link's ``key`` for them, and ``read``, which takes one prize's text (the
+    game's own text form, without commas) and returns its code, raising ``ValueError`` (a
+    ``GameError`` is one) when the text is not a prize of the game's own."""
+
+    key: str
+    read: Callable[[str], str]
+
+
+@dataclass(frozen=True)
 class LinkRules:
     """What one calling game's link may carry: its ``kind``, the prize codes it knows, the
-    most boards a player holds, its calls and deal positions, and its own ``fields`` (each with
-    the values allowed, the first the default)."""
+    most boards a player holds, its calls and deal positions, its own ``fields`` (each with
+    the values allowed, the first the default) and its ``custom_prizes`` if it has any."""
 
     kind: str
     prize_codes: frozenset[str]
@@ -55,6 +70,7 @@ class LinkRules:
     total_calls: int
     deal_limit: int
     fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    custom_prizes: CustomPrizes | None = None
 
 
 def page_path() -> Path:
@@ -114,15 +130,42 @@ def _compress(tokens: Sequence[str]) -> str:
     return ",".join(out)
 
 
-def _prize_codes(rules: LinkRules, prizes: Sequence[object]) -> list[str]:
+def _custom_prizes(rules: LinkRules, text: str | None) -> tuple[str, dict[str, str]]:
+    """The custom prizes' field value (its texts, comma-separated) and each one's text by code."""
+    custom = rules.custom_prizes
+    if not text:
+        return "", {}
+    assert custom is not None  # only asked for when the game has custom prizes
+    by_code: dict[str, str] = {}
+    for item in text.split(","):
+        try:
+            code = custom.read(item)
+        except ValueError as error:
+            raise VerifyLinkError(
+                f"{custom.key} {item!r} is not a {rules.kind} prize: {error}"
+            ) from error
+        if code in rules.prize_codes:
+            raise VerifyLinkError(f"{custom.key} {item!r} takes the code of a built-in prize")
+        if code in by_code:
+            raise VerifyLinkError(f"{custom.key}: two prizes have the code {code!r}")
+        by_code[code] = item
+    return text, by_code
+
+
+def _prize_codes(
+    rules: LinkRules, prizes: Sequence[object], custom: Mapping[str, str]
+) -> list[str]:
     codes = []
     for prize in prizes:
         code = str(getattr(prize, "value", prize))  # a code, or an enum of codes
-        if code not in rules.prize_codes:
+        if code not in rules.prize_codes and code not in custom:
             raise VerifyLinkError(f"{prize!r} is not a {rules.kind} prize")
         codes.append(code)
     if not codes or len(set(codes)) != len(codes):
         raise VerifyLinkError(f"prizes {codes!r} must name at least one prize, each once")
+    unplayed = sorted(set(custom) - set(codes))
+    if unplayed:
+        raise VerifyLinkError(f"custom prizes {', '.join(unplayed)} are defined but not played")
     return codes
 
 
@@ -142,7 +185,9 @@ def verify_fragment(
 
     ``boards`` lists every board in play as ``(holder, deal position)``, e.g. ``(user_id,
     deal_index)`` from storage; ``commitment`` defaults to the seed's (what the lobby posted);
-    ``game_fields`` are the game's own (``rules.fields``), each its default when left out.
+    ``game_fields`` are the game's own (``rules.fields``), each its default when left out,
+    and the game's custom prizes under their key (``rules.custom_prizes``), their texts
+    comma-separated (left out or empty: none).
     """
     if type(seed) is not bytes or len(seed) != SEED_BYTES:
         raise VerifyLinkError(f"a seed is {SEED_BYTES} bytes")
@@ -156,6 +201,10 @@ def verify_fragment(
     if not _HEX64.fullmatch(posted):
         raise VerifyLinkError(f"commitment {commitment!r} is not 64 hex digits")
     fields.append(("commitment", posted))
+    custom_key = rules.custom_prizes.key if rules.custom_prizes else None
+    custom_text, custom = _custom_prizes(
+        rules, game_fields.pop(custom_key, None) if custom_key else None
+    )
     unknown = sorted(set(game_fields) - set(rules.fields))
     if unknown:
         raise VerifyLinkError(f"a {rules.kind} link has no field {', '.join(unknown)}")
@@ -164,7 +213,9 @@ def verify_fragment(
         if value not in allowed:
             raise VerifyLinkError(f"{name} {value!r} is not one of {', '.join(allowed)}")
         fields.append((name, value))
-    fields.append(("prizes", ",".join(_prize_codes(rules, prizes))))
+    fields.append(("prizes", ",".join(_prize_codes(rules, prizes, custom))))
+    if custom_key and custom_text:
+        fields.append((custom_key, custom_text))
     if calls is not None:
         total = rules.total_calls
         if type(calls) is not int or not 0 <= calls <= total:

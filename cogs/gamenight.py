@@ -154,6 +154,7 @@ class GameNight(
             "host_role": _("Who may start games: a role, or @everyone for everybody"),
             "game": _("The game the interval, prizes and claims are for"),
             "interval": _("Default seconds between calls (5-120)"),
+            "near_misses": _("Tell players by DM how close they came to a prize (default on)"),
             "prizes": _(english),
             "claims": CLAIMS_DESCRIPTION,
             "time_zone": _(
@@ -211,6 +212,7 @@ class GameNight(
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         prizes: str | None = None,
         time_zone: str | None = None,
+        near_misses: bool | None = None,
         claims: str | None = None,
         **game_options: str | None,
     ) -> None:
@@ -221,7 +223,15 @@ class GameNight(
         if not is_server_manager(interaction):
             raise UserError("need_manage_server")
         change = self.settings_change(
-            language, host_role, game, interval, prizes, time_zone, claims, **game_options
+            language,
+            host_role,
+            game,
+            interval,
+            prizes,
+            time_zone,
+            near_misses=near_misses,
+            claims=claims,
+            **game_options,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = interaction.locale
@@ -244,6 +254,8 @@ class GameNight(
         interval: int | None,
         prizes: str | None,
         time_zone: str | None = None,
+        *,
+        near_misses: bool | None = None,
         claims: str | None = None,
         **game_options: str | None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
@@ -274,12 +286,17 @@ class GameNight(
         if claims is not None and claims not in CLAIM_MODES:
             raise UserError("claims_bad_mode", modes=", ".join(CLAIM_MODES))
         if game is None:
-            if interval is not None or prizes is not None or claims is not None:
+            if (
+                interval is not None
+                or prizes is not None
+                or near_misses is not None
+                or claims is not None
+            ):
                 raise UserError("settings_which_game", games=self.game_list(None))
         else:
             cog = self.game_cog(game)
             kind = cog.kind
-            if interval is None and prizes is None and claims is None:
+            if interval is None and prizes is None and near_misses is None and claims is None:
                 raise cog.refusal("settings_game_needs_value")
             if interval is not None:
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
@@ -308,6 +325,7 @@ class GameNight(
                         before,
                         interval=before.interval if interval is None else interval,
                         prizes=before.prizes if stored_prizes is None else stored_prizes,
+                        near_misses=before.near_misses if near_misses is None else near_misses,
                         claims=before.claims if claims is None else claims,
                     ),
                 )
@@ -356,6 +374,7 @@ class GameNight(
                     claims=message(f"claims_mode_{defaults.claims or CLAIMS_MANUAL}", locale),
                     claims_mark=builtin if defaults.claims is None else "",
                 )
+                + (message("settings_no_near_misses", locale) if defaults.near_misses is False else "")
             )
             for option in game_settings.of_game(cog.kind).options:
                 value = game_settings.option_value(defaults, option)

@@ -203,9 +203,11 @@ class FleetProcess:
             for slot in self.slots.values()
         ]
         stopped = asyncio.create_task(self._stop.wait())
+        returning_memory = asyncio.create_task(render.keep_returning_free_memory())
         try:
             await asyncio.wait([stopped, *keepers], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            returning_memory.cancel()
             self.stopping = True
             for slot in self.slots.values():
                 slot.changed.set()

@@ -1,8 +1,8 @@
-/* Game Night: recompute a Lotería or Housie game from its revealed seed.
+/* Game Night: recompute a Lotería, Housie or Bingo game from its revealed seed.
  *
- * A port of engine/fairness.py, engine/loteria.py and engine/housie/, written from the
- * docs/FAIRNESS.md, "Fair draws": the HMAC-SHA256 stream, the draw order, tabla and strip
- * dealing, and when each board completes each prize. No network, no dependencies; the page's
+ * A port of engine/fairness.py, engine/loteria.py, engine/housie/ and engine/bingo.py, written
+ * from the docs/FAIRNESS.md, "Fair draws": the HMAC-SHA256 stream, the draw order, tabla, strip
+ * and card dealing, the Bingo patterns, and when each board completes each prize. No network, no dependencies; the page's
  * tests compare every function here with the Python engine.
  *
  * Exposed as the global `GamenightEngine` (a classic script, so the page works from file://).
@@ -789,6 +789,227 @@ const GamenightEngine = (() => {
     return out;
   }
 
+
+  // ---------------------------------------------------------------------------------- Bingo
+
+  const BINGO_SIDE = 5;
+  const BINGO_CELLS = 25;
+  const FREE_CELL = 12;
+  const FREE_BIT = 1 << FREE_CELL;
+  const ALL_CELLS = (1 << BINGO_CELLS) - 1;
+  const COLUMN_SPAN = 15;
+  const BINGO_LETTERS = "BINGO";
+  // Per column, the rows its numbers fill top to bottom: N's 4 skip the free centre.
+  const BINGO_COLUMN_ROWS = [0, 1, 2, 3, 4].map((c) => (c === 2 ? [0, 1, 3, 4] : [0, 1, 2, 3, 4]));
+  const CARD_ARRANGEMENTS = BINGO_COLUMN_ROWS.reduce((n, rows) => n * perm(COLUMN_SPAN, rows.length), 1n);
+
+  /** A call's name, "B-7" style: the column's letter, a hyphen, the number. */
+  function callName(number) {
+    return `${BINGO_LETTERS[Math.floor((number - 1) / COLUMN_SPAN)]}-${number}`;
+  }
+
+  /**
+   * The card of one integer r < CARD_ARRANGEMENTS: its 25 cells row-major, 0 at the free centre.
+   * For each column B..O, a partial Fisher-Yates shuffle of its 15 numbers fed by mixed-radix
+   * digits of r: r, j = divmod(r, 15 - i); swap pool[i] and pool[i + j].
+   */
+  function cardFrom(value) {
+    let r = value;
+    const numbers = Array(BINGO_CELLS).fill(0);
+    BINGO_COLUMN_ROWS.forEach((rows, column) => {
+      const low = column * COLUMN_SPAN + 1;
+      const pool = Array.from({ length: COLUMN_SPAN }, (_, i) => low + i);
+      rows.forEach((row, i) => {
+        const radix = BigInt(COLUMN_SPAN - i);
+        const j = Number(r % radix);
+        r /= radix;
+        [pool[i], pool[i + j]] = [pool[i + j], pool[i]];
+        numbers[row * BINGO_SIDE + column] = pool[i];
+      });
+    });
+    return numbers;
+  }
+
+  /**
+   * Deal positions 0..count-1: each card is randbelow(CARD_ARRANGEMENTS) of the stream "deal";
+   * a card whose set of numbers was dealt before is drawn again.
+   */
+  async function dealCards(seedHex, count) {
+    const stream = await Stream.open(seedHex, "deal");
+    const seen = new Set();
+    const cards = [];
+    while (cards.length < count) {
+      let dealt = null;
+      for (let attempt = 0; attempt < MAX_DEAL_ATTEMPTS && dealt === null; attempt += 1) {
+        const numbers = cardFrom(await stream.randbelow(CARD_ARRANGEMENTS));
+        const key = numbers.filter((n) => n).sort((x, y) => x - y).join(".");
+        if (!seen.has(key)) {
+          seen.add(key);
+          dealt = numbers;
+        }
+      }
+      if (dealt === null) throw new Error("card-repeats");
+      cards.push(dealt);
+    }
+    return cards;
+  }
+
+  /** A card as the engine stores it: column by column (B top to bottom, I, ...), centre "*". */
+  function cardState(numbers) {
+    const out = [];
+    for (let column = 0; column < BINGO_SIDE; column += 1) {
+      for (let cell = column; cell < BINGO_CELLS; cell += BINGO_SIDE) {
+        out.push(cell === FREE_CELL ? "*" : String(numbers[cell]));
+      }
+    }
+    return out.join(".");
+  }
+
+  /** A 5x5 drawing ("X" marked, "." not, spaces ignored) as a 25-bit cell mask (bit = cell). */
+  function drawingMask(drawing) {
+    const marks = drawing.replace(/\s+/g, "");
+    let mask = 0;
+    [...marks].forEach((mark, cell) => {
+      if (mark === "X") mask |= 1 << cell;
+    });
+    return mask;
+  }
+
+  /** `mask` turned 90 degrees clockwise about the centre: (row, col) -> (col, 4 - row). */
+  function rotateMask(mask) {
+    let turned = 0;
+    for (let cell = 0; cell < BINGO_CELLS; cell += 1) {
+      if ((mask >> cell) & 1) {
+        const row = Math.floor(cell / BINGO_SIDE);
+        const column = cell % BINGO_SIDE;
+        turned |= 1 << (column * BINGO_SIDE + (BINGO_SIDE - 1 - row));
+      }
+    }
+    return turned;
+  }
+
+  /** `mask` moved to every position where its bounding box fits on the card. */
+  function translations(mask) {
+    const cells = [];
+    for (let cell = 0; cell < BINGO_CELLS; cell += 1) {
+      if ((mask >> cell) & 1) cells.push([Math.floor(cell / BINGO_SIDE), cell % BINGO_SIDE]);
+    }
+    const top = Math.min(...cells.map(([r]) => r));
+    const left = Math.min(...cells.map(([, c]) => c));
+    const height = Math.max(...cells.map(([r]) => r)) - top + 1;
+    const width = Math.max(...cells.map(([, c]) => c)) - left + 1;
+    const out = [];
+    for (let down = 0; down <= BINGO_SIDE - height; down += 1) {
+      for (let across = 0; across <= BINGO_SIDE - width; across += 1) {
+        out.push(cells.reduce((m, [r, c]) => m | (1 << ((r - top + down) * BINGO_SIDE + c - left + across)), 0));
+      }
+    }
+    return out;
+  }
+
+  /** Every placement of one drawing: itself, its turns when `rotations`, each moved anywhere
+   * it fits when `anywhere`; without repeats, increasing. */
+  function placements(mask, rotations, anywhere) {
+    const shapes = [mask];
+    if (rotations) for (let i = 0; i < 3; i += 1) shapes.push(rotateMask(shapes[shapes.length - 1]));
+    const found = new Set();
+    for (const shape of shapes) for (const placed of anywhere ? translations(shape) : [shape]) found.add(placed);
+    return [...found].sort((x, y) => x - y);
+  }
+
+  /** engine/bingo.py's pattern book: each built-in's masks, from the same drawings. */
+  const BINGO_BOOK = (() => {
+    const book = {};
+    const add = (code, drawings, rotations = false, anywhere = false) => {
+      const masks = new Set();
+      for (const drawing of drawings) for (const m of placements(drawingMask(drawing), rotations, anywhere)) masks.add(m);
+      book[code] = [...masks].sort((x, y) => x - y);
+    };
+    const row = "XXXXX ..... ..... ..... .....";
+    const diagonal = "X.... .X... ..X.. ...X. ....X";
+    const stamp = "XX... XX... ..... ..... .....";
+    const letterT = "XXXXX ..X.. ..X.. ..X.. ..X..";
+    const letterL = "X.... X.... X.... X.... XXXXX";
+    const letterH = "X...X X...X XXXXX X...X X...X";
+    add("line", [row, diagonal], true, true);
+    add("corners", ["X...X ..... ..... ..... X...X"]);
+    add("x", ["X...X .X.X. ..X.. .X.X. X...X"]);
+    add("plus", ["..X.. ..X.. XXXXX ..X.. ..X.."]);
+    add("stamp", [stamp], true);
+    add("any_stamp", [stamp], false, true);
+    add("small_diamond", ["..... ..X.. .XXX. ..X.. ....."]);
+    add("large_diamond", ["..X.. .X.X. X...X .X.X. ..X.."]);
+    add("frame", ["XXXXX X...X X...X X...X XXXXX"]);
+    add("inner_frame", ["..... .XXX. .X.X. .XXX. ....."]);
+    add("letter_t", [letterT]);
+    add("any_t", [letterT], true);
+    add("letter_l", [letterL]);
+    add("any_l", [letterL], true);
+    add("letter_h", [letterH]);
+    add("any_h", [letterH], true);
+    add("blackout", ["XXXXX XXXXX XXXXX XXXXX XXXXX"]);
+    return book;
+  })();
+
+  const PATTERN_CODE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+  const PATTERN_NAME_LIMIT = 40;
+  // Python's str.isprintable: no control, format, unassigned or private-use character, and no
+  // separator but the plain space.
+  const PRINTABLE = /^(?:[^\p{C}\p{Z}]| )*$/u;
+
+  /**
+   * A custom pattern from its text form (engine/bingo.py's Pattern.from_text, custom only):
+   * "code=name=mask+mask+...", masks as 7 lower-case hex digits, increasing. Returns
+   * {code, name, masks}; throws an Error whose `key` says what is wrong ("pattern-form",
+   * "pattern-code", "pattern-name", "pattern-mask", "pattern-builtin").
+   */
+  function readPattern(text) {
+    const problem = (key) => Object.assign(new Error(key), { key, values: { value: text } });
+    const parts = String(text).split("=");
+    if (parts.length !== 3) throw problem("pattern-form");
+    const [code, name, maskText] = parts;
+    const maskTexts = maskText.split("+");
+    if (!maskTexts.every((m) => /^[0-9a-f]{7}$/.test(m))) throw problem("pattern-form");
+    if (!PATTERN_CODE.test(code)) throw problem("pattern-code");
+    if (code in BINGO_BOOK) throw problem("pattern-builtin");
+    if (
+      !name ||
+      [...name].length > PATTERN_NAME_LIMIT ||
+      name !== name.trim() ||
+      !PRINTABLE.test(name) ||
+      /[/,=+]/.test(name)
+    ) {
+      throw problem("pattern-name");
+    }
+    const masks = maskTexts.map((m) => parseInt(m, 16));
+    masks.forEach((mask, i) => {
+      if (mask > ALL_CELLS || !(mask & ~FREE_BIT) || (i && mask <= masks[i - 1])) throw problem("pattern-mask");
+    });
+    return { code, name, masks };
+  }
+
+  /**
+   * The call number (1-based) at which the card first completes each pattern, or null:
+   * for each placement, the last of its numbers to be called (the free centre is marked from
+   * the start); the earliest over the placements. `patterns` maps each code to its masks.
+   */
+  function cardCompletions(numbers, order, patterns) {
+    const callOf = callNumbers(order);
+    const out = {};
+    for (const [code, masks] of Object.entries(patterns)) {
+      let best = null;
+      for (const mask of masks) {
+        let done = 0;
+        for (let cell = 0; cell < BINGO_CELLS; cell += 1) {
+          if ((mask >> cell) & 1 && cell !== FREE_CELL) done = Math.max(done, callOf[numbers[cell]]);
+        }
+        if (best === null || done < best) best = done;
+      }
+      out[code] = best;
+    }
+    return out;
+  }
+
   return {
     SEED_BYTES,
     DECK_SIZE,
@@ -819,6 +1040,15 @@ const GamenightEngine = (() => {
     ticketCount,
     ticketRank,
     readTicketCode,
+    BINGO_BOOK,
+    CARD_ARRANGEMENTS,
+    callName,
+    cardFrom,
+    dealCards,
+    cardState,
+    placements,
+    readPattern,
+    cardCompletions,
   };
 })();
 

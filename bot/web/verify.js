@@ -1,4 +1,4 @@
-/* Game Night's verification page: reads the game from the URL fragment (or the form),
+/* Game Night's verification page: reads a Lotería, Housie or Bingo game from the URL fragment (or the form),
  * recomputes it with GamenightEngine and shows the result. The fragment format is in the
  * docs/FAIRNESS.md ("Verify it yourself"); bot/verify_link.py writes it.
  *
@@ -11,9 +11,12 @@ const GamenightVerify = (() => {
   const FORMAT_VERSION = "1";
   const LOTERIA_CALLS = 54;
   const HOUSIE_CALLS = 90;
+  const BINGO_CALLS = 75;
   const MAX_TABLAS = 10000;
   const MAX_TICKETS = 6000;
   const MAX_TICKETS_PER_PLAYER = 6;
+  const MAX_CARDS = 10000; // engine/bingo.py: MAX_CARDS
+  const MAX_CARDS_PER_PLAYER = 1; // cogs/bingo: a player's one card, numbered by its deal
 
   // ----------------------------------------------------------------------------- languages
 
@@ -21,7 +24,7 @@ const GamenightVerify = (() => {
     en: {
       title: "Verify a game",
       intro:
-        "Recompute a Lotería or Housie game from the seed revealed at its end: the commitment, " +
+        "Recompute a Lotería, Housie or Bingo game from the seed revealed at its end: the commitment, " +
         "the order of the calls and every board. Everything is computed in this browser; " +
         "nothing is sent anywhere.",
       label_game: "Game",
@@ -39,6 +42,14 @@ const GamenightVerify = (() => {
       label_prizes: "Prizes",
       help_prizes_loteria: "In the order played: line, corners, centre, square, full.",
       help_prizes_housie: "Codes: E5, TL, ML, BL, FC, FH, H2, H3.",
+      help_prizes_bingo:
+        "In the order played: line, corners, x, plus, stamp, any_stamp, small_diamond, " +
+        "large_diamond, frame, inner_frame, letter_t, any_t, letter_l, any_l, letter_h, any_h, " +
+        "blackout, or a custom pattern's code.",
+      label_patterns: "Custom patterns",
+      help_patterns:
+        "Bingo: each custom pattern played, as the link carries it (code=name=cells+cells…), " +
+        "comma-separated. Empty: none.",
       label_calls: "Calls made",
       help_calls: "How many calls the game made before it ended (empty: all of them).",
       label_boards: "Boards per player",
@@ -84,6 +95,7 @@ const GamenightVerify = (() => {
       calls_title: "Call order",
       calls_made: "{calls} calls were made.",
       calls_cards: "Each card is shown with its number in the deck (1 to 54), then its name.",
+      calls_bingo: "Each number is shown with its column's letter: B 1-15, I 16-30, N 31-45, G 46-60, O 61-75.",
       calls_not_made: "Not called (the game ended after call {calls}): {count} more",
       prizes_title: "Prizes",
       prize_header: "Prize",
@@ -102,6 +114,13 @@ const GamenightVerify = (() => {
       prizes_note_houses:
         "The second and third houses go to tickets that have not won a house, each after the " +
         "one before; a player wins each prize once, with the first of their tickets that has it.",
+      prizes_note_bingo:
+        "Bingo's patterns are played one after another: each one from the call the one before " +
+        "it was won; a pattern nobody wins holds back the ones after it. A player wins each " +
+        "pattern once, with the first of their cards that has it.",
+      patterns_custom: "Custom patterns: {patterns}.",
+      pattern_ways_one: "{name} (1 way)",
+      pattern_ways_other: "{name} (any of {count} ways)",
       boards_title: "Boards",
       find_label_housie: "Find your ticket by its code",
       find_help_housie:
@@ -109,6 +128,16 @@ const GamenightVerify = (() => {
         "that needs the server's key (/housie check does it).",
       find_label_loteria: "Find your tabla by its number",
       find_help_loteria: "The number printed on your tabla's picture: 3 for “Tabla 3”.",
+      find_label_bingo: "Find your card by its number or its numbers",
+      find_help_bingo:
+        "The number printed on your card's picture (17 for “CARD 17”), or a few of the numbers " +
+        "on your card (such as its B column, 3 12 6): the card holding them all.",
+      find_not_number_bingo:
+        "A card is found by the number printed on its picture (17 for “CARD 17”) or by numbers " +
+        "on it, such as 3 12 6.",
+      find_no_card: "This game has no card {number}: its cards are numbered 1 to {last}.",
+      find_no_numbers: "No card of this game holds {numbers}: check that they were typed right.",
+      find_bad_numbers: "Bingo numbers go from 1 to 75: {value} is not one.",
       find_found: "Found: {board}. It is highlighted below.",
       find_left: "{board} went to a player who left: it is not shown.",
       find_none: "No ticket of this game has this code: check that it was typed right.",
@@ -130,6 +159,11 @@ const GamenightVerify = (() => {
         "ticket k % 6 of strip k // 6.",
       tabla_caption: "Tabla {tabla} · player {player}",
       tabla_caption_left: "Tabla {tabla} (a player who left)",
+      card_caption: "Card {card} · player {player}",
+      card_caption_left: "Card {card} (a player who left)",
+      free_cell: "FREE",
+      free_cell_long: "free centre, always marked",
+      bingo_column: "Column {letter}, {first}-{last}",
       ticket_caption_left: "The ticket at deal position {deal} (a player who left)",
       ticket_caption: "Player {player} · ticket {index} of {count} (deal position {deal})",
       mark_complete: "{prize} at call {call}",
@@ -150,7 +184,7 @@ const GamenightVerify = (() => {
         "This link stops inside the seed ({length} of 64 characters): it was probably cut when " +
         "it was copied.",
       "commitment-bad": "The commitment must be 64 hexadecimal characters (or empty).",
-      "game-bad": "Choose Lotería or Housie.",
+      "game-bad": "Choose Lotería, Housie or Bingo.",
       "deck-bad": "The deck must be classic or family.",
       "prizes-bad": "Unknown prize: {value}.",
       "prizes-missing": "Name at least one prize.",
@@ -158,16 +192,34 @@ const GamenightVerify = (() => {
       "prizes-needs": "{prize} needs {needed} in the same game.",
       "calls-bad": "Calls made must be a whole number from 0 to {most}.",
       "boards-bad": "Boards per player: {value} is not a count like 2, 1*12 or -3.",
-      "boards-too-many": "A Lotería player has 1 tabla and a Housie player 1 to 6 tickets: {value}.",
+      "boards-too-many":
+        "A Lotería player has 1 tabla, a Housie player 1 to 6 tickets and a Bingo player 1 " +
+        "card: {value}.",
       "boards-limit": "Too many boards: at most {most}.",
       "version-bad": "This link is for a newer version of the page (format {value}).",
       "tabla-repeats": "The deal stream kept repeating tablas; the seed cannot be right.",
+      "card-repeats": "The deal stream kept repeating cards; the seed cannot be right.",
+      "pattern-form":
+        "Custom pattern {value} is not written as code=name=cells+cells… (each cells part 7 " +
+        "hexadecimal digits): copy the whole link again.",
+      "pattern-code":
+        "Custom pattern {value}: its code must be 1 to 32 lower-case letters, digits, _ or -, " +
+        "starting with a letter or digit.",
+      "pattern-name":
+        "Custom pattern {value}: its name must be 1 to 40 printable characters, without / , = + " +
+        "or spaces around it.",
+      "pattern-mask":
+        "Custom pattern {value}: each of its ways must mark a cell of the card besides the free " +
+        "centre, in increasing order without repeats.",
+      "pattern-builtin": "Custom pattern {value} takes the code of a built-in pattern.",
+      "patterns-repeat": "Two custom patterns have the code {value}.",
+      "patterns-unused": "Custom pattern {value} is not among the prizes played.",
       unexpected: "Something went wrong computing this game: {value}",
     },
     es: {
       title: "Verifica una partida",
       intro:
-        "Recalcula una partida de Lotería o Housie con la semilla revelada al final: el " +
+        "Recalcula una partida de Lotería, Housie o Bingo con la semilla revelada al final: el " +
         "compromiso, el orden de las cantadas y cada tablero. Todo se calcula en este " +
         "navegador; no se envía nada a ninguna parte.",
       label_game: "Juego",
@@ -185,6 +237,14 @@ const GamenightVerify = (() => {
       label_prizes: "Premios",
       help_prizes_loteria: "En el orden jugado: line, corners, centre, square, full.",
       help_prizes_housie: "Códigos: E5, TL, ML, BL, FC, FH, H2, H3.",
+      help_prizes_bingo:
+        "En el orden jugado: line, corners, x, plus, stamp, any_stamp, small_diamond, " +
+        "large_diamond, frame, inner_frame, letter_t, any_t, letter_l, any_l, letter_h, any_h, " +
+        "blackout, o el código de un patrón propio.",
+      label_patterns: "Patrones propios",
+      help_patterns:
+        "Bingo: cada patrón propio jugado, como lo lleva el enlace (código=nombre=casillas+" +
+        "casillas…), separados por comas. Vacío: ninguno.",
       label_calls: "Cantadas hechas",
       help_calls: "Cuántas cantadas hubo antes de terminar la partida (vacío: todas).",
       label_boards: "Tableros por jugador",
@@ -231,6 +291,7 @@ const GamenightVerify = (() => {
       calls_title: "Orden de las cantadas",
       calls_made: "Se hicieron {calls} cantadas.",
       calls_cards: "Cada carta aparece con su número en la baraja (del 1 al 54) y su nombre.",
+      calls_bingo: "Cada número aparece con la letra de su columna: B 1-15, I 16-30, N 31-45, G 46-60, O 61-75.",
       calls_not_made: "Sin cantar (la partida terminó tras la cantada {calls}): {count} más",
       prizes_title: "Premios",
       prize_header: "Premio",
@@ -250,6 +311,13 @@ const GamenightVerify = (() => {
         "El segundo y el tercer cartón lleno son para cartones que no han ganado uno, cada uno " +
         "después del anterior; un jugador gana cada premio una vez, con el primero de sus " +
         "cartones que lo tenga.",
+      prizes_note_bingo:
+        "En el Bingo los patrones se juegan uno tras otro: cada uno desde la cantada en que se " +
+        "ganó el anterior; un patrón que nadie gana detiene los siguientes. Un jugador gana cada " +
+        "patrón una vez, con el primero de sus cartones que lo tenga.",
+      patterns_custom: "Patrones propios: {patterns}.",
+      pattern_ways_one: "{name} (1 forma)",
+      pattern_ways_other: "{name} (vale de {count} formas)",
       boards_title: "Tableros",
       find_label_housie: "Encuentra tu cartón por su código",
       find_help_housie:
@@ -257,6 +325,17 @@ const GamenightVerify = (() => {
         "falta la clave del servidor (lo hace /housie check).",
       find_label_loteria: "Encuentra tu tabla por su número",
       find_help_loteria: "El número impreso en la imagen de tu tabla: 3 para «Tabla 3».",
+      find_label_bingo: "Encuentra tu cartón por su número o sus números",
+      find_help_bingo:
+        "El número impreso en la imagen de tu cartón (17 para «CARTÓN 17»), o algunos de los " +
+        "números de tu cartón (como su columna B, 3 12 6): el cartón que los tiene todos.",
+      find_not_number_bingo:
+        "Un cartón se encuentra por el número impreso en su imagen (17 para «CARTÓN 17») o por " +
+        "números que tiene, como 3 12 6.",
+      find_no_card: "Esta partida no tiene cartón {number}: sus cartones van del 1 al {last}.",
+      find_no_numbers:
+        "Ningún cartón de esta partida tiene {numbers}: comprueba que están bien escritos.",
+      find_bad_numbers: "Los números del bingo van del 1 al 75: {value} no es uno de ellos.",
       find_found: "Encontrado: {board}. Está resaltado abajo.",
       find_left: "{board} era de un jugador que se fue: no se muestra.",
       find_none: "Ningún cartón de esta partida tiene este código: comprueba que está bien escrito.",
@@ -280,6 +359,11 @@ const GamenightVerify = (() => {
         "posición k es el cartón k % 6 de la tira k // 6.",
       tabla_caption: "Tabla {tabla} · jugador {player}",
       tabla_caption_left: "La tabla {tabla} (de un jugador que se fue)",
+      card_caption: "Cartón {card} · jugador {player}",
+      card_caption_left: "El cartón {card} (de un jugador que se fue)",
+      free_cell: "LIBRE",
+      free_cell_long: "centro libre, siempre marcado",
+      bingo_column: "Columna {letter}, {first}-{last}",
       ticket_caption_left: "El cartón de la posición {deal} del reparto (de un jugador que se fue)",
       ticket_caption: "Jugador {player} · cartón {index} de {count} (posición {deal})",
       mark_complete: "{prize} en la cantada {call}",
@@ -299,7 +383,7 @@ const GamenightVerify = (() => {
         "Este enlace se corta dentro de la semilla ({length} de 64 caracteres): seguramente se " +
         "cortó al copiarlo.",
       "commitment-bad": "El compromiso debe tener 64 caracteres hexadecimales (o quedar vacío).",
-      "game-bad": "Elige Lotería o Housie.",
+      "game-bad": "Elige Lotería, Housie o Bingo.",
       "deck-bad": "La baraja debe ser classic o family.",
       "prizes-bad": "Premio desconocido: {value}.",
       "prizes-missing": "Indica al menos un premio.",
@@ -308,10 +392,27 @@ const GamenightVerify = (() => {
       "calls-bad": "Las cantadas hechas deben ser un número entero de 0 a {most}.",
       "boards-bad": "Tableros por jugador: {value} no es una cuenta como 2, 1*12 o -3.",
       "boards-too-many":
-        "En la Lotería cada jugador tiene 1 tabla y en Housie de 1 a 6 cartones: {value}.",
+        "En la Lotería cada jugador tiene 1 tabla, en Housie de 1 a 6 cartones y en el Bingo " +
+        "1 cartón: {value}.",
       "boards-limit": "Demasiados tableros: como mucho {most}.",
       "version-bad": "Este enlace es de una versión más nueva de la página (formato {value}).",
       "tabla-repeats": "El reparto repetía tablas sin parar; la semilla no puede ser correcta.",
+      "card-repeats": "El reparto repetía cartones sin parar; la semilla no puede ser correcta.",
+      "pattern-form":
+        "El patrón propio {value} no está escrito como código=nombre=casillas+casillas… (cada " +
+        "parte de casillas, 7 cifras hexadecimales): vuelve a copiar el enlace entero.",
+      "pattern-code":
+        "Patrón propio {value}: su código debe tener de 1 a 32 letras minúsculas, cifras, _ o -, " +
+        "y empezar por una letra o una cifra.",
+      "pattern-name":
+        "Patrón propio {value}: su nombre debe tener de 1 a 40 caracteres imprimibles, sin / , = + " +
+        "ni espacios alrededor.",
+      "pattern-mask":
+        "Patrón propio {value}: cada una de sus formas debe marcar una casilla además del centro " +
+        "libre, en orden creciente y sin repetirse.",
+      "pattern-builtin": "El patrón propio {value} usa el código de un patrón incorporado.",
+      "patterns-repeat": "Dos patrones propios tienen el código {value}.",
+      "patterns-unused": "El patrón propio {value} no está entre los premios jugados.",
       unexpected: "Algo falló al calcular esta partida: {value}",
     },
   };
@@ -332,6 +433,27 @@ const GamenightVerify = (() => {
     FH: { en: "Full House", es: "Cartón lleno" },
     H2: { en: "Second Full House", es: "Segundo cartón lleno" },
     H3: { en: "Third Full House", es: "Tercer cartón lleno" },
+  };
+  // engine/bingo.py's PATTERN_BOOK, by code (bot/render/bingo/words.py names them); a custom
+  // pattern keeps the name its server gave it, in both languages.
+  const BINGO_PRIZES = {
+    line: { en: "Any line", es: "Cualquier línea" },
+    corners: { en: "Four corners", es: "Cuatro esquinas" },
+    x: { en: "X", es: "Equis" },
+    plus: { en: "Plus", es: "Cruz" },
+    stamp: { en: "Postage stamp", es: "Estampilla" },
+    any_stamp: { en: "Postage stamp anywhere", es: "Estampilla en cualquier lugar" },
+    small_diamond: { en: "Small diamond", es: "Diamante chico" },
+    large_diamond: { en: "Large diamond", es: "Diamante grande" },
+    frame: { en: "Picture frame", es: "Marco" },
+    inner_frame: { en: "Inner frame", es: "Marco interior" },
+    letter_t: { en: "Letter T", es: "Letra T" },
+    any_t: { en: "Letter T any way round", es: "Letra T en cualquier sentido" },
+    letter_l: { en: "Letter L", es: "Letra L" },
+    any_l: { en: "Letter L any way round", es: "Letra L en cualquier sentido" },
+    letter_h: { en: "Letter H", es: "Letra H" },
+    any_h: { en: "Letter H any way round", es: "Letra H en cualquier sentido" },
+    blackout: { en: "Blackout", es: "Cartón lleno" },
   };
   const HOUSES = ["FH", "H2", "H3"];
   const HOUSE_NEEDS = { H2: "FH", H3: "H2" }; // engine/housie/prizes.py: Prize.needs
@@ -386,6 +508,8 @@ const GamenightVerify = (() => {
 
   // -------------------------------------------------------------------------------- parsing
 
+  const TOTAL_CALLS = { loteria: LOTERIA_CALLS, housie: HOUSIE_CALLS, bingo: BINGO_CALLS };
+
   /** The fragment's fields as a plain object of strings (see docs/FAIRNESS.md for the format). */
   function parseFragment(hash) {
     const text = String(hash || "").replace(/^#/, "");
@@ -402,7 +526,7 @@ const GamenightVerify = (() => {
   function parseBoards(text, game) {
     const source = String(text || "").replace(/\s+/g, "");
     if (!source) return [];
-    const most = game === "housie" ? MAX_TICKETS_PER_PLAYER : 1;
+    const most = { housie: MAX_TICKETS_PER_PLAYER, bingo: MAX_CARDS_PER_PLAYER }[game] || 1;
     const runs = [];
     let player = 0;
     let total = 0;
@@ -414,7 +538,7 @@ const GamenightVerify = (() => {
       const repeat = repeatText ? Number(repeatText) : 1;
       if (!left && count > most) throw new InputProblem("boards-too-many", { value: token });
       total += count * repeat;
-      const limit = game === "housie" ? MAX_TICKETS : MAX_TABLAS;
+      const limit = { housie: MAX_TICKETS, bingo: MAX_CARDS }[game] || MAX_TABLAS;
       if (total > limit) throw new InputProblem("boards-limit", { most: limit });
       for (let i = 0; i < repeat; i += 1) {
         if (left) runs.push({ player: null, count });
@@ -424,8 +548,31 @@ const GamenightVerify = (() => {
     return runs;
   }
 
-  function parsePrizes(text, game) {
-    const known = game === "housie" ? HOUSIE_PRIZES : LOTERIA_PRIZES;
+  /**
+   * Bingo's custom patterns from the link's `patterns` field: each one's text form
+   * (code=name=mask+mask…, engine/bingo.py's Pattern.to_text), comma-separated. Returns
+   * {code: {name, masks}}.
+   */
+  function parsePatterns(text) {
+    const custom = {};
+    const items = String(text || "").trim();
+    if (!items) return custom;
+    for (const item of items.split(",")) {
+      let pattern;
+      try {
+        pattern = E.readPattern(item);
+      } catch (error) {
+        if (!error.key) throw error;
+        throw new InputProblem(error.key, error.values);
+      }
+      if (pattern.code in custom) throw new InputProblem("patterns-repeat", { value: pattern.code });
+      custom[pattern.code] = { name: pattern.name, masks: pattern.masks };
+    }
+    return custom;
+  }
+
+  function parsePrizes(text, game, custom = {}) {
+    const known = { housie: HOUSIE_PRIZES, bingo: { ...BINGO_PRIZES, ...custom } }[game] || LOTERIA_PRIZES;
     const words = String(text || "")
       .split(/[\s,>→]+/)
       .filter((w) => w);
@@ -447,6 +594,9 @@ const GamenightVerify = (() => {
         });
       }
     }
+    for (const code of Object.keys(custom)) {
+      if (!prizes.includes(code)) throw new InputProblem("patterns-unused", { value: code });
+    }
     return prizes;
   }
 
@@ -456,7 +606,7 @@ const GamenightVerify = (() => {
       throw new InputProblem("version-bad", { value: fields.v });
     }
     const game = String(fields.game || "").toLowerCase();
-    if (game !== "loteria" && game !== "housie") throw new InputProblem("game-bad");
+    if (!(game in TOTAL_CALLS)) throw new InputProblem("game-bad");
     const seed = String(fields.seed || "").trim().toLowerCase();
     if (!seed) throw new InputProblem("seed-missing");
     if (!/^[0-9a-f]*$/.test(seed)) throw new InputProblem("seed-not-hex");
@@ -465,7 +615,7 @@ const GamenightVerify = (() => {
     if (commitment && !/^[0-9a-f]{64}$/.test(commitment)) throw new InputProblem("commitment-bad");
     const deck = String(fields.deck || "classic").toLowerCase();
     if (game === "loteria" && !(deck in DECKS)) throw new InputProblem("deck-bad");
-    const total = game === "housie" ? HOUSIE_CALLS : LOTERIA_CALLS;
+    const total = TOTAL_CALLS[game];
     const callsText = String(fields.calls || "").trim();
     let calls = total;
     if (callsText) {
@@ -474,14 +624,16 @@ const GamenightVerify = (() => {
       }
       calls = Number(callsText);
     }
-    const defaultPrizes = game === "housie" ? "E5,TL,ML,BL,FC,FH" : "line,full";
+    const defaultPrizes = { housie: "E5,TL,ML,BL,FC,FH", bingo: "line" }[game] || "line,full";
+    const custom = game === "bingo" ? parsePatterns(fields.patterns) : {};
     return {
       game,
       id: String(fields.id || "").trim(),
       seed,
       commitment,
       deck: game === "loteria" ? deck : "",
-      prizes: parsePrizes(fields.prizes || defaultPrizes, game),
+      custom,
+      prizes: parsePrizes(fields.prizes || defaultPrizes, game, custom),
       calls,
       runs: parseBoards(fields.boards, game),
     };
@@ -498,29 +650,33 @@ const GamenightVerify = (() => {
     const values = readGame(fields);
     const { game, seed, prizes, calls, runs } = values;
     const computed = await E.commitment(seed);
-    const order = await E.drawOrder(seed, game === "housie" ? HOUSIE_CALLS : LOTERIA_CALLS);
+    const order = await E.drawOrder(seed, TOTAL_CALLS[game]);
     const positions = runs.reduce((n, run) => n + run.count, 0);
-    const dealt =
-      game === "housie" ? await E.dealTickets(seed, positions) : await E.dealTablas(seed, positions);
+    const deal = { housie: E.dealTickets, bingo: E.dealCards }[game] || E.dealTablas;
+    const dealt = await deal(seed, positions);
+    // Bingo: each pattern played, by code, as its cell masks (a built-in's, or a custom one's).
+    const masks = {};
+    if (game === "bingo") for (const p of prizes) masks[p] = values.custom[p] ? values.custom[p].masks : E.BINGO_BOOK[p];
+    const stateOf = { housie: E.ticketState, bingo: E.cardState }[game] || ((cells) => cells.join("."));
     const boards = [];
-    let deal = 0;
+    let position = 0;
     for (const run of runs) {
       for (let index = 0; index < run.count; index += 1) {
-        const cells = dealt[deal];
-        const completions =
-          game === "housie"
-            ? E.ticketCompletions(cells, order, prizes)
-            : E.tablaCompletions(cells, order, prizes);
+        const cells = dealt[position];
+        let completions;
+        if (game === "housie") completions = E.ticketCompletions(cells, order, prizes);
+        else if (game === "bingo") completions = E.cardCompletions(cells, order, masks);
+        else completions = E.tablaCompletions(cells, order, prizes);
         boards.push({
-          deal,
+          deal: position,
           player: run.player,
           index,
           count: run.count,
           cells,
-          state: game === "housie" ? E.ticketState(cells) : cells.join("."),
+          state: stateOf(cells),
           completions,
         });
-        deal += 1;
+        position += 1;
       }
     }
     return {
@@ -538,8 +694,8 @@ const GamenightVerify = (() => {
   /**
    * For each prize: the first call at which it could be won, and the boards that win it then,
    * replaying the game call by call as the bot judges it when every player claims every prize
-   * as soon as they can. Lotería plays one prize at a time: a prize nobody wins holds back the
-   * ones after it. Housie plays its prizes at once, a second or third house only once the one
+   * as soon as they can. Lotería and Bingo play one prize at a time: a prize nobody wins holds
+   * back the ones after it. Housie plays its prizes at once, a second or third house only once the one
    * before is won. A player wins a prize once, with the first of their boards that completes it
    * (valid claims on the same call share it), and a ticket that won a house wins no other.
    */
@@ -552,7 +708,7 @@ const GamenightVerify = (() => {
     const won = new Map();
     const housed = new Set();
     const claimable = () => {
-      if (game === "loteria") return prizes.filter((p) => !won.has(p)).slice(0, 1);
+      if (game !== "housie") return prizes.filter((p) => !won.has(p)).slice(0, 1);
       return prizes.filter((p) => !won.has(p) && (!HOUSE_NEEDS[p] || won.has(HOUSE_NEEDS[p])));
     };
     for (let call = 1; call <= calls && won.size < prizes.length; call += 1) {
@@ -599,8 +755,10 @@ const GamenightVerify = (() => {
 
   const hidden = (text) => element("span", { className: "sr-only", text });
 
-  function prizeName(game, prize) {
-    const names = game === "housie" ? HOUSIE_PRIZES : LOTERIA_PRIZES;
+  /** A prize's name in the page's language; `custom` holds a game's own (Bingo's patterns). */
+  function prizeName(game, prize, custom = {}) {
+    if (custom[prize]) return custom[prize].name;
+    const names = { housie: HOUSIE_PRIZES, bingo: BINGO_PRIZES }[game] || LOTERIA_PRIZES;
     return names[prize][language];
   }
 
@@ -611,8 +769,12 @@ const GamenightVerify = (() => {
 
   function boardLabel(result, board) {
     if (board.player === null) {
-      const key = result.game === "housie" ? "ticket_caption_left" : "tabla_caption_left";
-      return say(key, { tabla: board.deal + 1, deal: board.deal });
+      const key = { housie: "ticket_caption_left", bingo: "card_caption_left" }[result.game] || "tabla_caption_left";
+      return say(key, { tabla: board.deal + 1, card: board.deal + 1, deal: board.deal });
+    }
+    if (result.game === "bingo") {
+      // As the card's picture prints it: a player's one card is numbered by its deal.
+      return say("card_caption", { card: board.deal + 1, player: board.player });
     }
     if (result.game === "housie") {
       return say("ticket_caption", {
@@ -655,6 +817,7 @@ const GamenightVerify = (() => {
     section.append(element("h3", { id: "calls-title", text: say("calls_title") }));
     section.append(element("p", { text: say("calls_made", { calls: result.calls }) }));
     if (result.game === "loteria") section.append(element("p", { className: "note", text: say("calls_cards") }));
+    if (result.game === "bingo") section.append(element("p", { className: "note", text: say("calls_bingo") }));
     const made = result.order.slice(0, result.calls);
     const rest = result.order.slice(result.calls);
     const list = (values, start) => {
@@ -662,8 +825,8 @@ const GamenightVerify = (() => {
         "ol",
         { className: `calls ${result.game}`, start },
         values.map((value) =>
-          result.game === "housie"
-            ? element("li", { text: String(value) })
+          result.game !== "loteria"
+            ? element("li", { text: result.game === "bingo" ? E.callName(value) : String(value) })
             : element(
                 "li",
                 {},
@@ -701,7 +864,7 @@ const GamenightVerify = (() => {
     if (!complete) return say("prize_never");
     if (result.game === "housie") return say("prize_houses_only");
     const before = result.prizes[result.prizes.indexOf(win.prize) - 1];
-    return say("prize_held_back", { prize: prizeName(result.game, before) });
+    return say("prize_held_back", { prize: prizeName(result.game, before, result.custom) });
   }
 
   function renderPrizes(result) {
@@ -712,7 +875,7 @@ const GamenightVerify = (() => {
       element(
         "tr",
         {},
-        element("th", { scope: "row", text: prizeName(result.game, win.prize) }),
+        element("th", { scope: "row", text: prizeName(result.game, win.prize, result.custom) }),
         element("td", { text: whenWon(result, win) }),
         element("td", { text: win.deals.map((d) => boardLabel(result, byDeal.get(d))).join("; ") }),
       ),
@@ -741,6 +904,17 @@ const GamenightVerify = (() => {
     }
     if (result.game === "housie" && result.prizes.includes("H2")) {
       section.append(element("p", { className: "note", text: say("prizes_note_houses") }));
+    }
+    if (result.game === "bingo" && result.prizes.length > 1) {
+      section.append(element("p", { className: "note", text: say("prizes_note_bingo") }));
+    }
+    const customs = Object.entries(result.custom || {});
+    if (customs.length) {
+      const named = customs.map(([, pattern]) => {
+        const count = pattern.masks.length;
+        return say(count === 1 ? "pattern_ways_one" : "pattern_ways_other", { name: pattern.name, count });
+      });
+      section.append(element("p", { className: "note", id: "custom-patterns", text: say("patterns_custom", { patterns: named.join("; ") }) }));
     }
     return section;
   }
@@ -773,7 +947,29 @@ const GamenightVerify = (() => {
       "data-state": board.state,
     });
     const caption = element("caption", { text: boardLabel(result, board) });
-    const table = element("table", { className: result.game === "housie" ? "ticket" : "tabla" }, caption);
+    const tableClass = { housie: "ticket", bingo: "card" }[result.game] || "tabla";
+    const table = element("table", { className: tableClass }, caption);
+    if (result.game === "bingo") {
+      // Under B-I-N-G-O, as on the card's picture; each column's range said for screen readers.
+      table.append(
+        element(
+          "thead",
+          {},
+          element(
+            "tr",
+            {},
+            [..."BINGO"].map((letter, c) =>
+              element(
+                "th",
+                { scope: "col" },
+                element("span", { "aria-hidden": "true", text: letter }),
+                hidden(say("bingo_column", { letter, first: 15 * c + 1, last: 15 * c + 15 })),
+              ),
+            ),
+          ),
+        ),
+      );
+    }
     if (result.game === "housie") {
       const firsts = [1, 10, 20, 30, 40, 50, 60, 70, 80];
       const lasts = [9, 19, 29, 39, 49, 59, 69, 79, 90];
@@ -792,10 +988,23 @@ const GamenightVerify = (() => {
       );
     }
     const body = element("tbody");
-    const rows = result.game === "housie" ? board.cells : [0, 1, 2, 3].map((r) => board.cells.slice(4 * r, 4 * r + 4));
+    let rows = [0, 1, 2, 3].map((r) => board.cells.slice(4 * r, 4 * r + 4));
+    if (result.game === "housie") rows = board.cells;
+    if (result.game === "bingo") rows = [0, 1, 2, 3, 4].map((r) => board.cells.slice(5 * r, 5 * r + 5));
     for (const row of rows) {
       const tr = element("tr");
       for (const value of row) {
+        if (!value && result.game === "bingo") {
+          tr.append(
+            element(
+              "td",
+              { className: "free called" },
+              element("span", { className: "number", "aria-hidden": "true", text: say("free_cell") }),
+              hidden(say("free_cell_long")),
+            ),
+          );
+          continue;
+        }
         if (!value) {
           tr.append(element("td", { className: "blank" }));
           continue;
@@ -811,7 +1020,7 @@ const GamenightVerify = (() => {
     for (const prize of result.prizes) {
       const call = board.completions[prize];
       if (prize === "H2" || prize === "H3") continue; // a ticket's full house is one mark
-      const name = prizeName(result.game, prize);
+      const name = prizeName(result.game, prize, result.custom);
       const done = call <= result.calls;
       marks.append(
         element("li", {
@@ -910,6 +1119,7 @@ const GamenightVerify = (() => {
     const typed = String(text || "").trim();
     if (!typed) return { key: null, values: {}, deals: [] };
     const label = (board) => boardLabel(result, board);
+    if (result.game === "bingo") return findCard(result, typed);
     if (result.game === "loteria") {
       const number = /^(?:tabla\s*)?#?(\d{1,6})$/i.exec(typed);
       if (!number) return { key: "find_not_number", values: {}, deals: [] };
@@ -939,8 +1149,35 @@ const GamenightVerify = (() => {
     return { key: "find_none", values: {}, deals: [] };
   }
 
+  /**
+   * A Bingo card: one number is the card's number as its picture prints it ("CARD 17": deal
+   * position + 1, as a tabla's); several are numbers on the card (the cards holding them all).
+   */
+  function findCard(result, typed) {
+    const label = (board) => boardLabel(result, board);
+    const words = typed.replace(/^(?:card|cart[oó]n)\s*#?/i, "").split(/[\s,;.\-]+/).filter((w) => w);
+    if (!words.every((w) => /^\d{1,6}$/.test(w))) return { key: "find_not_number_bingo", values: {}, deals: [] };
+    const numbers = words.map(Number);
+    if (numbers.length === 1) {
+      const [number] = numbers;
+      const board = result.boards[number - 1];
+      if (!board) return { key: "find_no_card", values: { number, last: result.boards.length }, deals: [] };
+      if (board.player === null) return { key: "find_left", values: { board: label(board) }, deals: [] };
+      return { key: "find_found", values: { board: label(board) }, deals: [board.deal] };
+    }
+    const bad = numbers.find((n) => n < 1 || n > BINGO_CALLS);
+    if (bad !== undefined) return { key: "find_bad_numbers", values: { value: bad }, deals: [] };
+    const matching = result.boards.filter((b) => numbers.every((n) => b.cells.includes(n)));
+    const held = matching.filter((b) => b.player !== null);
+    if (held.length) {
+      return { key: "find_found", values: { board: held.map(label).join("; ") }, deals: held.map((b) => b.deal) };
+    }
+    if (matching.length) return { key: "find_left", values: { board: label(matching[0]) }, deals: [] };
+    return { key: "find_no_numbers", values: { numbers: numbers.join(" ") }, deals: [] };
+  }
+
   function gameHeading(result) {
-    const gameName = result.game === "housie" ? "Housie" : "Lotería";
+    const gameName = { housie: "Housie", bingo: "Bingo" }[result.game] || "Lotería";
     return result.id ? say("game_title", { game: gameName, id: result.id }) : gameName;
   }
 
@@ -995,7 +1232,7 @@ const GamenightVerify = (() => {
 
   // ------------------------------------------------------------------------------ the page
 
-  const FIELDS = ["game", "id", "seed", "commitment", "deck", "prizes", "calls", "boards"];
+  const FIELDS = ["game", "id", "seed", "commitment", "deck", "prizes", "patterns", "calls", "boards"];
 
   function formFields() {
     const fields = { v: FORMAT_VERSION };
@@ -1017,8 +1254,9 @@ const GamenightVerify = (() => {
   function showGameFields() {
     const game = document.getElementById("f-game").value;
     document.getElementById("deck-field").hidden = game !== "loteria";
+    document.getElementById("patterns-field").hidden = game !== "bingo";
     const help = document.getElementById("h-prizes");
-    help.dataset.text = game === "housie" ? "help_prizes_housie" : "help_prizes_loteria";
+    help.dataset.text = `help_prizes_${game in TOTAL_CALLS ? game : "loteria"}`;
     help.textContent = say(help.dataset.text);
   }
 
@@ -1146,5 +1384,5 @@ const GamenightVerify = (() => {
     else start();
   }
 
-  return { DECKS, LOTERIA_PRIZES, HOUSIE_PRIZES, TEXT, parseFragment, parseBoards, readGame, verifyGame, earliestWins };
+  return { DECKS, LOTERIA_PRIZES, HOUSIE_PRIZES, BINGO_PRIZES, TEXT, parseFragment, parseBoards, readGame, verifyGame, earliestWins };
 })();

@@ -6,6 +6,8 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from bot.verify_link import (
+    CustomPrizes,
+    LinkRules,
     VerifyLinkError,
     board_layout,
     page_path,
@@ -14,9 +16,11 @@ from bot.verify_link import (
 )
 from cogs.housie import Housie
 from cogs.loteria import Loteria
+from engine.bingo import Pattern as BingoPattern
 from engine.fairness import commitment
 from engine.housie import Prize
 from engine.loteria import Pattern
+from tests.web.engine_replay import BINGO_RULES
 
 SEED = bytes(range(32))
 # What each game's link may carry, as its cog says.
@@ -152,3 +156,85 @@ def test_urls_for_every_kind_of_base(tmp_path: Path):
     address = urlsplit(verify_url(None, fragment))
     assert address.scheme == "file"
     assert Path(address.path).is_file()
+
+
+MINE = BingoPattern.custom("mine", "Mine & yours #1 ours?", 0b11111, rotations=True)
+STAMPS = BingoPattern.custom("stamps", "Stamps anywhere", 0b11 | 0b11 << 5, anywhere=True)
+
+
+def test_custom_prizes_travel_whole_and_percent_encoded():
+    """A game's own prizes (Bingo's custom patterns, written by the engine) go under the key
+    the game names, each in its text form; ``=``, ``+``, ``&`` and spaces are encoded, so the
+    fragment still splits into its fields."""
+    texts = ",".join(p.to_text() for p in (MINE, STAMPS))
+    fragment = verify_fragment(
+        rules=BINGO_RULES,
+        seed=SEED,
+        prizes=["line", "mine", "stamps", "blackout"],
+        boards=boards_for(1, 1, -2, 1),
+        calls=60,
+        patterns=texts,
+    )
+    assert "&" not in fragment.split("patterns=", 1)[1].split("&calls=")[0]
+    assert "+" not in fragment
+    fields = dict(parse_qsl(fragment))
+    assert fields["prizes"] == "line,mine,stamps,blackout"
+    assert fields["patterns"] == texts
+    assert [BingoPattern.from_text(t) for t in fields["patterns"].split(",")] == [MINE, STAMPS]
+    assert list(fields) == [
+        "v", "game", "seed", "commitment", "prizes", "patterns", "calls", "boards",
+    ]  # fmt: skip
+
+
+def test_no_custom_prizes_no_key():
+    for patterns in ({}, {"patterns": ""}):
+        fragment = verify_fragment(
+            rules=BINGO_RULES, seed=SEED, prizes=["x"], boards=boards_for(1), **patterns
+        )
+        assert "patterns" not in fragment
+
+
+@pytest.mark.parametrize(
+    ("prizes", "patterns", "message"),
+    [
+        (["mine"], "", "'mine' is not a bingo prize"),
+        (["mine"], "mine=Mine=1", "is not a bingo prize"),
+        (["line"], "line", "is a built-in pattern's code"),
+        (["line"], "line=Any line=0000001", "is not a bingo prize"),
+        (["mine"], f"{MINE.to_text()},{MINE.to_text()}", "two prizes have the code 'mine'"),
+        (["line"], MINE.to_text(), "mine are defined but not played"),
+        (["mine"], MINE.to_text() + ",", "is not a bingo prize"),
+    ],
+)
+def test_bad_custom_prizes_are_refused(prizes, patterns, message):
+    with pytest.raises(VerifyLinkError, match=message):
+        verify_fragment(
+            rules=BINGO_RULES, seed=SEED, prizes=prizes, boards=boards_for(1), patterns=patterns
+        )
+
+
+def test_a_game_without_custom_prizes_has_no_key_for_them():
+    with pytest.raises(VerifyLinkError, match="has no field patterns"):
+        verify_fragment(
+            rules=RULES["loteria"],
+            seed=SEED,
+            prizes=["line"],
+            boards=boards_for(1),
+            patterns=MINE.to_text(),
+        )
+
+
+def test_a_custom_prize_cannot_take_a_known_code_whatever_the_game_reads():
+    """The link's own guard, for a game whose reader would let it through."""
+    toy = LinkRules(
+        kind="toy",
+        prize_codes=frozenset({"a", "b"}),
+        most_boards=1,
+        total_calls=10,
+        deal_limit=10,
+        custom_prizes=CustomPrizes("extra", lambda text: text.partition(":")[0]),
+    )
+    fragment = verify_fragment(rules=toy, seed=SEED, prizes=["c", "a"], boards=[], extra="c:x")
+    assert fragment.endswith("&prizes=c,a&extra=c%3Ax")
+    with pytest.raises(VerifyLinkError, match="takes the code of a built-in prize"):
+        verify_fragment(rules=toy, seed=SEED, prizes=["a"], boards=[], extra="a:x")

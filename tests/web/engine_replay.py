@@ -10,8 +10,11 @@ once, with the first of their boards that completes it (``judge`` tries a player
 order; a second claim on a prize they hold is "you already won"), and a ticket that won a full
 house cannot win another (``eligible_boards``). Valid claims on the same call share the prize.
 
-Nothing here is a port of the page: the verdicts come from ``LoteriaGame.check`` and
-``HousieGame.check``.
+Bingo plays its patterns one at a time as Lotería does (``BingoGame.claimable_codes``,
+``award_prize``), a player winning each once with the first of their cards that completes it.
+
+Nothing here is a port of the page: the verdicts come from ``LoteriaGame.check``,
+``HousieGame.check`` and ``BingoGame.judge``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.verify_link import CustomPrizes, LinkRules
+from engine.bingo import MAX_CARDS, BingoGame, Card, cards_at
+from engine.bingo import Pattern as BingoPattern
 from engine.housie import HousieGame, Prize, Ticket, tickets_at
 from engine.loteria import LoteriaGame, Pattern, Tabla, tablas_at
 
@@ -109,6 +115,54 @@ def housie_replay(
                     awarded_now = True
                     break
     return [won.get(prize, Win(prize, None, ())) for prize in prizes]
+
+
+def bingo_replay(
+    seed: bytes, patterns: Sequence[BingoPattern], players: Sequence[Sequence[int]], calls: int
+) -> list[Win]:
+    """Bingo: each player's cards claim the pattern being played at every call."""
+    last = max((deal for held in players for deal in held), default=-1)
+    cards: list[Card] = cards_at(seed, 0, last + 1) if last >= 0 else []
+    game = BingoGame.new(seed, patterns)
+    won: dict[str, Win] = {}
+    for call in range(1, calls + 1):
+        if game.is_over:
+            break
+        game, _ = game.next_call()
+        while not game.is_over:
+            (prize,) = game.claimable_codes
+            winners = _first_valid_boards(
+                players,
+                lambda deal, now=game, prize=prize: now.judge(cards[deal], prize, now.called).valid,
+            )
+            if not winners:
+                break  # nobody holds it yet: the patterns after it wait
+            won[prize] = Win(prize, call, winners)
+            game = game.award_prize(prize)
+    return [won.get(p.code, Win(p.code, None, ())) for p in patterns]
+
+
+def _read_custom_pattern(text: str) -> str:
+    if "=" not in text:
+        raise ValueError(f"{text!r} is a built-in pattern's code, not a custom pattern")
+    return BingoPattern.from_text(text).code
+
+
+# What Bingo's link may carry, from its engine: its cog's ``link_rules`` (``CallingBase``'s, with
+# its custom patterns under ``patterns``) until that cog is merged. A player holds one card.
+BINGO_RULES = LinkRules(
+    kind="bingo",
+    prize_codes=frozenset(BingoGame.every_prize_code),
+    most_boards=1,
+    total_calls=BingoGame.total_calls,
+    deal_limit=MAX_CARDS,
+    custom_prizes=CustomPrizes("patterns", _read_custom_pattern),
+)
+
+
+def bingo_patterns_field(patterns: Sequence[BingoPattern]) -> str:
+    """The link's ``patterns`` value: each custom pattern's text form, comma-separated."""
+    return ",".join(p.to_text() for p in patterns if not p.is_builtin)
 
 
 def _first_valid_boards(

@@ -5,16 +5,29 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import os
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pytest
 
+from bot.render.bingo.words import PATTERN_NAMES
 from bot.verify_link import verify_fragment
 from cogs.housie import Housie
 from cogs.loteria import Loteria
+from engine.bingo import (
+    CARD_ARRANGEMENTS,
+    PATTERN_BOOK,
+    _card_from,
+    call_name,
+    cards_at,
+    placements,
+)
+from engine.bingo import Pattern as BingoPattern
+from engine.bingo import check_claim as check_bingo_claim
 from engine.errors import GameError
 from engine.fairness import DEAL_LABEL, DRAW_LABEL, SeededRandom, commitment, draw_order
 from engine.housie import (
@@ -42,7 +55,14 @@ from engine.loteria import (
 )
 from tests.engine import test_strip_vector as vector
 from tests.engine.test_fairness import VECTOR_54, VECTOR_90, VECTOR_SEED
-from tests.web.engine_replay import deal_positions, housie_replay, loteria_replay
+from tests.web.engine_replay import (
+    BINGO_RULES,
+    bingo_patterns_field,
+    bingo_replay,
+    deal_positions,
+    housie_replay,
+    loteria_replay,
+)
 
 
 def seed_for(*parts: object) -> bytes:
@@ -576,7 +596,7 @@ def test_the_page_refuses_the_prize_lists_the_engine_refuses(engine_page):
 @pytest.mark.parametrize(
     ("fields", "problem"),
     [
-        ({"game": "bingo"}, "game-bad"),
+        ({"game": "dominoes"}, "game-bad"),
         ({"seed": ""}, "seed-missing"),
         ({"seed": "zz" * 32}, "seed-not-hex"),
         ({"seed": "ab" * 31}, "seed-length"),
@@ -612,3 +632,352 @@ def test_both_languages_have_every_message(engine_page):
     messages = engine_page.evaluate("GamenightVerify.TEXT")
     assert set(messages["en"]) == set(messages["es"])
     assert all(text.strip() for language in messages.values() for text in language.values())
+
+
+# ----------------------------------------------------------------------------------------- Bingo
+
+BINGO_VECTOR_CARD = "3.12.6.1.10.25.24.29.30.19.39.44.*.38.37.52.58.54.48.55.64.68.61.66.71"
+BINGO_VECTOR_CALLS = ("I-19", "G-59", "O-69", "I-17", "G-51", "O-73", "B-9", "I-27", "B-1", "G-54")
+BINGO_VECTOR_SEED = bytes(range(32))
+
+
+def test_the_documented_bingo_vectors(engine_page):
+    found = engine_page.evaluate(
+        """async (seed) => {
+            const E = GamenightEngine;
+            return {
+                card: E.cardState((await E.dealCards(seed, 1))[0]),
+                calls: (await E.drawOrder(seed, 75)).slice(0, 10).map(E.callName),
+                arrangements: String(E.CARD_ARRANGEMENTS),
+            };
+        }""",
+        BINGO_VECTOR_SEED.hex(),
+    )
+    assert found["card"] == BINGO_VECTOR_CARD == cards_at(BINGO_VECTOR_SEED, 0)[0].to_state()
+    assert tuple(found["calls"]) == BINGO_VECTOR_CALLS
+    assert tuple(map(call_name, draw_order(BINGO_VECTOR_SEED, 75)[:10])) == BINGO_VECTOR_CALLS
+    assert int(found["arrangements"]) == (15 * 14 * 13 * 12 * 11) ** 4 * (15 * 14 * 13 * 12)
+    # docs/FAIRNESS.md writes the same (its lines wrap anywhere).
+    doc = Path(__file__).resolve().parents[2] / "docs" / "FAIRNESS.md"
+    text = " ".join(doc.read_text(encoding="utf-8").split())
+    assert f"`{BINGO_VECTOR_CARD}`" in text
+    assert f"`{', '.join(BINGO_VECTOR_CALLS)}`" in text
+    assert f"= {found['arrangements']} (about 2^88.8)" in text
+    assert f"{math.log2(int(found['arrangements'])):.1f}" == "88.8"
+
+
+def test_bingo_cards_match_on_many_seeds(engine_page):
+    cases = [(seed_for("cards", i), count) for i, count in enumerate((1, 2, 9, 60, 200, 200, 600))]
+    found = engine_page.evaluate(
+        """async (cases) => {
+            const out = [];
+            for (const [seed, count] of cases) {
+                out.push((await GamenightEngine.dealCards(seed, count)).map(GamenightEngine.cardState));
+            }
+            return out;
+        }""",
+        [[seed.hex(), count] for seed, count in cases],
+    )
+    for (seed, count), cards in zip(cases, found, strict=True):
+        assert cards == [card.to_state() for card in cards_at(seed, 0, count)]
+
+
+def test_a_card_from_one_integer_is_the_engines(engine_page):
+    """The mixed-radix reading, at its edges too (the first and last integers, every digit's
+    carry)."""
+    last = CARD_ARRANGEMENTS - 1
+    rng = random.Random(7)
+    values = [0, 1, 14, 15, 15 * 14, 10**20, last, *(rng.randrange(last + 1) for _ in range(40))]
+    found = engine_page.evaluate(
+        """(values) => values.map((v) => GamenightEngine.cardState(GamenightEngine.cardFrom(BigInt(v))))""",
+        [str(v) for v in values],
+    )
+    assert found == [_card_from(v).to_state() for v in values]
+    assert _card_from(0).to_state() == (
+        "1.2.3.4.5.16.17.18.19.20.31.32.*.33.34.46.47.48.49.50.61.62.63.64.65"
+    )
+
+
+def test_the_page_pattern_book_is_the_engines(engine_page):
+    found = engine_page.evaluate(
+        "({book: GamenightEngine.BINGO_BOOK, names: GamenightVerify.BINGO_PRIZES})"
+    )
+    assert found["book"] == {code: list(p.masks) for code, p in PATTERN_BOOK.items()}
+    assert list(found["book"]) == list(PATTERN_BOOK)  # the same order: the help text's
+    assert found["names"] == {
+        code: {"en": en, "es": es} for code, (en, es) in PATTERN_NAMES.items()
+    }
+    assert all(found["names"][code]["en"] == p.name for code, p in PATTERN_BOOK.items())
+
+
+def test_placements_match_the_engines(engine_page):
+    rng = random.Random(29)
+    drawings = [rng.randrange(1, 1 << 25) & rng.randrange(1, 1 << 25) for _ in range(60)]
+    drawings += [1, 1 << 24, 0b11, 1 << 12, (1 << 25) - 1]
+    drawings = [d for d in drawings if d]
+    cases = [(d, r, a) for d in drawings for r in (False, True) for a in (False, True)]
+    found = engine_page.evaluate(
+        "(cases) => cases.map(([m, r, a]) => GamenightEngine.placements(m, r, a))", cases
+    )
+    for (mask, rotations, anywhere), masks in zip(cases, found, strict=True):
+        assert masks == list(placements(mask, rotations=rotations, anywhere=anywhere))
+
+
+CUSTOM_TEXTS_ACCEPTED = [
+    BingoPattern.custom("arrow", "Arrow", 0b1110_0000_1_00000_00000_00100, rotations=True),
+    BingoPattern.custom("stamp-4", "Stamp & co. #4 ñ", 0b11 | 0b11 << 5, anywhere=True),
+    BingoPattern.custom("0", "x" * 40, 1 << 24),
+    BingoPattern.custom("a_b", "Éclair 🎉", (1 << 25) - 1, rotations=True, anywhere=True),
+    BingoPattern("centre-and-one", "Centre + one".replace("+", "and"), (1 << 12 | 1, 1 << 12 | 2)),
+]
+CUSTOM_TEXTS_REFUSED = {
+    "my=My=": "pattern-form",
+    "my=My": "pattern-form",
+    "my=My=0000001=x": "pattern-form",
+    "my=My=1": "pattern-form",
+    "my=My=00000001": "pattern-form",
+    "my=My=000000G": "pattern-form",
+    "my=My=000000A": "pattern-form",
+    "my=My=0000001+": "pattern-form",
+    "my=My=0000001 ": "pattern-form",
+    "My=My=0000001": "pattern-code",
+    "=My=0000001": "pattern-code",
+    "_my=My=0000001": "pattern-code",
+    "my.x=My=0000001": "pattern-code",
+    ("a" * 33) + "=My=0000001": "pattern-code",
+    "my==0000001": "pattern-name",
+    "my= My=0000001": "pattern-name",
+    "my=My =0000001": "pattern-name",
+    "my=" + "x" * 41 + "=0000001": "pattern-name",
+    "my=My/X=0000001": "pattern-name",
+    "my=A\tB=0000001": "pattern-name",
+    "my=A\u200bB=0000001": "pattern-name",
+    "my=My=0000000": "pattern-mask",
+    "my=My=0001000": "pattern-mask",  # the free centre alone
+    "my=My=2000000": "pattern-mask",  # past cell 24
+    "my=My=0000002+0000001": "pattern-mask",
+    "my=My=0000001+0000001": "pattern-mask",
+    "line=Any line=0000001": "pattern-builtin",
+    PATTERN_BOOK["corners"].code + "=Four corners=" + f"{PATTERN_BOOK['corners'].masks[0]:07x}": (
+        "pattern-builtin"
+    ),
+}
+
+
+def test_custom_pattern_texts_are_read_as_the_engine_reads_them(engine_page):
+    texts = [p.to_text() for p in CUSTOM_TEXTS_ACCEPTED] + list(CUSTOM_TEXTS_REFUSED)
+    found = engine_page.evaluate(
+        """(texts) => texts.map((text) => {
+            try { const p = GamenightEngine.readPattern(text); return [p.code, p.name, p.masks]; }
+            catch (error) { return error.key || error.message; }
+        })""",
+        texts,
+    )
+    for pattern, got in zip(CUSTOM_TEXTS_ACCEPTED, found, strict=False):
+        assert got == [pattern.code, pattern.name, list(pattern.masks)]
+        assert BingoPattern.from_text(pattern.to_text()) == pattern
+    for (text, key), got in zip(
+        CUSTOM_TEXTS_REFUSED.items(), found[len(CUSTOM_TEXTS_ACCEPTED) :], strict=True
+    ):
+        assert got == key, text
+        with pytest.raises(GameError):  # the engine refuses it too
+            BingoPattern.from_text(text)
+
+
+def random_custom_pattern(rng: random.Random, code: str) -> BingoPattern:
+    # Two cells at least: one cell moved anywhere would also sit on the free centre alone, a
+    # placement the engine refuses.
+    cells = rng.sample([c for c in range(25) if c != 12], rng.randint(2, 9))
+    return BingoPattern.from_cells(
+        code,
+        f"Custom {code}",
+        cells,
+        rotations=rng.random() < 0.5,
+        anywhere=rng.random() < 0.5,
+    )
+
+
+def test_bingo_deals_and_pattern_marks_match(engine_page):
+    rng = random.Random(75)
+    customs = [random_custom_pattern(rng, f"c{i}") for i in range(6)]
+    patterns = [*PATTERN_BOOK.values(), *customs]
+    games = [
+        {
+            "game": "bingo",
+            "seed": seed_for("bingo marks", players).hex(),
+            "prizes": ",".join(p.code for p in patterns),
+            "patterns": bingo_patterns_field(patterns),
+            "boards": f"1*{players}",
+        }
+        for players in (1, 18, 40, 60)
+    ]
+    results = verify_games(engine_page, games)
+    compared = 0
+    for game, result in zip(games, results, strict=True):
+        seed = bytes.fromhex(game["seed"])
+        order = draw_order(seed, 75)
+        assert tuple(result["order"]) == order
+        dealt = cards_at(seed, 0, len(result["boards"]))
+        for board, card in zip(result["boards"], dealt, strict=True):
+            assert board["state"] == card.to_state()
+            for pattern in patterns:
+                expected = first_call(
+                    order,
+                    lambda called, p=pattern, c=card: check_bingo_claim(c, called, p).valid,
+                )
+                assert board["completions"][pattern.code] == expected, (pattern, card)
+                compared += 1
+    assert compared == 23 * (1 + 18 + 40 + 60)
+
+
+def random_bingo_game(
+    rng: random.Random,
+) -> tuple[dict[str, str], list[BingoPattern], list[int]]:
+    holders = [-rng.randint(1, 3) if rng.random() < 0.1 else 1 for _ in range(rng.randint(1, 40))]
+    if all(count < 0 for count in holders):
+        holders.append(1)
+    patterns = rng.sample(list(PATTERN_BOOK.values()), rng.randint(0, 4))
+    patterns += [random_custom_pattern(rng, f"mine-{i}") for i in range(rng.randint(0, 3))]
+    if not patterns:
+        patterns = [PATTERN_BOOK["line"]]
+    rng.shuffle(patterns)
+    if rng.random() < 0.3:  # a pattern hardly ever won early, played first: it holds the rest
+        patterns = [PATTERN_BOOK["blackout"], *(p for p in patterns if p.code != "blackout")]
+    fields = {
+        "game": "bingo",
+        "seed": rng.randbytes(32).hex(),
+        "prizes": ",".join(p.code for p in patterns),
+        "calls": str(rng.randint(5, 75)),
+        "boards": ",".join(str(count) for count in holders),
+    }
+    if any(not p.is_builtin for p in patterns):
+        fields["patterns"] = bingo_patterns_field(patterns)
+    return fields, patterns, holders
+
+
+def test_bingo_earliest_wins_are_the_engines_game_on_many_seeds(engine_page):
+    """Random Bingo games, built-in and custom patterns, against the engine's replay (every
+    card claiming the pattern played at every call); GAMENIGHT_VERIFY_SEED=<hex> replays a run."""
+    run_seed = os.environ.get("GAMENIGHT_VERIFY_SEED") or secrets.token_hex(8)
+    rng = random.Random(run_seed)
+    cases = [random_bingo_game(rng) for _ in range(40)]
+    results = verify_games(engine_page, [fields for fields, _, _ in cases])
+    won = held_back = 0
+    for (fields, patterns, holders), result in zip(cases, results, strict=True):
+        expected = bingo_replay(
+            bytes.fromhex(fields["seed"]), patterns, deal_positions(holders), int(fields["calls"])
+        )
+        assert result["earliest"] == [win.as_page() for win in expected], (
+            f"GAMENIGHT_VERIFY_SEED={run_seed}: {fields}"
+        )
+        won += sum(win.call is not None for win in expected)
+        held_back += any(
+            win.call is None
+            and any(
+                b["player"] is not None and b["completions"][later.code] <= int(fields["calls"])
+                for b in result["boards"]
+                for later in patterns[index + 1 :]
+            )
+            for index, win in enumerate(expected)
+        )
+    assert won, f"no pattern was won (GAMENIGHT_VERIFY_SEED={run_seed})"
+    assert held_back, f"no game held a pattern back (GAMENIGHT_VERIFY_SEED={run_seed})"
+
+
+def test_cards_completing_on_the_same_call_share_the_pattern(engine_page):
+    """The bot's rule beside the engine's, seen once: every player whose card completes the
+    pattern on the same call shares it."""
+    for attempt in range(200):
+        seed = seed_for("share", attempt)
+        holders = [1] * 12
+        expected = bingo_replay(seed, [PATTERN_BOOK["corners"]], deal_positions(holders), 75)
+        if len(expected[0].deals) > 1:
+            break
+    else:
+        pytest.fail("no seed of 200 had two players sharing the corners")
+    fields = {"game": "bingo", "seed": seed.hex(), "prizes": "corners", "boards": "1*12"}
+    (result,) = verify_games(engine_page, [fields])
+    assert result["earliest"] == [win.as_page() for win in expected]
+    assert len(result["earliest"][0]["deals"]) > 1
+
+
+def bingo_link_refuses(prizes: str, patterns: str) -> bool:
+    """Whether the link's writer refuses this prize list with these custom patterns."""
+    try:
+        verify_fragment(
+            rules=BINGO_RULES,
+            seed=seed_for("prizes"),
+            prizes=prizes.split(","),
+            boards=[],
+            patterns=patterns,
+        )
+    except ValueError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("prizes", "patterns", "problem"),
+    [
+        ("line,jackpot", "", "prizes-bad"),
+        ("line,line", "", "prizes-repeat"),
+        ("mine", "", "prizes-bad"),  # a custom code without its pattern
+        ("mine", "mine=Mine=0000001,mine=Mine=0000002", "patterns-repeat"),
+        ("line", "mine=Mine=0000001", "patterns-unused"),
+        ("mine", "mine=Mine=1", "pattern-form"),
+        ("mine", "mine=Mine=0001000", "pattern-mask"),
+        ("line", "line=Line=0000001", "pattern-builtin"),
+        ("mine", "Mine=Mine=0000001", "pattern-code"),
+        ("mine", "mine=Mine/2=0000001", "pattern-name"),
+        ("mine", "mine=Mine=0000001,", "pattern-form"),
+    ],
+)
+def test_bad_bingo_prizes_and_patterns_are_refused_as_the_link_refuses_them(
+    engine_page, prizes, patterns, problem
+):
+    found = engine_page.evaluate(
+        """async (fields) => {
+            try { await GamenightVerify.verifyGame(fields); return null; }
+            catch (error) { return error.key || error.message; }
+        }""",
+        {"game": "bingo", "seed": "00" * 32, "prizes": prizes, "patterns": patterns, "boards": "1"},
+    )
+    assert found == problem
+    assert bingo_link_refuses(prizes, patterns)
+    messages = engine_page.evaluate("GamenightVerify.TEXT")
+    assert problem in messages["en"]
+    assert problem in messages["es"]
+
+
+def test_good_bingo_prizes_are_accepted_by_both(engine_page):
+    mine = BingoPattern.custom("mine", "Mine & yours", 0b11111, rotations=True)
+    for prizes, patterns in [
+        ("line", ""),
+        ("blackout,line,x", ""),
+        ("mine", mine.to_text()),
+        ("x,mine,blackout", mine.to_text()),
+    ]:
+        found = engine_page.evaluate(
+            """async (fields) => {
+                try { await GamenightVerify.verifyGame(fields); return null; }
+                catch (error) { return error.key || error.message; }
+            }""",
+            {"game": "bingo", "seed": "00" * 32, "prizes": prizes, "patterns": patterns},
+        )
+        assert found is None
+        assert not bingo_link_refuses(prizes, patterns)
+
+
+@pytest.mark.parametrize(
+    ("boards", "problem"),
+    [("2", "boards-too-many"), ("1*10001", "boards-limit"), ("1,x", "boards-bad")],
+)
+def test_bingo_deals_the_engine_cannot_are_refused(engine_page, boards, problem):
+    found = engine_page.evaluate(
+        """async (fields) => {
+            try { await GamenightVerify.verifyGame(fields); return null; }
+            catch (error) { return error.key || error.message; }
+        }""",
+        {"game": "bingo", "seed": "00" * 32, "prizes": "line", "boards": boards},
+    )
+    assert found == problem

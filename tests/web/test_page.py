@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -13,11 +14,15 @@ from playwright.sync_api import Browser, Page
 from bot.verify_link import page_path, verify_fragment, verify_url
 from cogs.housie import Housie
 from cogs.loteria import Loteria
+from engine.bingo import FREE_CELL, PATTERN_BOOK, call_name, cards_at
+from engine.bingo import Pattern as BingoPattern
+from engine.bingo import check_claim as check_bingo_claim
 from engine.fairness import commitment, draw_order
 from engine.housie import Prize, check_prize, encode_ticket_code, tickets_at
 from engine.loteria import DECKS, Pattern, check_claim, tablas_at
 from tests.engine import test_strip_vector as vector
 from tests.engine.test_fairness import VECTOR_54, VECTOR_SEED
+from tests.web.engine_replay import BINGO_RULES, bingo_patterns_field, bingo_replay
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -99,6 +104,29 @@ def housie_link(**changes: object) -> str:
         "calls": 74,
         "game_id": 13,
         "language": "es",
+    }
+    values.update(changes)
+    return verify_url(None, verify_fragment(**values))  # type: ignore[arg-type]
+
+
+ARROW = BingoPattern.custom(
+    "arrow", "Flecha de Ana", 0b00100_01110_10101_00100_00100, rotations=True
+)
+
+
+def bingo_link(**changes: object) -> str:
+    # Nine players, one card each; three who left between the third and the fourth.
+    boards = [(1, 0), (2, 1), (3, 2), *((4 + i, 6 + i) for i in range(6))]
+    patterns = changes.pop("patterns", [PATTERN_BOOK["line"], ARROW, PATTERN_BOOK["blackout"]])
+    values: dict[str, object] = {
+        "rules": BINGO_RULES,
+        "seed": SEED,
+        "prizes": [p.code for p in patterns],  # type: ignore[attr-defined]
+        "patterns": bingo_patterns_field(patterns),  # type: ignore[arg-type]
+        "boards": boards,
+        "calls": 70,
+        "game_id": 29,
+        "language": "en",
     }
     values.update(changes)
     return verify_url(None, verify_fragment(**values))  # type: ignore[arg-type]
@@ -291,7 +319,7 @@ VERDICTS = {
 
 
 @pytest.mark.parametrize(("language", "verified"), sorted(VERDICTS))
-@pytest.mark.parametrize("link", [loteria_link, housie_link])
+@pytest.mark.parametrize("link", [loteria_link, housie_link, bingo_link])
 def test_the_verdict_comes_first_on_a_phone(open_page, link, language, verified):
     changes = {"language": language}
     if verified == "mismatch":
@@ -617,3 +645,209 @@ def test_the_page_ships_next_to_its_scripts():
     assert "https://" not in html
     assert 'src="verify-engine.js"' in html
     assert 'src="verify.js"' in html
+
+
+# ----------------------------------------------------------------------------------------- Bingo
+
+BINGO_VECTOR_CARD = "3.12.6.1.10.25.24.29.30.19.39.44.*.38.37.52.58.54.48.55.64.68.61.66.71"
+BINGO_VECTOR_CALLS = ["I-19", "G-59", "O-69", "I-17", "G-51", "O-73", "B-9", "I-27", "B-1", "G-54"]
+
+
+def card_cells(page: Page, deal: int) -> list[list[str]]:
+    return page.locator(f"article.board[data-deal='{deal}'] tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.querySelector('.number').textContent))"
+    )
+
+
+def test_a_bingo_link_shows_the_documented_vectors(open_page):
+    page = open_page(bingo_link(seed=bytes(range(32)), boards=[(1, 0)], calls=10))
+    assert wait_verified(page) == "yes"
+    assert page.inner_text(".game-name") == "Bingo #29"
+    board = page.locator("article.board[data-deal='0']")
+    assert board.get_attribute("data-state") == BINGO_VECTOR_CARD
+    headers = board.locator("thead th span[aria-hidden]").all_inner_texts()
+    assert headers == list("BINGO")
+    card = cards_at(bytes(range(32)), 0)[0]
+    expected = [
+        ["FREE" if cell == FREE_CELL else str(card.numbers[cell]) for cell in range(r, r + 5)]
+        for r in range(0, 25, 5)
+    ]
+    assert card_cells(page, 0) == expected
+    assert [row[0] for row in expected] == ["3", "12", "6", "1", "10"]  # the vector's B column
+    calls = page.eval_on_selector_all(
+        "#calls-title ~ ol.calls li", "els => els.map(e => e.textContent)"
+    )
+    assert calls == BINGO_VECTOR_CALLS
+    # Called cells say when, in words too; the free centre is marked from the start.
+    out = draw_order(bytes(range(32)), 75)[:10]
+    called = board.locator("td.called .number").all_inner_texts()
+    assert called == [
+        "FREE" if cell == FREE_CELL else str(n)
+        for cell, n in enumerate(card.numbers)
+        if cell == FREE_CELL or n in out
+    ]
+    assert "1" in called  # B-1, the 9th call, is on the card
+    b1 = board.locator("td.called", has_text="called at call 9")
+    assert b1.locator(".number").inner_text() == "1"
+
+
+def test_a_bingo_game_with_a_custom_pattern_in_spanish_on_a_phone(open_page, screenshot_dir):
+    page = open_page(bingo_link(language="es"), viewport=PHONE)
+    assert wait_verified(page) == "yes"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    order = draw_order(SEED, 75)
+    cards = cards_at(SEED, 0, 12)
+    shown = page.eval_on_selector_all(
+        "article.board", "els => els.map(e => Number(e.dataset.deal))"
+    )
+    assert shown == [0, 1, 2, *range(6, 12)]
+    patterns = [PATTERN_BOOK["line"], ARROW, PATTERN_BOOK["blackout"]]
+    for deal in shown:
+        assert page.get_attribute(f"article.board[data-deal='{deal}']", "data-state") == (
+            cards[deal].to_state()
+        )
+        marks = marks_of(page, deal)
+        for pattern in patterns:
+            done = first_call(
+                order, lambda c, p=pattern, card=cards[deal]: check_bingo_claim(card, c, p).valid
+            )
+            assert marks[pattern.code] == (str(done) if done <= 70 else "")
+    caption = page.inner_text("article.board[data-deal='7'] caption")
+    assert caption == "Cartón 8 · jugador 5"  # as its picture prints it: CARTÓN 8
+    wins = bingo_replay(SEED, patterns, [[deal] for deal in shown], 70)
+    rows = page.eval_on_selector_all(
+        "#prizes-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    names = ["Cualquier línea", "Flecha de Ana", "Cartón lleno"]
+    assert [row[0] for row in rows] == names
+    for row, win in zip(rows, wins, strict=True):
+        if win.call is None:
+            assert row[1].startswith(("ningún tablero", "nadie lo ganó"))
+        else:
+            assert row[1] == f"cantada {win.call}"
+            assert row[2] == "; ".join(
+                f"Cartón {deal + 1} · jugador {shown.index(deal) + 1}" for deal in win.deals
+            )
+    assert wins[0].call is not None  # the game this test shows has a winner to show
+    assert "Flecha de Ana (vale de 4 formas)" in page.inner_text("#custom-patterns")
+    assert page.inner_text("#calls-title ~ ol.calls li") == call_name(order[0])
+    page.screenshot(path=str(screenshot_dir / "bingo-es-phone.png"), full_page=True)
+
+
+def test_a_bingo_player_finds_their_card_by_its_number_or_its_numbers(open_page):
+    page = open_page(bingo_link(seed=bytes(range(32))))
+    wait_verified(page)
+    assert page.inner_text("label[for='f-find']") == "Find your card by its number or its numbers"
+    # "CARD 8" on a picture: the card at deal position 7, as a tabla's number.
+    assert find(page, "CARD 8") == "Found: Card 8 · player 5. It is highlighted below."
+    assert found_boards(page) == [7]
+    assert find(page, "2") == "Found: Card 2 · player 2. It is highlighted below."
+    assert found_boards(page) == [1]
+    assert (
+        find(page, "5") == "Card 5 (a player who left) went to a player who left: it is not shown."
+    )
+    assert find(page, "13") == "This game has no card 13: its cards are numbered 1 to 12."
+    # Numbers on the card: the vector card's B column, typed as people type.
+    assert find(page, "3, 12 6") == "Found: Card 1 · player 1. It is highlighted below."
+    assert found_boards(page) == [0]
+    assert in_view(page, "article.board.found")
+    left = cards_at(bytes(range(32)), 3)[0]
+    assert find(page, " ".join(str(n) for n in left.numbers if n)) == (
+        "Card 4 (a player who left) went to a player who left: it is not shown."
+    )
+    on_no_card = next(
+        (n, m)
+        for n in range(1, 16)
+        for m in range(16, 31)
+        if not any({n, m} <= set(c.numbers) for c in cards_at(bytes(range(32)), 0, 12))
+    )
+    assert find(page, f"{on_no_card[0]} {on_no_card[1]}") == (
+        f"No card of this game holds {on_no_card[0]} {on_no_card[1]}: check that they were typed"
+        " right."
+    )
+    assert find(page, "3 99") == "Bingo numbers go from 1 to 75: 99 is not one."
+    assert find(page, "tabla tres").startswith("A card is found by the number printed")
+    assert found_boards(page) == []
+    find(page, "3 12 6")
+    page.click("button[data-lang='es']")
+    assert found_boards(page) == [0]
+    assert page.inner_text("#find-result").startswith("Encontrado: Cartón 1 · jugador 1.")
+
+
+@pytest.mark.parametrize(
+    ("patterns", "english", "spanish"),
+    [
+        (
+            "arrow=Flecha=1",
+            "Custom pattern arrow=Flecha=1 is not written as code=name=cells+cells…",
+            "El patrón propio arrow=Flecha=1 no está escrito como",
+        ),
+        (
+            "arrow=Flecha=0001000",
+            "Custom pattern arrow=Flecha=0001000: each of its ways must mark a cell",
+            "Patrón propio arrow=Flecha=0001000: cada una de sus formas",
+        ),
+        (
+            "line=Flecha=0000001",
+            "Custom pattern line=Flecha=0000001 takes the code of a built-in pattern.",
+            "El patrón propio line=Flecha=0000001 usa el código de un patrón incorporado.",
+        ),
+    ],
+)
+def test_a_link_with_a_malformed_custom_pattern_is_refused(open_page, patterns, english, spanish):
+    link = bingo_link()
+    start = link.index("&patterns=") + len("&patterns=")
+    end = link.index("&", start)
+    edited = link[:start] + quote(patterns, safe="") + link[end:]
+    page = open_page(edited)
+    assert wait_verified(page) == "error"
+    assert page.inner_text("#problem").startswith(english)
+    assert page.locator("#results").is_hidden()
+    assert page.locator("#verdict").is_hidden()
+    page.click("button[data-lang='es']")
+    page.click("#verify")  # the form kept the link's values
+    page.wait_for_function(
+        "text => document.getElementById('problem').textContent.startsWith(text)", arg=spanish
+    )
+
+
+def test_a_bingo_link_after_another_games_in_the_same_tab(open_page):
+    page = open_page(loteria_link())
+    wait_verified(page)
+    assert page.locator("#patterns-field").is_hidden()
+    assert follow(page, bingo_link(game_id=30)) == "yes"
+    assert page.inner_text(".game-name") == "Bingo #30"
+    assert page.input_value("#f-game") == "bingo"
+    assert page.locator("#patterns-field").is_visible()
+    assert page.locator("#deck-field").is_hidden()
+    assert page.input_value("#f-patterns") == ARROW.to_text()
+    states = page.eval_on_selector_all("article.board", "els => els.map(e => e.dataset.state)")
+    cards = cards_at(SEED, 0, 12)
+    assert states == [cards[deal].to_state() for deal in (0, 1, 2, *range(6, 12))]
+    # Back to a game without custom patterns: the field empties.
+    assert follow(page, bingo_link(patterns=[PATTERN_BOOK["x"]], game_id=31)) == "yes"
+    assert page.input_value("#f-patterns") == ""
+    assert page.inner_text("#prizes-table tbody th") == "X"
+
+
+def test_a_bingo_game_typed_by_hand(open_page):
+    page = open_page(page_path().as_uri())
+    page.select_option("#f-game", "bingo")
+    assert page.locator("#patterns-field").is_visible()
+    assert "blackout" in page.inner_text("#h-prizes")
+    page.fill("#f-seed", SEED.hex())
+    page.fill("#f-prizes", "corners, ARROW")
+    page.fill("#f-patterns", ARROW.to_text())
+    page.fill("#f-boards", "1*4")
+    page.click("#verify")
+    assert wait_verified(page) == "yes"
+    states = page.eval_on_selector_all("article.board", "els => els.map(e => e.dataset.state)")
+    assert states == [c.to_state() for c in cards_at(SEED, 0, 4)]
+    fragment = page.evaluate("location.hash")
+    assert "game=bingo" in fragment
+    assert "patterns=arrow%3DFlecha+de+Ana%3D" in fragment  # a space is + in a form's encoding
+    # The link the form wrote reads back the same.
+    again = open_page(page_path().as_uri() + fragment)
+    assert wait_verified(again) == "yes"
+    assert again.input_value("#f-patterns") == ARROW.to_text()
+    assert again.input_value("#f-prizes") == "corners, ARROW"
