@@ -4,6 +4,7 @@ bot holds of each game in memory."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import functools
 import logging
@@ -94,7 +95,7 @@ def _add_claims_option(start: app_commands.Command[Any, ..., Any]) -> None:
         return await game_start(cog, interaction, *args, **options)
 
     start._callback = start_with_claims
-    start._params[CLAIMS_OPTION] = _claims_option._params[CLAIMS_OPTION]
+    start._params[CLAIMS_OPTION] = copy.copy(_claims_option._params[CLAIMS_OPTION])
 
 
 class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):

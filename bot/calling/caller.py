@@ -433,7 +433,8 @@ class CallerCog(RecapCog[GameT, CheckT]):
         claimed win is announced, naming everyone who shares it, with the first winning boards'
         pictures. Each message has its nonce, so a post repeated after a crash is one post."""
         won: dict[str, list[WinnerRow]] = {}
-        for winner in await self.storage.winners(game.id):
+        held = self.live_game(game.id).winners  # (kept current by the wins this bot stores)
+        for winner in held if held is not None else await self.storage.winners(game.id):
             if winner.step == seq:
                 won.setdefault(winner.prize, []).append(winner)
         if not won:
