@@ -262,6 +262,15 @@ class ChannelBusyError(StorageError):
         self.existing = existing
 
 
+class RecordLimitError(StorageError):
+    """A server already holds ``limit`` records of that game's kind (``Storage.put_server_record``)."""
+
+    def __init__(self, kind: str, limit: int) -> None:
+        super().__init__(f"the server already has {limit} records of {kind}")
+        self.kind = kind
+        self.limit = limit
+
+
 class NightLimitError(StorageError):
     """A night may not be planned: the server (``scope`` "server") or the member planning it
     (``scope`` "member") already has ``limit`` nights to come."""

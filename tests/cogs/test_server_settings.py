@@ -305,6 +305,7 @@ async def test_the_options_are_offered_as_they_are_typed(emulator: Emulator, sta
 
     games = await manager.autocomplete("gamenight settings", "game", "")
     assert [(c["name"], c["value"]) for c in games] == [
+        ("Bingo", "bingo"),
         ("Housie", "housie"),
         ("Lotería", "loteria"),
     ]
@@ -342,9 +343,12 @@ async def test_the_settings_command_is_synced_with_every_games_options(
         "claims", "deck",
     ]  # fmt: skip
     prizes, deck = options["prizes"], options["deck"]
-    assert prizes["description"] == "Default prizes: a Lotería plan, or the Housie prizes to play"
+    assert prizes["description"] == (
+        "Default prizes: Bingo patterns, or a Lotería plan, or the Housie prizes to play"
+    )
     assert prizes["description_localizations"]["es-ES"] == (
-        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
+        "Premios por defecto: figuras de bingo, o un plan de Lotería, o los premios de tómbola "
+        "que se juegan"
     )
     assert deck["description"] == "The Lotería deck when the host does not choose one"
     assert deck["description_localizations"]["es-419"] == (

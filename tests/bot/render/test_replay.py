@@ -8,13 +8,14 @@ import io
 import pytest
 from PIL import Image
 
-from bot.render import housie, loteria
+from bot.render import bingo, housie, loteria
 from bot.render.replay import LAST_MS, WIN_MS, ReplayWin, render_replay, replay_plan
 from engine.fairness import draw_order
 from engine.loteria import DECKS
 
 HOUSIE_ORDER = draw_order(bytes(range(32)), 90)
 LOTERIA_ORDER = draw_order(bytes(range(32)), 54)
+BINGO_ORDER = draw_order(bytes(range(32)), 75)
 
 
 def frames_of(data: bytes) -> tuple[list[Image.Image], list[int]]:
@@ -99,6 +100,29 @@ def test_a_loteria_replay_turns_each_card_over_as_it_is_called():
             assert red is (number not in LOTERIA_ORDER[:index]), (index, number, shown)
             exact = reference.getpixel(point)
             assert sum(abs(a - b) for a, b in zip(shown, exact, strict=True)) < 60
+
+
+def test_a_bingo_replay_lights_each_number_in_its_column_as_it_is_called():
+    wins = [ReplayWin(12, "Any line", ("Ana",)), ReplayWin(75, "Blackout", ("Bo", "Cy"))]
+    rendered = render_replay(
+        lambda k: bingo.caller_board_frame(BINGO_ORDER[:k]), 75, wins, title="Bingo", game_id=5
+    )
+    frames, _ = frames_of(rendered.png)
+    plan = replay_plan(75, wins, None)
+    assert len(frames) == len(plan) == 1 + 75 + 2
+    for index in (0, 12, 13, 40):
+        calls = plan[index][0]
+        reference = bingo.caller_board_image(BINGO_ORDER[:calls])
+        assert frames[index].width == reference.width  # (the caption goes under the board)
+        for number in range(1, 76):
+            left, top = bingo.ball_origin(number)
+            point = (left + 4, top + bingo.BOARD_BALL // 2)  # (beside the digits)
+            shown, exact = frames[index].getpixel(point), reference.getpixel(point)
+            assert sum(abs(a - b) for a, b in zip(shown, exact, strict=True)) < 60, (index, number)
+    # A number lit once called: its column's colour, not paper.
+    left, top = bingo.ball_origin(BINGO_ORDER[0])
+    point = (left + 4, top + bingo.BOARD_BALL // 2)
+    assert frames[0].getpixel(point) != frames[1].getpixel(point)
 
 
 def test_a_win_outside_the_calls_is_refused():
