@@ -12,6 +12,9 @@ import pytest
 
 from bot.storage import GameStatus
 from emulator import Emulator, Fault, RateLimits
+from engine.bingo import HIGHEST_NUMBER as BINGO_NUMBERS
+from engine.bingo import cards_at, pattern_named
+from engine.bingo import check_claim as bingo_check
 from engine.fairness import draw_order
 from engine.housie import Prize, check_prize, tickets_at
 from engine.loteria import Pattern, check_claim, tablas_at
@@ -309,3 +312,36 @@ async def test_a_servers_default_and_planned_nights(emulator: Emulator, start_bo
     night = next(g for g in await bot.storage.live_games("housie") if g.channel_id == channels[3].id)
     assert night.options["claims"] == "auto"
     assert night.options["require_last"] is False
+
+
+async def test_bingo_has_automatic_claims_from_the_base(emulator: Emulator, start_bot):
+    """Bingo's files say nothing of automatic claims: the base gives its start command the
+    option, and its winners are found on the call their card completes the pattern."""
+    seed = bytes(range(32))
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    members = [guild.add_member(f"p{i}") for i in range(6)]
+    order = draw_order(seed, BINGO_NUMBERS)
+    line = pattern_named("line")
+    completions = [
+        next(n for n in range(1, BINGO_NUMBERS + 1) if bingo_check(card, order[:n], line).valid)
+        for card in cards_at(seed, 0, len(members))
+    ]
+    first = min(completions)
+    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
+    cog = bot.get_cog("Bingo")
+    lobby = await open_game(guild, channel, members, "bingo start", patterns="line", claims="auto")
+    assert "Automatic claims" in lobby.content
+    (game,) = await bot.storage.live_games("bingo")
+
+    await run_calls(cog, game.id, first - 1)
+    assert await bot.storage.winners(game.id) == []
+    await run_calls(cog, game.id, 1)
+    expected = {members[i].id for i, call in enumerate(completions) if call == first}
+    assert won(await bot.storage.winners(game.id)) == {("line", first): expected}
+    (win,) = [m for m in channel.messages if "🎉" in m.content]
+    assert f"on call {first}" in win.content
+    assert mentions(win.content) == expected
+    assert not await cog.call_next(game.id)
+    summary = next(m for m in channel.messages if "is over" in m.content)
+    assert "The bot found the winners" in summary.content
