@@ -119,7 +119,18 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "Who may start games: a role, or @everyone for everybody": (
         "Quién puede empezar partidas: un rol, o @everyone para todos"
     ),
-    "The game the interval and prizes are for": "El juego al que van el intervalo y los premios",
+    "The game the interval, prizes and claims are for": (
+        "El juego al que van el intervalo, los premios y los reclamos"
+    ),
+    # How a calling game's wins are found (every start command, schedule, /gamenight settings)
+    "claims": "reclamos",
+    "Players claim their wins, or the bot finds them after each call": (
+        "Los jugadores reclaman sus premios, o el bot los encuentra tras cada cantada"
+    ),
+    "Manual: players claim (a win slept on is lost)": (
+        "Manual: reclaman los jugadores (quien se duerme, pierde)"
+    ),
+    "Automatic: the bot finds every winner": "Automático: el bot encuentra a todos los ganadores",
     "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
     "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
@@ -457,9 +468,13 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**Zona horaria de las noches planeadas:** {zone}",
     ),
     "settings_game": (
-        "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}",
-        "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
+        "**{game}:** a call every {interval} s{interval_mark} · prizes {prizes}{prizes_mark}"
+        " · claims {claims}{claims_mark}",
+        "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}"
+        " · reclamos {claims}{claims_mark}",
     ),
+    "claims_mode_manual": ("manual", "manuales"),
+    "claims_mode_auto": ("automatic", "automáticos"),
     "settings_builtin": (" (default)", " (por defecto)"),
     "settings_no_near_misses": (" · no near-miss DMs", " · sin MD de «casi gano»"),
     # The prizes option's description, from what each game's default prizes are
@@ -891,6 +906,40 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Ya no te queda nada en juego.",
     ),
     "you_already_won": ("You already won {prize}.", "Ya ganaste {prize}."),
+    # Automatic claims (claims: auto): the bot finds the winners after each call.
+    "claims_bad_mode": (
+        "Claims are one of: {modes}.",
+        "Los reclamos son uno de: {modes}.",
+    ),
+    "claims_auto": (
+        "🤖 In this {title} game the bot finds every winner after each call and announces it: "
+        "there is nothing to claim.",
+        "🤖 En esta partida de {titulo} el bot encuentra a todos los ganadores tras cada cantada "
+        "y los anuncia: no hace falta reclamar.",
+    ),
+    "lobby_claims_auto": (
+        "🤖 **Automatic claims:** after each call the bot finds every winner and announces it.",
+        "🤖 **Reclamos automáticos:** tras cada cantada el bot encuentra a todos los ganadores y "
+        "los anuncia.",
+    ),
+    "summary_claims_auto": (
+        "🤖 The bot found the winners (automatic claims).",
+        "🤖 El bot encontró a los ganadores (reclamos automáticos).",
+    ),
+    "auto_win": (
+        Plural(
+            "🎉 **{prize}!** {users} wins on call {seq}.\n-# 🤖 Found by the bot: claims are "
+            "automatic.",
+            "🎉 **{prize}!** {users} win on call {seq}, sharing the prize.\n-# 🤖 Found by the "
+            "bot: claims are automatic.",
+        ),
+        Plural(
+            "🎉 **¡{prize}!** {users} gana en la cantada {seq}.\n-# 🤖 Lo encontró el bot: los "
+            "reclamos son automáticos.",
+            "🎉 **¡{prize}!** {users} ganan en la cantada {seq} y comparten el premio.\n-# 🤖 "
+            "Los encontró el bot: los reclamos son automáticos.",
+        ),
+    ),
     "win": (
         "🎉 **{prize}!** {user} wins on call {seq}.",
         "🎉 **¡{prize}!** {user} gana en la cantada {seq}.",

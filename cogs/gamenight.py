@@ -24,7 +24,16 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands, tasks
 
 from bot import game_settings
-from bot.calling import DEFAULT_INTERVAL, MAX_INTERVAL, MIN_INTERVAL, CallingGameCog
+from bot.calling import (
+    CLAIM_MODES,
+    CLAIMS_CHOICES,
+    CLAIMS_DESCRIPTION,
+    CLAIMS_MANUAL,
+    DEFAULT_INTERVAL,
+    MAX_INTERVAL,
+    MIN_INTERVAL,
+    CallingGameCog,
+)
 from bot.components import GameButton, Press, drop_route, route_presses
 from bot.games import is_server_manager
 from bot.i18n import LocaleLike, is_spanish, message, register_messages
@@ -143,15 +152,16 @@ class GameNight(
         descriptions = {
             "language": _("The language of games' public messages"),
             "host_role": _("Who may start games: a role, or @everyone for everybody"),
-            "game": _("The game the interval and prizes are for"),
+            "game": _("The game the interval, prizes and claims are for"),
             "interval": _("Default seconds between calls (5-120)"),
             "near_misses": _("Tell players by DM how close they came to a prize (default on)"),
             "prizes": _(english),
+            "claims": CLAIMS_DESCRIPTION,
             "time_zone": _(
                 "The time zone planned game nights are read in, e.g. America/Mexico_City"
             ),
         } | {option.name: _(option.description) for option in own}
-        choices = {"language": LANGUAGE_CHOICES} | {
+        choices = {"language": LANGUAGE_CHOICES, "claims": CLAIMS_CHOICES} | {
             option.name: [
                 app_commands.Choice(name=_(name), value=value) for name, value in option.choices
             ]
@@ -203,6 +213,7 @@ class GameNight(
         prizes: str | None = None,
         time_zone: str | None = None,
         near_misses: bool | None = None,
+        claims: str | None = None,
         **game_options: str | None,
     ) -> None:
         """``/gamenight settings``, shown or changed (its command: ``settings_command``)."""
@@ -219,6 +230,7 @@ class GameNight(
             prizes,
             time_zone,
             near_misses=near_misses,
+            claims=claims,
             **game_options,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -244,6 +256,7 @@ class GameNight(
         time_zone: str | None = None,
         *,
         near_misses: bool | None = None,
+        claims: str | None = None,
         **game_options: str | None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
         """The change the options ask for (None: they ask for none), every value checked first
@@ -270,13 +283,20 @@ class GameNight(
                 raise UserError("when_bad_zone", when=quoted(time_zone)) from None
         kind: str | None = None
         stored_prizes: str | None = None
+        if claims is not None and claims not in CLAIM_MODES:
+            raise UserError("claims_bad_mode", modes=", ".join(CLAIM_MODES))
         if game is None:
-            if interval is not None or prizes is not None or near_misses is not None:
+            if (
+                interval is not None
+                or prizes is not None
+                or near_misses is not None
+                or claims is not None
+            ):
                 raise UserError("settings_which_game", games=self.game_list(None))
         else:
             cog = self.game_cog(game)
             kind = cog.kind
-            if interval is None and prizes is None and near_misses is None:
+            if interval is None and prizes is None and near_misses is None and claims is None:
                 raise cog.refusal("settings_game_needs_value")
             if interval is not None:
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
@@ -306,6 +326,7 @@ class GameNight(
                         interval=before.interval if interval is None else interval,
                         prizes=before.prizes if stored_prizes is None else stored_prizes,
                         near_misses=before.near_misses if near_misses is None else near_misses,
+                        claims=before.claims if claims is None else claims,
                     ),
                 )
             for option_kind, option, value in chosen:
@@ -350,6 +371,8 @@ class GameNight(
                     interval_mark=builtin if defaults.interval is None else "",
                     prizes=cog.describe_prizes(defaults.prizes, locale),
                     prizes_mark=builtin if defaults.prizes is None else "",
+                    claims=message(f"claims_mode_{defaults.claims or CLAIMS_MANUAL}", locale),
+                    claims_mark=builtin if defaults.claims is None else "",
                 )
                 + (message("settings_no_near_misses", locale) if defaults.near_misses is False else "")
             )

@@ -10,10 +10,11 @@ prize in it, and named in full in the messages that follow.
 The parts, each a subclass of the one before: ``live`` (values and limits), ``base`` (the hooks
 and memory), ``lobby`` (lobby and deal), ``summary`` (the end in words), ``caller`` (host
 controls, the caller, the end), ``nights`` (planned nights), ``claims``, and ``cog``
-(``CallingGameCog``, and where its buttons' presses go); beside them ``options`` (a game's options, typed).
+(``CallingGameCog``, and where its buttons' presses go); beside them ``options`` (a game's options, typed)
+and ``auto`` (the winners the bot finds itself, with ``claims: auto``).
 """
 
-from bot.calling.base import CallingBase
+from bot.calling.base import CLAIMS_CHOICES, CLAIMS_DESCRIPTION, CallingBase
 from bot.calling.cog import CallingGameCog
 from bot.calling.live import (
     CLAIMS_BEFORE_THE_END,
@@ -35,10 +36,15 @@ from bot.calling.live import (
     lobby_edit_interval,
 )
 from bot.calling.nights import GameNights
-from bot.calling.options import CallingOptions, option
+from bot.calling.options import CLAIM_MODES, CLAIMS_AUTO, CLAIMS_MANUAL, CallingOptions, option
 
 __all__ = [
+    "CLAIMS_AUTO",
     "CLAIMS_BEFORE_THE_END",
+    "CLAIMS_CHOICES",
+    "CLAIMS_DESCRIPTION",
+    "CLAIMS_MANUAL",
+    "CLAIM_MODES",
     "DEFAULT_INTERVAL",
     "DEFAULT_MAX_PLAYERS",
     "FALSE_CLAIM_LIMIT",

@@ -4,15 +4,18 @@ bot holds of each game in memory."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import functools
 import logging
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.calling.live import (
@@ -26,7 +29,7 @@ from bot.calling.live import (
     WonBoard,
     is_manager,
 )
-from bot.calling.options import CallingOptions
+from bot.calling.options import CLAIM_MODES, CLAIMS_AUTO, CLAIMS_MANUAL, CallingOptions
 from bot.games import GameCog
 from bot.i18n import LocaleLike, message
 from bot.render import Rendered
@@ -48,12 +51,51 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+OptionsT = TypeVar("OptionsT", bound=CallingOptions)
+
 
 # Each call, claim and board view reads its game's state; a game's state is a frozen value
 # (engine.calling), so one parse serves them all until the next call changes the text.
 @functools.lru_cache(maxsize=4096)
 def _parsed_state(engine: type[CallingGame[Any, Any]], text: str) -> CallingGame[Any, Any]:
     return engine.from_state(text)
+
+
+# The ``claims`` option every calling game's start command has (``claims: auto``: the bot finds
+# the winners after each call). The base adds it to each game's command (``_add_claims_option``);
+# this command exists only to have discord.py build the option, described and with its choices.
+CLAIMS_OPTION = "claims"
+
+
+CLAIMS_DESCRIPTION = _("Players claim their wins, or the bot finds them after each call")
+CLAIMS_CHOICES = [
+    app_commands.Choice(name=_("Manual: players claim (a win slept on is lost)"), value=CLAIMS_MANUAL),
+    app_commands.Choice(name=_("Automatic: the bot finds every winner"), value=CLAIMS_AUTO),
+]
+
+
+@app_commands.command(name="start", description="-")
+@app_commands.describe(claims=CLAIMS_DESCRIPTION)
+@app_commands.choices(claims=CLAIMS_CHOICES)
+async def _claims_option(interaction: discord.Interaction[Any], claims: str | None = None) -> None:
+    """Never called: its ``claims`` option is what every calling game's start command gains."""
+
+
+def _add_claims_option(start: app_commands.Command[Any, ..., Any]) -> None:
+    """Give a game's ``start`` command the ``claims`` option, so that every calling game has it
+    with no word in its cog. discord.py reads a command's options from its method's signature
+    when the class is made; the option is added to that command beside them, and its value is
+    handed to ``open_lobby`` in the interaction's ``extras`` (None: the host did not choose)."""
+    game_start = start._callback  # (discord.py has no public way to add an option)
+
+    async def start_with_claims(
+        cog: Any, interaction: discord.Interaction[Any], /, *args: Any, **options: Any
+    ) -> Any:
+        interaction.extras[CLAIMS_OPTION] = options.pop(CLAIMS_OPTION, None)
+        return await game_start(cog, interaction, *args, **options)
+
+    start._callback = start_with_claims
+    start._params[CLAIMS_OPTION] = copy.copy(_claims_option._params[CLAIMS_OPTION])
 
 
 class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
@@ -75,6 +117,18 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
     sandbox_start: ClassVar[Mapping[str, Any]] = {}
     sandbox_bluffs: ClassVar[int] = 1
     sandbox_default: ClassVar[bool] = False  # the game a sandbox night plays unless told
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's class: its start command gains the ``claims`` option every calling game
+        has."""
+        super().__init_subclass__(**kwargs)
+        for value in list(vars(cls).values()):
+            if (
+                isinstance(value, app_commands.Command)
+                and value.name == cls.start_subcommand
+                and CLAIMS_OPTION not in value._params
+            ):
+                _add_claims_option(value)
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
@@ -417,6 +471,23 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
     def options_of(self, game: GameRow) -> CallingOptions:
         """The options ``game`` was stored with, typed (a game reads its own class of them)."""
         return CallingOptions.from_stored(game.options)
+
+    def auto_claims(self, game: GameRow) -> bool:
+        """Whether the bot finds ``game``'s winners itself (``claims: auto``)."""
+        return self.options_of(game).auto_claims
+
+    @staticmethod
+    def with_claims(options: OptionsT, chosen: str | None, defaults: GameDefaults) -> OptionsT:
+        """``options`` saying how the game's wins are found: as ``chosen`` (by the host, or for
+        a planned night), else as the game's ``options`` say, else the server's ``defaults``,
+        else by the players' claims. With automatic claims the slept rule is off: nobody
+        claims, so nobody can sleep on a win. Refuses (privately) a mode it does not know."""
+        claims = chosen or options.claims or defaults.claims or CLAIMS_MANUAL
+        if claims not in CLAIM_MODES:
+            raise UserError("claims_bad_mode", modes=", ".join(CLAIM_MODES))
+        if claims == CLAIMS_AUTO:
+            return dataclasses.replace(options, claims=claims, require_last=False)
+        return dataclasses.replace(options, claims=claims)
 
     def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
         """The first state and the options of a game a planned night opens: the start

@@ -15,8 +15,11 @@ import discord
 
 import bot.calling.live as tunables  # (read where tests may change them)
 from bot.attachments import attachment
+from bot.calling.auto import find_winners
 from bot.calling.base import CallingBase
 from bot.calling.live import (
+    AUTO_WIN_NAMES,
+    AUTO_WIN_PICTURES,
     CALL_REPOSTS,
     CLAIMS_BEFORE_THE_END,
     DEFAULT_INTERVAL,
@@ -24,8 +27,10 @@ from bot.calling.live import (
     HOST_NOTICES,
     MAX_INTERVAL,
     MIN_INTERVAL,
+    AutoWatch,
     CheckT,
     GameT,
+    Verdict,
 )
 from bot.calling.options import CallingOptions
 from bot.calling.recap import RecapCog
@@ -42,8 +47,10 @@ from bot.replies import (
     send_ephemeral,
 )
 from bot.storage import (
+    BoardRow,
     GameRow,
     GameStatus,
+    WinnerRow,
 )
 from bot.throttle import Lane
 
@@ -286,6 +293,8 @@ class CallerCog(RecapCog[GameT, CheckT]):
         now = time.time()
         won_at = await self.storage.last_win_at(game.id)
         grace = 0.0 if won_at is None else won_at + tunables.PRIZE_SHARING_GRACE - now
+        if self.auto_claims(game):
+            grace = 0.0  # the bot found every winner of the call at once: none is to come
         if grace > 0:
             return grace
         if not live.claims_in_flight:
@@ -358,6 +367,13 @@ class CallerCog(RecapCog[GameT, CheckT]):
                 if error.code != UNKNOWN_MESSAGE or repost == CALL_REPOSTS:
                     raise
                 log.info("call %s of game %s was deleted before it was stored", seq, game_id)
+        if self.auto_claims(game):
+            # The bot finds the winners of this call (stored, then announced) before the call
+            # counts as announced: after a crash both are done again, and found and posted
+            # once (what was stored is not found again; the nonces fold posts into one).
+            if await self.find_auto_wins(game_id, seq, locked=locked):
+                game = await self.storage.get_game(game_id) or game  # (with its prizes won)
+            await self.announce_auto_wins(game, seq)
         live = self.live_game(game_id)
         first_post = (live.announced or 0) < seq  # (not the same call posted by a finish too)
         live.announced = max(live.announced or 0, seq)
@@ -365,6 +381,136 @@ class CallerCog(RecapCog[GameT, CheckT]):
         if first_post:
             self.bot.metrics.calls.labels(self.kind).inc()
             self.draw_ahead(game, seq)
+
+    async def find_auto_wins(self, game_id: int, seq: int, *, locked: bool = False) -> bool:
+        """Find and store every win on call ``seq`` of a game whose winners the bot finds
+        (``bot.calling.auto``), under the game's lock (``locked``: held already), as claims
+        naming the prize would be stored; whether it found any. Nothing once the game is over,
+        as a claim then would be refused."""
+        if locked:
+            return await self._find_auto_wins_locked(game_id, seq)
+        async with self.live_game(game_id).lock:
+            return await self._find_auto_wins_locked(game_id, seq)
+
+    async def _find_auto_wins_locked(self, game_id: int, seq: int) -> bool:
+        game = await self.storage.get_game(game_id)
+        if game is None or game.status not in {GameStatus.RUNNING, GameStatus.PAUSED}:
+            return False
+        live = self.live_game(game_id)
+        if live.players is None or live.boards is None:
+            await self.load_memory(game)
+        players, held = live.players or {}, live.boards or {}
+        boards = {
+            user_id: list(boards)
+            for user_id, boards in held.items()
+            if user_id in players and not players[user_id].out
+        }
+        if live.auto_watch is None:
+            live.auto_watch = AutoWatch()
+        wins = await asyncio.to_thread(
+            find_winners,
+            self.state_of(game),
+            boards,
+            await self.storage.winners(game_id),
+            seq,
+            self.eligible_boards,
+            live.auto_watch,
+        )
+        for win in wins:
+            verdict = win.verdict
+            await self.storage.record_win(
+                game_id,
+                prize=verdict.prize,
+                user_id=win.user_id,
+                board_id=verdict.board.id,
+                step=seq,
+                claim_reason=verdict.reason,
+                state=win.state,
+                request=verdict.prize,  # as a claim naming the prize on that call
+            )
+            winner = WinnerRow(verdict.prize, win.user_id, verdict.board.id, seq)
+            self.won_in_memory(game, winner, win.state)
+            self.bot.metrics.claims.labels(self.kind, "won").inc()
+        return bool(wins)
+
+    async def announce_auto_wins(self, game: GameRow, seq: int) -> None:
+        """Post the wins the bot found (and stored) on call ``seq``: one message per prize, as a
+        claimed win is announced, naming everyone who shares it, with the first winning boards'
+        pictures. Each message has its nonce, so a post repeated after a crash is one post."""
+        won: dict[str, list[WinnerRow]] = {}
+        held = self.live_game(game.id).winners  # (kept current by the wins this bot stores)
+        for winner in held if held is not None else await self.storage.winners(game.id):
+            if winner.step == seq:
+                won.setdefault(winner.prize, []).append(winner)
+        if not won:
+            return
+        locale = self.channel_locale(game)
+        called = self.called(game)[:seq]
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        for number, (prize, winners) in enumerate(won.items()):
+            text = self.auto_win_text(prize, seq, [w.user_id for w in winners], locale)
+            pictured = []
+            for winner in winners[:AUTO_WIN_PICTURES]:
+                boards = await self.storage.boards(game.id, winner.user_id)
+                pictured += [b for b in boards if b.id == winner.board_id]
+            images = await self.bot.heavy.run(
+                game.guild_id,
+                Lane.CALL,
+                self.auto_win_pictures,
+                game,
+                prize,
+                pictured,
+                called,
+                locale,
+                executor=self.bot.caller_executor,
+            )
+            files = [attachment(image) for image in images]
+            for repost in range(CALL_REPOSTS + 1):
+                nonce = f"g{game.id}c{seq}w{number}" + (f"r{repost}" if repost else "")
+                try:
+                    await channel.send(text, files=files, nonce=nonce)
+                    break
+                except discord.NotFound as error:  # (a deleted post's nonce: see announce_call)
+                    if error.code != UNKNOWN_MESSAGE or repost == CALL_REPOSTS:
+                        raise
+                    files = [attachment(image) for image in images]
+
+    def auto_win_text(self, prize: str, seq: int, users: Sequence[int], locale: str) -> str:
+        """The announcement of ``prize`` found won on call ``seq`` by ``users``: everyone named
+        while the message has room, then how many more."""
+        names = ""
+        for shown, user in enumerate(users):
+            longer = f"{names}, <@{user}>" if names else f"<@{user}>"
+            if len(longer) > AUTO_WIN_NAMES:
+                names = self.say("winners_and_more", locale, users=names, count=len(users) - shown)
+                break
+            names = longer
+        return self.say(
+            "auto_win",
+            locale,
+            prize=self.prize_name(prize, locale),
+            users=names,
+            seq=seq,
+            count=len(users),
+        )
+
+    def auto_win_pictures(
+        self,
+        game: GameRow,
+        prize: str,
+        boards: Sequence[BoardRow],
+        called: Sequence[int],
+        locale: str,
+    ) -> list[Rendered]:
+        """The winning ``boards`` of ``prize``, drawn as a claimed win's board is (the engine
+        judges each again for its winning cells). Runs in a worker thread."""
+        state = self.state_of(game)
+        pictures = []
+        for board in boards:
+            check = state.judge(state.board_from_state(board.state), prize, called)
+            if check.valid:
+                pictures.append(self.render_win(game, Verdict(prize, board, check), called, locale))
+        return pictures
 
     def drawing_of_call(self, game: GameRow, value: int, seq: int) -> asyncio.Task[Any]:
         """Call ``seq``'s text and pictures, drawn on the caller's own thread, first in the
@@ -436,6 +582,8 @@ class CallerCog(RecapCog[GameT, CheckT]):
         files = [attachment(image) for image in images]
         riddle = self.riddle(game, value, seq)
         if riddle is None:
+            if view is None:  # (the bot finds the winners: no Claim button)
+                return await channel.send(content, files=files, nonce=nonce)
             return await channel.send(content, files=files, view=view, nonce=nonce)
         # The riddle first (the nonce keeps a retry after a crash to this one post), then the
         # call revealed in the same message: only then has the channel seen it.
@@ -465,9 +613,11 @@ class CallerCog(RecapCog[GameT, CheckT]):
         interval = float(self.options_of(game).interval or MIN_INTERVAL)
         return min(tunables.RIDDLE_PAUSE, interval / 2) * self.bot.time_scale
 
-    def claim_view(self, game: GameRow) -> discord.ui.View:
+    def claim_view(self, game: GameRow) -> discord.ui.View | None:
         """The Claim button's view, the same for every call of ``game`` (a channel's language is
-        its game's, set when the game opens)."""
+        its game's, set when the game opens); none when the bot finds the winners itself."""
+        if self.auto_claims(game):
+            return None
         live = self.live_game(game.id)
         if live.claim_view is None:
             live.claim_view = discord.ui.View(timeout=None)

@@ -71,6 +71,8 @@ class ClaimsCog(GameNights[GameT, CheckT]):
         known = self.known_here(interaction) if game_id is None else self.remembered(game_id)
         if known is not None and game_id is not None:
             self.check_pressed_where_played(interaction, known)
+        if known is not None and self.auto_claims(known):
+            raise self.refusal("claims_auto")  # the bot finds the winners after each call
         # The calls seen at the press: the claim is judged on those, however long it waits.
         seen = self.live[known.id].announced if known and known.id in self.live else None
         sure = self.claim_in_memory(interaction, known, prize, board_number) if known else None
@@ -179,6 +181,8 @@ class ClaimsCog(GameNights[GameT, CheckT]):
             raise self.refusal("game_over", game=game.id)
         if game.status is GameStatus.LOBBY:
             raise self.refusal("not_started", game=game.id)
+        if self.auto_claims(game):
+            raise self.refusal("claims_auto")
         if seen is None:
             seen = await self.announced_count(game.id)
         player = await self.storage.get_player(game.id, interaction.user.id)

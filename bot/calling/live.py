@@ -21,7 +21,7 @@ from bot.storage import (
     PlayerRow,
     WinnerRow,
 )
-from engine.calling import CallingGame, ClaimCheck
+from engine.calling import Board, CallingGame, ClaimCheck
 from engine.fairness import commitment
 
 if sys.version_info >= (3, 13):
@@ -53,6 +53,8 @@ VERIFY_LINK_LIMIT = 1500  # a longer link (a crowded game) would not fit a messa
 MESSAGE_LIMIT = 2000  # characters in a message's content (Discord's limit)
 WINNER_MESSAGES = 10  # further messages naming a crowded game's winners, at most
 SHOWN_PER_PRIZE = 3  # winners of a prize named in a condensed summary, at most
+AUTO_WIN_PICTURES = 4  # winning boards drawn under a win the bot found (a crowd's: the first)
+AUTO_WIN_NAMES = 1700  # characters of winners' mentions in that announcement, at most
 CALL_REPOSTS = 3  # posts of a call again after a moderator deleted it before its id was stored
 
 # What the host is told, and what the lobby says, when the channel refuses the game for good.
@@ -150,6 +152,23 @@ class WonBoard:
     shared: bool
 
 
+@dataclass
+class AutoWatch:
+    """What the finder keeps of one game between its calls: each board read once from its
+    stored text, and for each (board, prize) the first call at which it could be complete."""
+
+    parsed: dict[int, Board] = field(default_factory=dict)
+    due: dict[tuple[int, str], int] = field(default_factory=dict)
+    looks: int = 0  # (board, prize) pairs looked at so far (what the bench counts)
+
+    def board(self, state: CallingGame[Any, Any], row: BoardRow) -> Board:
+        """``row``'s board, read from its stored text once."""
+        board = self.parsed.get(row.id)
+        if board is None:
+            board = self.parsed[row.id] = state.board_from_state(row.state)
+        return board
+
+
 # What became of a claim key (ClaimRequest.key) in a game.
 PENDING, WON, FALSE = "pending", "won", "false"
 
@@ -187,6 +206,9 @@ class LiveGame:
     # The next call's text and pictures, drawn in the interval's slack once a call is posted
     # (the order is the seed's): what they were drawn for, and the drawing.
     upcoming: tuple[Hashable, asyncio.Task[tuple[str, list[Rendered]]]] | None = None
+    # With automatic claims, what the bot keeps between calls to find the winners
+    # (bot.calling.auto; None until the first call this process judges).
+    auto_watch: AutoWatch | None = None
 
     def tasks(self) -> tuple[asyncio.Task[Any] | None, ...]:
         """The caller, the lobby refresher, the re-delivery task and the next call's drawing."""

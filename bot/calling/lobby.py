@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.attachments import attachment
-from bot.calling.base import CallingBase
+from bot.calling.base import CLAIMS_OPTION, CallingBase
 from bot.calling.live import (
     CANNOT_MESSAGE_USER,
     LOBBY_EDIT_INTERVAL,
@@ -81,6 +81,10 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             raise UserError("no_dm_games")
         require_posting(interaction)
         locale = settings.public_locale(interaction.guild_locale)
+        # How wins are found: the host's ``claims`` (every start command has it), or the
+        # server's default.
+        chosen = interaction.extras.get(CLAIMS_OPTION)
+        options = self.with_claims(options, chosen, settings.defaults(self.kind))
         options = dataclasses.replace(options, guild_locale=locale)
         # The lobby is the answer, and the database may be slow: acknowledge first. Publicly,
         # unless the channel seems to have its game already (or another start came first and
@@ -176,6 +180,8 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             lines.insert(3, self.say(key, locale, channel=game.channel_id))
         if options.nobody_came:
             lines.insert(3, self.say("night_nobody_came", locale))
+        if options.auto_claims:
+            lines.insert(2, self.say("lobby_claims_auto", locale))
         return "\n".join(lines)
 
     def touch_lobby(self, game_id: int, *, urgent: bool = False) -> None:

@@ -36,8 +36,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot.calling.base import CLAIMS_CHOICES, CLAIMS_DESCRIPTION, CLAIMS_OPTION
 from bot.calling.caller import CallerCog
 from bot.calling.live import CheckT, GameT
+from bot.calling.options import CLAIM_MODES
 from bot.games import LEASE_WAIT, PostRefusal, post_refusal
 from bot.permissions import can_change_own_events, can_create_events, require_posting
 from bot.replies import UserError, answer, defer_private, defer_public
@@ -186,6 +188,11 @@ class GameNights(CallerCog[GameT, CheckT]):
         # The server's settings as they are when the lobby opens, not when the night was planned.
         settings = await self.storage.server_settings(schedule.guild_id)
         state, options = self.scheduled_game(seed, settings.defaults(self.kind))
+        # How its wins are found: as planned (``schedule``'s ``claims``), else the server's way.
+        chosen = schedule.options.get(CLAIMS_OPTION)
+        options = self.with_claims(
+            options, None if chosen is None else str(chosen), settings.defaults(self.kind)
+        )
         locale = await self.public_locale(schedule.guild_id)
         options = dataclasses.replace(
             options, guild_locale=locale, night=schedule.id, event_id=schedule.event_id
@@ -495,13 +502,21 @@ class GameNights(CallerCog[GameT, CheckT]):
             return datetime.UTC
 
     async def schedule_night(
-        self, interaction: discord.Interaction[Any], when: str, lobby: int, weekly: bool
+        self,
+        interaction: discord.Interaction[Any],
+        when: str,
+        lobby: int,
+        weekly: bool,
+        claims: str | None = None,
     ) -> None:
-        """``/<game> schedule``: plan a night at ``when`` (the server's zone), announce it."""
+        """``/<game> schedule``: plan a night at ``when`` (the server's zone), announce it;
+        ``claims``: how its game's wins are found (None: the server's way when it opens)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
         if not 1 <= lobby <= LOBBY_MINUTES_MOST:
             raise UserError("out_of_range", option="lobby", low=1, high=LOBBY_MINUTES_MOST)
+        if claims is not None and claims not in CLAIM_MODES:
+            raise UserError("claims_bad_mode", modes=", ".join(CLAIM_MODES))
         require_posting(interaction)
         settings = await self.host_settings(interaction)  # the host role, when the server has one
         zone = self.zone_of(settings)
@@ -532,7 +547,7 @@ class GameNights(CallerCog[GameT, CheckT]):
                         starts_at=moment.timestamp(),
                         lobby_minutes=lobby,
                         weekly=weekly,
-                        options={},
+                        options={} if claims is None else {CLAIMS_OPTION: claims},
                         server_limit=NIGHTS_PER_SERVER,
                         member_limit=NIGHTS_PER_MEMBER,
                     )
@@ -651,16 +666,19 @@ class GameNights(CallerCog[GameT, CheckT]):
         when=_("When: today 20:00, friday 8pm, in 2 hours, or a date and time"),
         lobby=_("Minutes the lobby opens before the start (1-120)"),
         weekly=_("The same time every week"),
+        claims=CLAIMS_DESCRIPTION,
     )
+    @app_commands.choices(claims=CLAIMS_CHOICES)
     async def schedule_command(
         self,
         interaction: discord.Interaction[Any],
         when: app_commands.Range[str, 1, 100],
         lobby: app_commands.Range[int, 1, LOBBY_MINUTES_MOST] = LOBBY_MINUTES_DEFAULT,
         weekly: bool = False,
+        claims: str | None = None,
     ) -> None:
         """``/<game> schedule``."""
-        await self.schedule_night(interaction, when, lobby, weekly)
+        await self.schedule_night(interaction, when, lobby, weekly, claims)
 
     @app_commands.command(name="schedules", description=_("The game nights planned here"))
     async def schedules_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -14,6 +14,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+# How a calling game's wins are found (the ``claims`` option): players claim them (the default,
+# and the game: a player who sleeps misses out), or the bot finds every board that completes the
+# prize being played after each call.
+CLAIMS_MANUAL, CLAIMS_AUTO = "manual", "auto"
+CLAIM_MODES = (CLAIMS_MANUAL, CLAIMS_AUTO)
+
 
 def option(read: Callable[[Any], Any]) -> Any:
     """An option stored under its own name, read back by ``read`` (None when not stored)."""
@@ -32,7 +38,13 @@ class CallingOptions:
     nobody_came: bool | None = option(bool)  # a planned night that nobody joined
     night: int | None = option(int)  # the planned night that opened it
     event_id: int | None = option(int)  # that night's Discord scheduled event
+    claims: str | None = option(str)  # CLAIMS_MANUAL (None too: games before the option) or AUTO
     others: Mapping[str, Any] = field(default_factory=dict)  # keys this class does not know
+
+    @property
+    def auto_claims(self) -> bool:
+        """Whether the bot finds the winners itself after each call (``claims: auto``)."""
+        return self.claims == CLAIMS_AUTO
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> Self:

@@ -65,6 +65,7 @@ class SummaryCog(LobbyCog[GameT, CheckT]):
         head = [
             self.say("over_header", locale, game=game.id, reason=self.say(reason, locale)),
             self.say("calls_count", locale, count=announced),
+            *([self.say("summary_claims_auto", locale)] if self.auto_claims(game) else []),
         ]
         seed = self.say("seed_reveal", locale, seed=game.seed.hex(), game=game.id)
         tail = [seed] if link is None else [seed, link]

@@ -179,6 +179,7 @@ class GameDefaults:
     interval: int | None = None
     prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
     deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
+    claims: str | None = None  # how wins are found: "manual" or "auto" (bot.calling.options)
     near_misses: bool | None = None  # False: players are not told their near misses by DM
 
     def to_json(self) -> dict[str, Any]:
@@ -188,6 +189,7 @@ class GameDefaults:
                 ("interval", self.interval),
                 ("prizes", self.prizes),
                 ("deck", self.deck),
+                ("claims", self.claims),
                 ("near_misses", self.near_misses),
             )
             if value is not None
@@ -363,6 +365,7 @@ def server_settings_row(row: Row) -> ServerSettings:
                 interval=None if values.get("interval") is None else int(values["interval"]),
                 prizes=None if values.get("prizes") is None else str(values["prizes"]),
                 deck=None if values.get("deck") is None else str(values["deck"]),
+                claims=None if values.get("claims") is None else str(values["claims"]),
                 near_misses=(
                     None if values.get("near_misses") is None else bool(values["near_misses"])
                 ),

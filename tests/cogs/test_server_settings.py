@@ -340,7 +340,7 @@ async def test_the_settings_command_is_synced_with_every_games_options(
     options = {o["name"]: o for o in settings.get("options", [])}
     assert list(options) == [
         "language", "host_role", "game", "interval", "prizes", "time_zone", "near_misses",
-        "deck",
+        "claims", "deck",
     ]  # fmt: skip
     prizes, deck = options["prizes"], options["deck"]
     assert prizes["description"] == (
