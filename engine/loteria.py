@@ -32,7 +32,17 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from engine.errors import NO_VALUES, GameError, Reason, quoted
-from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
+from engine.fairness import (
+    DEAL_LABEL,
+    SEED_BYTES,
+    DealStream,
+    SeededRandom,
+    StreamDealer,
+    commitment,
+    draw_order,
+    parse_seed,
+    uniform_below,
+)
 
 DECK_SIZE = 54
 TABLA_SIDE = 4
@@ -282,20 +292,13 @@ class Tabla:
         return tabla
 
 
-def _uniform_below(rng: random.Random, bound: int) -> int:
-    # SeededRandom's own randbelow is the documented algorithm; other sources use randrange.
-    if isinstance(rng, SeededRandom):
-        return rng.randbelow(bound)
-    return rng.randrange(bound)
-
-
 def _unique_tablas(rng: random.Random) -> Iterator[Tabla]:
     """Tablas with pairwise different card sets, forever (see the module docstring)."""
     seen: set[int] = set()
     bit = _CARD_BIT
     while True:
         for _attempt in range(MAX_DEAL_ATTEMPTS):
-            r = _uniform_below(rng, _ARRANGEMENTS)
+            r = uniform_below(rng, _ARRANGEMENTS)
             pool = list(range(1, DECK_SIZE + 1))
             for i in range(TABLA_CELLS):
                 r, j = divmod(r, DECK_SIZE - i)
@@ -338,6 +341,9 @@ def deal_for_game(seed: bytes, count: int) -> list[Tabla]:
     return deal_tablas(count, SeededRandom(seed, DEAL_LABEL))
 
 
+TABLA_DEAL = DealStream(_unique_tablas, _check_deal, MAX_TABLAS)
+
+
 def tablas_at(seed: bytes, first_index: int, count: int = 1) -> list[Tabla]:
     """Tablas ``first_index .. first_index + count - 1`` (0-based) of the game's deal stream.
 
@@ -346,11 +352,7 @@ def tablas_at(seed: bytes, first_index: int, count: int = 1) -> list[Tabla]:
     It replays the stream from the start, about 6 us per earlier tabla, so nothing but the seed
     and the positions needs storing.
     """
-    _check_deal(first_index, count)
-    stream = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
-    for _ in range(first_index):
-        next(stream)
-    return [next(stream) for _ in range(count)]
+    return TABLA_DEAL.at(seed, first_index, count)
 
 
 def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
@@ -360,7 +362,7 @@ def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
     return tablas_at(seed, seat)[0]
 
 
-class TablaDealer:
+class TablaDealer(StreamDealer[Tabla]):
     """Hands out a game's tablas in deal order, each for the same small cost however many came
     before: no replay while the game lives.
 
@@ -372,34 +374,8 @@ class TablaDealer:
     replay, for a worker thread, not the event loop. One caller at a time (it holds no lock).
     """
 
-    __slots__ = ("_position", "_tablas")
-
-    def __init__(self, seed: bytes) -> None:
-        self._tablas = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
-        self._position = 0
-
-    @classmethod
-    def resume(cls, seed: bytes, position: int) -> TablaDealer:
-        """A dealer that has handed out ``position`` tablas (0..``MAX_TABLAS``), by replay."""
-        if type(position) is not int or not 0 <= position <= MAX_TABLAS:
-            raise GameError(f"deal position {position!r} is outside 0..{MAX_TABLAS}")
-        dealer = cls(seed)
-        for _ in range(position):
-            next(dealer._tablas)
-        dealer._position = position
-        return dealer
-
-    @property
-    def position(self) -> int:
-        """How many tablas were handed out: the deal position of the next one."""
-        return self._position
-
-    def deal(self, count: int = 1) -> list[Tabla]:
-        """The next ``count`` tablas, in deal order."""
-        _check_deal(self._position, count)
-        tablas = [next(self._tablas) for _ in range(count)]
-        self._position += count
-        return tablas
+    __slots__ = ()
+    stream = TABLA_DEAL
 
 
 # ------------------------------------------------------------------------------------- patterns
