@@ -26,9 +26,9 @@ from bot.render.common import (
     FixedPalette,
     FontFace,
     Palette,
+    PictureKind,
     Pieces,
     Rendered,
-    built_once,
     downsample,
     draw_text,
     emoji_art,
@@ -39,7 +39,6 @@ from bot.render.common import (
     font,
     language,
     limit_alt_text,
-    palette_of,
     safe_filename,
     sentence,
     text_width,
@@ -405,14 +404,16 @@ def _tabla_samples() -> Iterator[Image.Image]:
         yield header.image
 
 
-@built_once
+TABLAS = PictureKind(_tabla_samples, Palette.BOARD)
+
+
 def tabla_palette() -> FixedPalette:
     """One 256-colour palette for every tabla, built once from every card in every look.
 
     Every tabla is composed of the same tiles, beans and lettering, so one palette fits them
     all, and the tiles are kept mapped onto it.
     """
-    return FixedPalette(palette_of(_tabla_samples()))
+    return TABLAS.palette()
 
 
 def _ringed(cell: Image.Image) -> Image.Image:
@@ -490,9 +491,10 @@ def tabla_image(
     got it (in RGB): several times faster when many tablas are drawn at once. Its words are in
     ``locale``'s language (None: English).
     """
-    canvas = Canvas((TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD, tabla_palette() if mapped else None)
-    _compose_tabla(
-        canvas,
+    draw = TABLAS.mapped_image if mapped else TABLAS.image
+    return draw(
+        (TABLA_WIDTH, TABLA_HEIGHT),
+        _compose_tabla,
         tabla,
         deck,
         game_id=game_id,
@@ -502,7 +504,6 @@ def tabla_image(
         pattern=pattern,
         locale=locale,
     )
-    return canvas.image.convert("RGB") if mapped else canvas.image
 
 
 def tabla_alt_text(
@@ -566,9 +567,9 @@ def render_tabla(
     """A player's tabla: plain, with ``called`` cards under beans, and ``winning_cells``
     (a 16-bit cell mask, as in ``ClaimResult.cells``) ringed in gold with ``pattern`` named.
     Its words and alt text are in ``locale``'s language (None: English)."""
-    canvas = Canvas((TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD, tabla_palette())
-    _compose_tabla(
-        canvas,
+    canvas = TABLAS.on_palette(
+        (TABLA_WIDTH, TABLA_HEIGHT),
+        _compose_tabla,
         tabla,
         deck,
         game_id=game_id,
@@ -787,17 +788,25 @@ def _call_samples() -> Iterator[Image.Image]:
         (deck.card(1), [2, 3, 4], "Cresta roja y espuela afilada:\nsu grito abre la madrugada."),
         (deck.card(54), [], None),
     ):
-        sample = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, None)
-        _compose_call(
-            sample, card, deck, recent=recent, call_number=54, total=54, verse=verse, locale=None
+        yield CALLS.image(
+            (CALL_WIDTH, _call_height(verse)),
+            _compose_call,
+            card,
+            deck,
+            recent=recent,
+            call_number=54,
+            total=54,
+            verse=verse,
+            locale=None,
         )
-        yield sample.image
 
 
-@built_once
+CALLS = PictureKind(_call_samples, Palette.BOARD)
+
+
 def call_palette() -> FixedPalette:
     """One palette for every call picture, built once from every card's tiles and two calls."""
-    return FixedPalette(palette_of(_call_samples()))
+    return CALLS.palette()
 
 
 def warm_up() -> None:
@@ -828,9 +837,9 @@ def call_image(
     locale: LocaleLike = None,
 ) -> Image.Image:
     """The call announcement in exact colours (RGB): what ``render_call`` maps onto its palette."""
-    canvas = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, None)
-    _compose_call(
-        canvas,
+    return CALLS.image(
+        (CALL_WIDTH, _call_height(verse)),
+        _compose_call,
         card,
         deck,
         recent=recent,
@@ -839,7 +848,6 @@ def call_image(
         verse=verse,
         locale=locale,
     )
-    return canvas.image
 
 
 def call_alt_text(
@@ -890,9 +898,9 @@ def render_call(
     and a long one is shrunk, then wrapped to three lines at most, then cut. The words and the
     alt text are in ``locale``'s language (None: English).
     """
-    canvas = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, call_palette())
-    _compose_call(
-        canvas,
+    canvas = CALLS.on_palette(
+        (CALL_WIDTH, _call_height(verse)),
+        _compose_call,
         card,
         deck,
         recent=recent,
