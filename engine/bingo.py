@@ -43,6 +43,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -55,6 +56,7 @@ from engine.fairness import (
     draw_order,
     parse_seed,
     uniform_below,
+    unique_boards,
 )
 
 SIDE = 5
@@ -209,19 +211,13 @@ def _card_from(r: int) -> Card:
 
 def _unique_cards(rng: random.Random) -> Iterator[Card]:
     """Cards with pairwise different sets of numbers, forever (see the module docstring)."""
-    seen: set[int] = set()
-    while True:
-        for _attempt in range(MAX_DEAL_ATTEMPTS):
-            card = _card_from(uniform_below(rng, CARD_ARRANGEMENTS))
-            if card.number_mask not in seen:
-                seen.add(card.number_mask)
-                yield card
-                break
-        else:
-            raise GameError(
-                f"could not deal a card with a new set of numbers in {MAX_DEAL_ATTEMPTS} draws"
-                f" after {len(seen)} cards; the random source is not random"
-            )
+    return unique_boards(
+        lambda: _card_from(uniform_below(rng, CARD_ARRANGEMENTS)),
+        attrgetter("number_mask"),
+        attempts=MAX_DEAL_ATTEMPTS,
+        board="card",
+        contents="numbers",
+    )
 
 
 def _check_deal(first: int, count: int) -> None:

@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -167,6 +167,32 @@ def uniform_below(rng: random.Random, bound: int) -> int:
     if isinstance(rng, SeededRandom):
         return rng.randbelow(bound)
     return rng.randrange(bound)
+
+
+def unique_boards(
+    draw: Callable[[], Board],
+    key: Callable[[Board], Hashable],
+    *,
+    attempts: int,
+    board: str,
+    contents: str,
+) -> Iterator[Board]:
+    """The boards ``draw()`` gives, but for those alike (by ``key``) to one given before, which
+    are drawn again, forever. ``attempts`` draws in a row without a new board mean the source
+    is not random: a ``GameError`` saying no ``board`` with a new set of ``contents`` came."""
+    seen: set[Hashable] = set()
+    while True:
+        for _attempt in range(attempts):
+            drawn = draw()
+            if (alike := key(drawn)) not in seen:
+                seen.add(alike)
+                yield drawn
+                break
+        else:
+            raise GameError(
+                f"could not deal a {board} with a new set of {contents} in {attempts} draws"
+                f" after {len(seen)} {board}s; the random source is not random"
+            )
 
 
 @dataclass(frozen=True, slots=True)

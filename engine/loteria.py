@@ -28,6 +28,7 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -42,6 +43,7 @@ from engine.fairness import (
     draw_order,
     parse_seed,
     uniform_below,
+    unique_boards,
 )
 
 DECK_SIZE = 54
@@ -292,28 +294,25 @@ class Tabla:
         return tabla
 
 
+def _tabla_from(r: int) -> Tabla:
+    """The tabla of one uniform integer ``r < _ARRANGEMENTS`` (see the module docstring)."""
+    pool = list(range(1, DECK_SIZE + 1))
+    for i in range(TABLA_CELLS):
+        r, j = divmod(r, DECK_SIZE - i)
+        pool[i], pool[i + j] = pool[i + j], pool[i]
+    numbers = tuple(pool[:TABLA_CELLS])
+    return Tabla._trusted(numbers, sum(map(_CARD_BIT.__getitem__, numbers)))
+
+
 def _unique_tablas(rng: random.Random) -> Iterator[Tabla]:
     """Tablas with pairwise different card sets, forever (see the module docstring)."""
-    seen: set[int] = set()
-    bit = _CARD_BIT
-    while True:
-        for _attempt in range(MAX_DEAL_ATTEMPTS):
-            r = uniform_below(rng, _ARRANGEMENTS)
-            pool = list(range(1, DECK_SIZE + 1))
-            for i in range(TABLA_CELLS):
-                r, j = divmod(r, DECK_SIZE - i)
-                pool[i], pool[i + j] = pool[i + j], pool[i]
-            numbers = tuple(pool[:TABLA_CELLS])
-            mask = sum(map(bit.__getitem__, numbers))
-            if mask not in seen:
-                seen.add(mask)
-                yield Tabla._trusted(numbers, mask)
-                break
-        else:
-            raise GameError(
-                f"could not deal a tabla with a new set of cards in {MAX_DEAL_ATTEMPTS} draws"
-                f" after {len(seen)} tablas; the random source is not random"
-            )
+    return unique_boards(
+        lambda: _tabla_from(uniform_below(rng, _ARRANGEMENTS)),
+        attrgetter("card_mask"),
+        attempts=MAX_DEAL_ATTEMPTS,
+        board="tabla",
+        contents="cards",
+    )
 
 
 def _check_count(count: int, what: str) -> None:

@@ -15,6 +15,7 @@ from engine.fairness import (
     draw_order,
     new_seed,
     parse_seed,
+    unique_boards,
 )
 
 # The test vector of docs/FAIRNESS.md: seed 00 01 02 ... 1f.
@@ -89,12 +90,9 @@ def test_parse_seed_rejects_wrong_length():
 
 # A toy game's deal: two-digit boards from the deal stream, no two alike, ten positions.
 def _two_digit_boards(rng):
-    seen = set()
-    while True:
-        board = rng.randbelow(100)
-        if board not in seen:
-            seen.add(board)
-            yield board
+    return unique_boards(
+        lambda: rng.randbelow(100), lambda board: board, attempts=50, board="toy", contents="digits"
+    )
 
 
 def _check_toy_deal(first: int, count: int) -> None:
@@ -137,3 +135,13 @@ def test_a_stream_dealer_refuses_what_its_game_refuses():
             GameError, match=re.escape(f"deal position {position!r} is outside 0..10")
         ):
             ToyDealer.resume(VECTOR_SEED, position)
+
+
+def test_boards_alike_to_one_given_are_drawn_again_until_a_stuck_source_is_refused():
+    draws = iter([4, 4, 7, 4, 7, 7, 7, 7])
+    boards = unique_boards(
+        lambda: next(draws), lambda board: board % 2, attempts=3, board="toy", contents="parities"
+    )
+    assert [next(boards), next(boards)] == [4, 7]  # the second 4 is alike (even): drawn again
+    with pytest.raises(GameError, match=re.escape("a new set of parities in 3 draws after 2 toys")):
+        next(boards)
