@@ -788,17 +788,7 @@ def _call_samples() -> Iterator[Image.Image]:
         (deck.card(1), [2, 3, 4], "Cresta roja y espuela afilada:\nsu grito abre la madrugada."),
         (deck.card(54), [], None),
     ):
-        yield CALLS.image(
-            (CALL_WIDTH, _call_height(verse)),
-            _compose_call,
-            card,
-            deck,
-            recent=recent,
-            call_number=54,
-            total=54,
-            verse=verse,
-            locale=None,
-        )
+        yield call_image(card, deck, recent=recent, call_number=54, total=54, verse=verse)
 
 
 CALLS = PictureKind(_call_samples, Palette.BOARD)
