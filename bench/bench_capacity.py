@@ -332,7 +332,9 @@ class CapacityBench(LoadBench):
         result.acks["join"] = self.latencies(lambda kind, _r: kind == "join")
         self.say(f"{len(members)} boards dealt in {result.deal_seconds:.1f} s")
 
-        await self.start_games(self.tables)
+        # Started over one pace, so that the games' calls fall anywhere in it, as independent
+        # servers' do (started back to back, within a second or two, they called in bunches).
+        await self.start_games(self.tables, over=PACE)
         if self.flood:
             assert self.crowd_channel is not None
             await open_game(self.crowd[0], self.crowd_channel, self.crowd)
@@ -546,9 +548,17 @@ def print_table(results: dict[int, list[RunResult]]) -> None:
         lambda r: (r.bot_cpu - r.idle_cpu * r.seconds) / r.calls if r.calls else math.nan,
         lambda v: f"{v * 1000:.1f} ms",
     )
-    row("bot's core busy", lambda r: r.bot_cpu / r.seconds, lambda v: f"{v:.0%}")
+    row(
+        "bot's core busy",
+        lambda r: r.bot_cpu / r.seconds if r.seconds else math.nan,
+        lambda v: f"{v:.0%}",
+    )
     row("bot's core busy with no game", lambda r: r.idle_cpu, lambda v: f"{v:.1%}")
-    row("emulator's core busy", lambda r: r.own_cpu / r.seconds, lambda v: f"{v:.0%}")
+    row(
+        "emulator's core busy",
+        lambda r: r.own_cpu / r.seconds if r.seconds else math.nan,
+        lambda v: f"{v:.0%}",
+    )
     row("bot RSS at the end (MiB)", lambda r: r.rss / 2**20, lambda v: f"{v:.0f}")
     row("bot RSS peak (MiB)", lambda r: r.rss_peak / 2**20, lambda v: f"{v:.0f}")
     row(

@@ -734,9 +734,15 @@ class LoadBench:
             await self.act("stop", stop)
         await self.wait_all_over(60)
 
-    async def start_games(self, tables: Sequence[Table]) -> None:
-        for table in tables:
+    async def start_games(self, tables: Sequence[Table], *, over: float = 0.0) -> None:
+        """Each host presses Start, one after the other; ``over`` seconds > 0 spreads the
+        presses evenly over that long (as independent servers' games start whenever)."""
+        began = time.monotonic()
+        for index, table in enumerate(tables):
             assert table.lobby is not None
+            wait = began + index * over / len(tables) - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             await self.act(
                 "start", partial(table.host.click, table.lobby, table.custom_id("start"))
             )

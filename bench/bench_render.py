@@ -33,10 +33,13 @@ import PIL
 from bot.app import game_cogs
 from bot.render import leaderboard, warm_up
 from bot.render.common import Rendered
+from bot.render.housie import caller_board_frame as housie_board_frame
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
 from bot.render.housie.results import HousieWin, render_housie_result
+from bot.render.loteria import caller_board_frame as loteria_board_frame
 from bot.render.loteria import render_call, render_card, render_tabla
 from bot.render.loteria.results import LoteriaWin, render_loteria_result
+from bot.render.replay import ReplayWin, render_replay
 from cogs.housie.call_names import nickname
 from cogs.loteria.verses import verse
 from engine.fairness import draw_order
@@ -214,6 +217,26 @@ def run(repeat: int) -> None:
         (
             "end of game, Housie, 12 winners",
             lambda _: render_housie_result(housie_wins, game_id="BENCH", called=numbers)[0],
+        ),
+        (
+            "replay GIF, Housie, 90 calls, 4 wins",
+            lambda _: render_replay(
+                lambda k: housie_board_frame(numbers[:k]),
+                90,
+                [ReplayWin(seq, "Full House", ("Player",)) for seq in (10, 30, 31, 90)],
+                title="Housie",
+                game_id=1,
+            ),
+        ),
+        (
+            "replay GIF, Lotería, 54 calls, 2 wins",
+            lambda _: render_replay(
+                lambda k: loteria_board_frame(calls[:k], CLASSIC_DECK),
+                54,
+                [ReplayWin(seq, "Line", ("Player",)) for seq in (12, 54)],
+                title="Lotería",
+                game_id=1,
+            ),
         ),
         (
             f"/stats leaderboard, {len(titles)} games",

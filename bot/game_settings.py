@@ -21,6 +21,7 @@ from bot.storage import GameDefaults
 _OWN_FIELDS = frozenset(field.name for field in dataclasses.fields(GameDefaults)) - {
     "interval",
     "prizes",
+    "near_misses",
 }
 
 

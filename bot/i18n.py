@@ -99,6 +99,10 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
     "language": "idioma",
     "host_role": "rol_anfitrion",
     "time_zone": "zona_horaria",
+    "near_misses": "casi_gano",
+    "Tell players by DM how close they came to a prize (default on)": (
+        "Decir a cada jugador por MD lo cerca que estuvo de un premio (sí por defecto)"
+    ),
     "The time zone planned game nights are read in, e.g. America/Mexico_City": (
         "La zona horaria de las noches de juego planeadas, p. ej. America/Mexico_City"
     ),
@@ -451,6 +455,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "**{game}:** una cantada cada {interval} s{interval_mark} · premios {prizes}{prizes_mark}",
     ),
     "settings_builtin": (" (default)", " (por defecto)"),
+    "settings_no_near_misses": (" · no near-miss DMs", " · sin MD de «casi gano»"),
     # The prizes option's description, from what each game's default prizes are
     # (bot.game_settings.prizes_description): "a Lotería plan, or ...".
     "settings_prizes_option": ("Default prizes: {what}", "Premios por defecto: {what}"),
@@ -487,8 +492,8 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{game} no es un juego con valores por defecto; elige {games}.",
     ),
     "settings_game_needs_value": (
-        "Give {title} an `interval`, `prizes`, or both.",
-        "Indica para {titulo} el `intervalo`, los `premios` o ambos.",
+        "Give {title} an `interval`, `prizes` or `near_misses`.",
+        "Indica para {titulo} el `intervalo`, los `premios` o `casi_gano`.",
     ),
     "settings_role_managed": (
         "<@&{role}> belongs to a bot or an integration, so no member can be given it: choose"
@@ -962,6 +967,49 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
             "Y {count} ganador más, nombrado en el mensaje.",
             "Y {count} ganadores más, nombrados en el mensaje.",
         ),
+    ),
+    # The replay of a game (bot/render/replay.py): the banner under the board and its alt text.
+    "pic_replay_start": ("Replay: the calls as they came", "Repetición: las cantadas una a una"),
+    "pic_replay_win": ("Call {seq}: {prize}, {names}", "Cantada {seq}: {prize}, {names}"),
+    "pic_replay_more": ("{names} and {count} more", "{names} y {count} más"),
+    "alt_replay": (
+        Plural(
+            "Replay of {title} game {game}: the caller's board over {count} call.",
+            "Replay of {title} game {game}: the caller's board over {count} calls.",
+        ),
+        Plural(
+            "Repetición de {title}, partida {game}: el tablero a lo largo de {count} cantada.",
+            "Repetición de {title}, partida {game}: el tablero a lo largo de {count} cantadas.",
+        ),
+    ),
+    "alt_replay_no_wins": (" Nobody won.", " Nadie ganó."),
+    # The recap of a game's end (bot/calling/recap.py): the Replay button when the replay did
+    # not fit on the summary, and each player's near miss, by DM.
+    "button_replay": ("Replay", "Repetición"),
+    "replay_here": (
+        "🎞️ {title} #{game}, call by call:",
+        "🎞️ {titulo} #{game}, cantada a cantada:",
+    ),
+    "replay_none": (
+        "{title} #{game} has no replay to show.",
+        "{titulo} #{game} no tiene repetición que mostrar.",
+    ),
+    "near_miss": (
+        Plural(
+            "🎯 {title} #{game}: you were {count} call away from {prize}, at call {seq}. So close!",
+            "🎯 {title} #{game}: you were {count} calls away from {prize}, at call {seq}.",
+        ),
+        Plural(
+            "🎯 {titulo} #{game}: te faltó {count} cantada para {prize}, en la cantada {seq}. "
+            "¡Casi!",
+            "🎯 {titulo} #{game}: te faltaron {count} cantadas para {prize}, en la cantada {seq}.",
+        ),
+    ),
+    "near_miss_complete": (
+        "🎯 {title} #{game}: you had {prize} complete at call {seq}, but it was not claimed"
+        " in time.",
+        "🎯 {titulo} #{game}: tenías {prize} completo en la cantada {seq}, pero no se reclamó"
+        " a tiempo.",
     ),
     "seed_reveal": (
         "Seed: `{seed}` (its SHA-256 is the commitment posted in the lobby). Check it with "

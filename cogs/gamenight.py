@@ -145,6 +145,7 @@ class GameNight(
             "host_role": _("Who may start games: a role, or @everyone for everybody"),
             "game": _("The game the interval and prizes are for"),
             "interval": _("Default seconds between calls (5-120)"),
+            "near_misses": _("Tell players by DM how close they came to a prize (default on)"),
             "prizes": _(english),
             "time_zone": _(
                 "The time zone planned game nights are read in, e.g. America/Mexico_City"
@@ -201,6 +202,7 @@ class GameNight(
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         prizes: str | None = None,
         time_zone: str | None = None,
+        near_misses: bool | None = None,
         **game_options: str | None,
     ) -> None:
         """``/gamenight settings``, shown or changed (its command: ``settings_command``)."""
@@ -210,7 +212,14 @@ class GameNight(
         if not is_server_manager(interaction):
             raise UserError("need_manage_server")
         change = self.settings_change(
-            language, host_role, game, interval, prizes, time_zone, **game_options
+            language,
+            host_role,
+            game,
+            interval,
+            prizes,
+            time_zone,
+            near_misses=near_misses,
+            **game_options,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = interaction.locale
@@ -233,6 +242,8 @@ class GameNight(
         interval: int | None,
         prizes: str | None,
         time_zone: str | None = None,
+        *,
+        near_misses: bool | None = None,
         **game_options: str | None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
         """The change the options ask for (None: they ask for none), every value checked first
@@ -260,12 +271,12 @@ class GameNight(
         kind: str | None = None
         stored_prizes: str | None = None
         if game is None:
-            if interval is not None or prizes is not None:
+            if interval is not None or prizes is not None or near_misses is not None:
                 raise UserError("settings_which_game", games=self.game_list(None))
         else:
             cog = self.game_cog(game)
             kind = cog.kind
-            if interval is None and prizes is None:
+            if interval is None and prizes is None and near_misses is None:
                 raise cog.refusal("settings_game_needs_value")
             if interval is not None:
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
@@ -294,6 +305,7 @@ class GameNight(
                         before,
                         interval=before.interval if interval is None else interval,
                         prizes=before.prizes if stored_prizes is None else stored_prizes,
+                        near_misses=before.near_misses if near_misses is None else near_misses,
                     ),
                 )
             for option_kind, option, value in chosen:
@@ -339,6 +351,7 @@ class GameNight(
                     prizes=cog.describe_prizes(defaults.prizes, locale),
                     prizes_mark=builtin if defaults.prizes is None else "",
                 )
+                + (message("settings_no_near_misses", locale) if defaults.near_misses is False else "")
             )
             for option in game_settings.of_game(cog.kind).options:
                 value = game_settings.option_value(defaults, option)

@@ -20,11 +20,12 @@ from emulator.interactions import (
     InteractionResult,
     InteractionType,
 )
-from emulator.model import Attachment, Channel, DriverError, Failure, Message, User
+from emulator.model import Attachment, Channel, DriverError, Failure, Message, Permission, User
 from emulator.ratelimit import InvalidRequestLimit, RateLimits, RouteLimit
 from emulator.rest import RequestRecord
 from emulator.server import Emulator, EmulatorFailureError
 from emulator.testing import run_bot
+from emulator.voice import VoiceCall, VoiceFrame
 
 __all__ = [
     "Attachment",
@@ -44,9 +45,12 @@ __all__ = [
     "InvalidRequestLimit",
     "Member",
     "Message",
+    "Permission",
     "RateLimits",
     "RequestRecord",
     "RouteLimit",
     "User",
+    "VoiceCall",
+    "VoiceFrame",
     "run_bot",
 ]

@@ -18,7 +18,7 @@ import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,6 +243,11 @@ class Gateway:
         self.heartbeats = 0  # heartbeats received, over every connection
         self._connections: set[_Connection] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Who answers the bot's op 4 Update Voice State (the voice layer, set by the server);
+        # None: voice is not emulated and op 4 is ignored.
+        self.voice_state_handler: (
+            Callable[[GatewaySession, dict[str, Any]], Awaitable[None]] | None
+        ) = None
 
     # Sharding
 
@@ -408,7 +413,9 @@ class Gateway:
     async def _on_frame(self, connection: _Connection, frame: dict[str, Any]) -> None:
         op = frame.get("op")
         data: Any = frame.get("d")
-        if op in (IDENTIFY, RESUME, REQUEST_GUILD_MEMBERS) and not isinstance(data, dict):
+        if op in (IDENTIFY, RESUME, REQUEST_GUILD_MEMBERS, VOICE_STATE_UPDATE) and not isinstance(
+            data, dict
+        ):
             await connection.socket.close(code=4002, message=b"decode error: d must be an object")
             return
         if op == HEARTBEAT:
@@ -421,7 +428,11 @@ class Gateway:
             await self._resume(connection, data)
         elif op == REQUEST_GUILD_MEMBERS:
             self._guild_members(connection, data)
-        elif op in (PRESENCE_UPDATE, VOICE_STATE_UPDATE):
+        elif op == VOICE_STATE_UPDATE:
+            handler = self.voice_state_handler
+            if handler is not None and connection.session is not None:
+                await handler(connection.session, data)
+        elif op == PRESENCE_UPDATE:
             return
         else:
             await connection.socket.close(code=4001, message=b"unknown opcode")

@@ -47,6 +47,8 @@ class Permission(enum.IntFlag):
     ATTACH_FILES = 1 << 15
     READ_MESSAGE_HISTORY = 1 << 16
     USE_EXTERNAL_EMOJIS = 1 << 18
+    CONNECT = 1 << 20
+    SPEAK = 1 << 21
     USE_APPLICATION_COMMANDS = 1 << 31
     MANAGE_EVENTS = 1 << 33
     MANAGE_THREADS = 1 << 34
@@ -64,6 +66,8 @@ EVERYONE_PERMISSIONS = (
     | Permission.USE_EXTERNAL_EMOJIS
     | Permission.USE_APPLICATION_COMMANDS
     | Permission.SEND_MESSAGES_IN_THREADS
+    | Permission.CONNECT
+    | Permission.SPEAK
 )
 
 # What a bot may do in a DM.
@@ -109,6 +113,7 @@ class MessageFlag(enum.IntFlag):
 class ChannelType(enum.IntEnum):
     GUILD_TEXT = 0
     DM = 1
+    GUILD_VOICE = 2
     PUBLIC_THREAD = 11
 
 
@@ -116,6 +121,7 @@ class Intent(enum.IntFlag):
     """The gateway intents whose events the emulator filters (Discord's values)."""
 
     GUILD_MEMBERS = 1 << 1
+    GUILD_VOICE_STATES = 1 << 7
     GUILD_PRESENCES = 1 << 8
     GUILD_MESSAGES = 1 << 9
     DIRECT_MESSAGES = 1 << 12
@@ -421,8 +427,9 @@ class Role:
 
 
 class Channel:
-    """A guild text channel, a DM channel between the bot and one person, or a public thread of
-    a text channel (``parent``; ``archived`` and ``locked`` as Discord's thread metadata)."""
+    """A guild text channel, a voice channel (``kind`` GUILD_VOICE), a DM channel between the bot
+    and one person, or a public thread of a text channel (``parent``; ``archived`` and
+    ``locked`` as Discord's thread metadata)."""
 
     def __init__(
         self,
@@ -490,6 +497,10 @@ class Channel:
         return self.kind is ChannelType.PUBLIC_THREAD
 
     @property
+    def is_voice(self) -> bool:
+        return self.kind is ChannelType.GUILD_VOICE
+
+    @property
     def messages(self) -> list[Message]:
         """Messages everyone in the channel can see (no ephemeral or deleted ones), oldest first."""
         return [m for m in self.all_messages if not m.deleted and m.ephemeral_for is None]
@@ -542,7 +553,7 @@ class Channel:
         assert self.guild is not None
         if self.parent is not None:
             return self._thread_payload(self.guild, self.parent, last)
-        return {
+        data: dict[str, Any] = {
             "id": str(self.id),
             "type": int(self.kind),
             "guild_id": str(self.guild.id),
@@ -567,6 +578,12 @@ class Channel:
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+        if self.is_voice:
+            # A voice channel (Channel Object): no topic, a bitrate, no user limit, the region
+            # chosen automatically.
+            del data["topic"]
+            data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
+        return data
 
     def _thread_payload(self, guild: Guild, parent: Channel, last: int | None) -> dict[str, Any]:
         count = len([m for m in self.all_messages if not m.deleted])
@@ -621,6 +638,8 @@ class Guild:
         # and the status changes Discord made by itself (event id, new status), in order.
         self.scheduled_events: dict[int, dict[str, Any]] = {}
         self.event_moves_by_discord: list[tuple[int, EventStatus]] = []
+        # Who is in which voice channel, by user id (the bot's own state included).
+        self.voice_states: dict[int, VoiceState] = {}
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
@@ -646,6 +665,59 @@ class Guild:
         world.register_channel(channel)
         world.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
         return channel
+
+    def add_voice_channel(self, name: str, *, bot_denied: int = 0) -> Channel:
+        """A voice channel (CHANNEL_CREATE); ``bot_denied`` is the bot's overwrite there, e.g.
+        ``Permission.CONNECT`` (the bot's requests to join go unanswered, as on Discord) or
+        ``Permission.SPEAK`` (it may join, but the audio it sends is dropped)."""
+        world = self._world
+        channel = Channel(
+            world, world.new_id(), name, self, ChannelType.GUILD_VOICE, position=len(self.channels)
+        )
+        channel.bot_denied = bot_denied
+        self.channels.append(channel)
+        world.register_channel(channel)
+        world.dispatch_to_bot("CHANNEL_CREATE", channel.payload())
+        return channel
+
+    def voice_channel(self, name: str) -> Channel:
+        channel = self.channel(name)
+        if not channel.is_voice:
+            raise LookupError(f"#{name} of {self.name} is not a voice channel")
+        return channel
+
+    def members_in_voice(self, channel: Channel) -> list[User]:
+        """The users in ``channel`` now (the bot included when it is there), in order of joining."""
+        return [state.user for state in self.voice_states.values() if state.channel is channel]
+
+    def set_voice_state(
+        self,
+        user: User,
+        channel: Channel | None,
+        *,
+        session_id: str,
+        self_mute: bool = False,
+        self_deaf: bool = False,
+    ) -> VoiceState | None:
+        """``user`` joins, moves to or (``channel=None``) leaves a voice channel of this guild;
+        the bot hears VOICE_STATE_UPDATE (intent GUILD_VOICE_STATES). Returns the new state."""
+        if channel is not None and (channel.guild is not self or not channel.is_voice):
+            raise DriverError(f"{channel!r} is not a voice channel of {self.name}")
+        if channel is None:
+            state = self.voice_states.pop(user.id, None)
+            if state is None:
+                return None
+            left = VoiceState(user, None, state.session_id, state.self_mute, state.self_deaf)
+            self._world.dispatch_to_bot(
+                "VOICE_STATE_UPDATE", left.payload(self), intent=Intent.GUILD_VOICE_STATES
+            )
+            return None
+        state = VoiceState(user, channel, session_id, self_mute, self_deaf)
+        self.voice_states[user.id] = state
+        self._world.dispatch_to_bot(
+            "VOICE_STATE_UPDATE", state.payload(self), intent=Intent.GUILD_VOICE_STATES
+        )
+        return state
 
     def add_thread(
         self,
@@ -952,7 +1024,10 @@ class Guild:
             "large": False,
             "unavailable": False,
             "joined_at": self.joined_at,
-            "voice_states": [],
+            "voice_states": [
+                {k: v for k, v in state.payload(self).items() if k not in ("guild_id", "member")}
+                for state in self.voice_states.values()
+            ],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -961,6 +1036,37 @@ class Guild:
             "max_members": 500000,
             "premium_progress_bar_enabled": False,
             "nsfw": False,
+        }
+
+
+@dataclass(eq=False)
+class VoiceState:
+    """Someone's presence in a voice channel (Voice Resources: Voice State Object);
+    ``channel`` None only in the event that says they left."""
+
+    user: User
+    channel: Channel | None
+    session_id: str
+    self_mute: bool = False
+    self_deaf: bool = False
+
+    def payload(self, guild: Guild) -> dict[str, Any]:
+        member = guild.member_of(self.user)
+        member_payload = guild.bot_member_payload() if member is None else member.payload()
+        return {
+            "guild_id": str(guild.id),
+            "channel_id": None if self.channel is None else str(self.channel.id),
+            "user_id": str(self.user.id),
+            "member": member_payload,
+            "session_id": self.session_id,
+            "deaf": False,
+            "mute": False,
+            "self_deaf": self.self_deaf,
+            "self_mute": self.self_mute,
+            "self_stream": False,
+            "self_video": False,
+            "suppress": False,
+            "request_to_speak_timestamp": None,
         }
 
 
@@ -1050,6 +1156,24 @@ class Member:
             data["user"] = self.user.payload()
         return data
 
+    def join_voice(self, channel: Channel, *, self_mute: bool = False) -> None:
+        """The person joins (or moves to) voice channel ``channel`` (VOICE_STATE_UPDATE)."""
+        self.guild.set_voice_state(
+            self.user, channel, session_id=secrets.token_hex(16), self_mute=self_mute
+        )
+
+    def leave_voice(self) -> None:
+        """The person leaves the voice channel they are in (VOICE_STATE_UPDATE, no channel)."""
+        if self.user.id not in self.guild.voice_states:
+            raise DriverError(f"{self.name} is in no voice channel of {self.guild.name}")
+        self.guild.set_voice_state(self.user, None, session_id="")
+
+    @property
+    def voice_channel(self) -> Channel | None:
+        """The voice channel the person is in, if any."""
+        state = self.guild.voice_states.get(self.user.id)
+        return None if state is None else state.channel
+
     @property
     def dm_channel(self) -> Channel | None:
         """The DM channel the bot opened with this person, if any."""
@@ -1096,8 +1220,9 @@ class Failure:
     implement), ``invalid_shard`` (IDENTIFY closed with 4010), ``sharding_required`` (4011),
     ``session_start_limit`` (an IDENTIFY beyond the daily limit: sessions ended, token
     reset), ``thread_archived`` (400 / 50083), ``invalid_intents`` (4013),
-    ``disallowed_intents`` (4014), ``heartbeat_timeout`` (4009) and ``gateway_rate_limited``
-    (4008).
+    ``disallowed_intents`` (4014), ``heartbeat_timeout`` (4009), ``gateway_rate_limited``
+    (4008), ``voice_protocol`` (the voice gateway or UDP used against Discord's rules) and
+    ``voice_decrypt`` (an RTP packet that did not decrypt with the session's key).
     """
 
     kind: str

@@ -24,9 +24,11 @@ from emulator.gateway import (
 from emulator.interactions import InteractionWorld
 from emulator.latency import Latency, LatencySetting, LatencySource
 from emulator.model import Channel, Failure
+from emulator.model import Guild as ModelGuild
 from emulator.ratelimit import InvalidRequestLimit, InvalidRequests, RateLimiter, RateLimits
 from emulator.rest import API_PREFIX, COMMAND_CREATES_PER_DAY, RequestRecord, RestApi
 from emulator.spec import OpenApiSpec, load_spec
+from emulator.voice import VoiceCall, VoiceRefusal, VoiceServer
 
 __all__ = ["Emulator", "EmulatorFailureError", "Failure"]
 
@@ -160,6 +162,7 @@ class Emulator(InteractionWorld):
             command_rules=command_rules,
             command_creates_per_day=command_creates_per_day,
         )
+        self.voice_server = VoiceServer(self, self.gateway)
         self._runner: web.AppRunner | None = None
         self._base_http = ""
         self._base_ws = ""
@@ -184,6 +187,9 @@ class Emulator(InteractionWorld):
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self.rest.handle)
         app.router.add_get("/gateway", self.gateway.handle)
+        # discord.py opens wss://{endpoint}/?v=8: the voice endpoint carries this path.
+        app.router.add_get("/voice/", self.voice_server.handle)
+        app.router.add_get("/voice", self.voice_server.handle)
         app.router.add_get(
             "/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment
         )
@@ -196,6 +202,7 @@ class Emulator(InteractionWorld):
         self._base_http = f"http://{self._host}:{port}"
         self._base_ws = f"ws://{self._host}:{port}"
         self.gateway.url = self.gateway_url
+        await self.voice_server.start(self._host, f"{self._host}:{port}/voice")
         self.rest.cdn_base_url = self.cdn_base_url
         if self.spec is None:
             _log.warning(
@@ -207,6 +214,7 @@ class Emulator(InteractionWorld):
         self.stop_clocks()
         self.stop_event_clock()
         await self.gateway.close()
+        await self.voice_server.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -220,6 +228,13 @@ class Emulator(InteractionWorld):
     def gateway_url(self) -> str:
         """What ``DiscordWebSocket.DEFAULT_GATEWAY`` (``DISCORD_GATEWAY_URL``) should be."""
         return self._base_ws + "/gateway"
+
+    @property
+    def voice_endpoint(self) -> str:
+        """The endpoint VOICE_SERVER_UPDATE gives (``host:port/voice``): discord.py connects to
+        ``wss://{endpoint}/?v=8``, which :func:`emulator.endpoints.use_endpoints` makes plain
+        ``ws://`` for loopback hosts."""
+        return self.voice_server.endpoint
 
     @property
     def cdn_base_url(self) -> str:
@@ -269,6 +284,22 @@ class Emulator(InteractionWorld):
     async def disconnect_bot(self, code: int = 4000) -> None:
         """Drop the bot's websocket(s), as a network failure would; the bot should RESUME."""
         await self.gateway.disconnect(code)
+
+    async def drop_voice(self, guild: ModelGuild | int, *, code: int | None = None) -> None:
+        """Drop the bot's voice websocket in ``guild``: cut as by a network failure (``code``
+        None: the client reconnects and identifies again), or closed with ``code`` (e.g. 4015,
+        "voice server crashed": the client may resume)."""
+        await self.voice_server.drop(guild if isinstance(guild, int) else guild.id, code)
+
+    def voice(self, guild: ModelGuild | int) -> VoiceCall:
+        """What the bot did in ``guild``'s voice: its channel, the Opus frames it sent
+        (``.frames``, ``.spans()``, ``.pcm()``), its Speaking events, its connections."""
+        return self.voice_server.call(guild if isinstance(guild, int) else guild.id)
+
+    @property
+    def voice_refusals(self) -> list[VoiceRefusal]:
+        """The bot's requests to join a voice channel that Discord left unanswered, and why."""
+        return self.voice_server.refusals
 
     def request_reconnect(self) -> None:
         """Send op 7 RECONNECT; the bot should reconnect and RESUME."""

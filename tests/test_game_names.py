@@ -36,6 +36,11 @@ SEARCHED = ("bot", "cogs", "engine")
 ORDINARY_WORDS = {
     ("bot/ops/config_check.py", "dots"),  # a token's parts "separated by dots"
     ("cogs/housie/call_names.py", "loteria"),  # 54's nickname: "Cards in a Lotería deck"
+    # The family of games, in the words describing these: "90-ball bingo", "the Mexican bingo".
+    ("cogs/housie/__init__.py", "bingo"),
+    ("cogs/housie/words.py", "bingo"),
+    ("cogs/loteria/__init__.py", "bingo"),
+    ("cogs/loteria/words.py", "bingo"),
 }
 
 
@@ -140,7 +145,7 @@ def names_found() -> dict[str, list[str]]:
 
 def test_the_games_are_found_from_the_loaded_cogs():
     games = {game.kind: game for game in loaded_games()}
-    assert {"loteria", "housie", "tictactoe", "dots", "triangle"} <= set(games)
+    assert {"loteria", "housie", "bingo", "tictactoe", "dots", "triangle"} <= set(games)
     assert ("ttt",) in games["tictactoe"].names
     assert ("tres", "en", "raya") in games["tictactoe"].names
     assert ("loteria",) in games["loteria"].names  # Lotería, accent set aside

@@ -237,6 +237,12 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         """One line describing the game's settings for the lobby."""
         raise NotImplementedError
 
+    def lobby_pictures(self, game: GameRow) -> list[Rendered]:
+        """The pictures the lobby message carries, in the channel's language (Bingo's patterns
+        to be played); none by default. Posted with the lobby and kept by its edits. Runs in a
+        worker thread."""
+        return []
+
     def default_prizes(self, text: str) -> str:
         """``text`` as a server's default prizes for ``start`` (``/gamenight settings``), checked
         as ``start`` checks its own, with the same refusals; returns the form stored."""

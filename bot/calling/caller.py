@@ -28,7 +28,7 @@ from bot.calling.live import (
     GameT,
 )
 from bot.calling.options import CallingOptions
-from bot.calling.summary import SummaryCog
+from bot.calling.recap import RecapCog
 from bot.components import GameButton
 from bot.games import UNKNOWN_MESSAGE, PostRefusal, post_refusal
 from bot.i18n import message
@@ -50,7 +50,7 @@ from bot.throttle import Lane
 log = logging.getLogger(__name__)
 
 
-class CallerCog(SummaryCog[GameT, CheckT]):
+class CallerCog(RecapCog[GameT, CheckT]):
     """The caller of a calling game, its host controls and its end."""
 
     def start_running(self, game_id: int) -> None:
@@ -510,8 +510,9 @@ class CallerCog(SummaryCog[GameT, CheckT]):
             locale = self.channel_locale(game)
             link = await self.verify_line(game, announced, locale)
             texts = self.summary_texts(game, reason, announced, winners, link)
-            await self.post_summary(game, texts, winners)
+            await self.post_summary(game, texts, winners, await self.replay_of(game))
             self.touch_lobby(game.id, urgent=True)
+        self.tell_near_misses_later(game)
         await self.game_ended(game)
 
     async def game_ended(self, game: GameRow) -> None:

@@ -81,7 +81,7 @@ class CallingGameCog(ClaimsCog[GameT, CheckT]):
 
     def answers_privately(self, action: str) -> bool:
         """Whether every answer to button ``action`` is private (so it can be deferred at once)."""
-        return action in {"join", "leave", "start", "cancel"}
+        return action in {"join", "leave", "start", "cancel", "replay"}
 
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, game_id: int
@@ -102,6 +102,8 @@ class CallingGameCog(ClaimsCog[GameT, CheckT]):
             await self.start_game(interaction, game)
         elif action == "cancel":
             await self.cancel_game(interaction, game)
+        elif action == "replay":
+            await self.send_replay(interaction, game)
         else:
             raise UserError("button_gone")
 

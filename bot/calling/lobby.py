@@ -60,8 +60,10 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         """Posts the lobby of ``game`` with ``note`` under it; returns the message's id."""
         self.new_in_memory(game)
         channel = self.bot.get_partial_messageable(game.channel_id)
+        pictures = await asyncio.to_thread(self.lobby_pictures, game)
+        extra: dict[str, Any] = {"files": [attachment(p) for p in pictures]} if pictures else {}
         posted = await channel.send(
-            f"{await self.lobby_text(game)}\n{note}", view=self.lobby_view(game)
+            f"{await self.lobby_text(game)}\n{note}", view=self.lobby_view(game), **extra
         )
         return posted.id
 
@@ -110,8 +112,13 @@ class LobbyCog(CallingBase[GameT, CheckT]):
                 self.new_in_memory(game)
         finally:
             place.leave()
+        pictures = await asyncio.to_thread(self.lobby_pictures, game)
         message = await answer(
-            interaction, await self.lobby_text(game), ephemeral=False, view=self.lobby_view(game)
+            interaction,
+            await self.lobby_text(game),
+            ephemeral=False,
+            view=self.lobby_view(game),
+            files=[attachment(picture) for picture in pictures],
         )
         assert message is not None
         await self.store_game(game.id, lobby_message_id=message.id)

@@ -20,9 +20,11 @@ from bot.calling.live import (
     short_error,
 )
 from bot.calling.lobby import LobbyCog
+from bot.components import GameButton
 from bot.games import PostRefusal, post_refusal
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
+from bot.render.replay import ATTACH_LIMIT
 from bot.storage import (
     GameRow,
     WinnerRow,
@@ -31,6 +33,15 @@ from bot.throttle import Lane
 from bot.verify_link import verify_fragment, verify_url
 
 log = logging.getLogger(__name__)
+
+ATTACHMENTS_LIMIT = 10  # attachments on one message (Discord's limit)
+
+
+def replay_fits(pictures: Sequence[Rendered], replay: Rendered) -> bool:
+    """Whether ``replay`` fits on the summary's message beside ``pictures``: one attachment
+    more, and all of them together well within what Discord takes of a bot."""
+    size = sum(len(picture.png) for picture in pictures) + len(replay.png)
+    return len(pictures) < ATTACHMENTS_LIMIT and size <= ATTACH_LIMIT
 
 
 class SummaryCog(LobbyCog[GameT, CheckT]):
@@ -161,11 +172,17 @@ class SummaryCog(LobbyCog[GameT, CheckT]):
         return texts, left_out
 
     async def post_summary(
-        self, game: GameRow, texts: Sequence[str], winners: Sequence[WinnerRow]
+        self,
+        game: GameRow,
+        texts: Sequence[str],
+        winners: Sequence[WinnerRow],
+        replay: Rendered | None = None,
     ) -> None:
         """Post the end-of-game summary (``texts``, from :meth:`summary_texts`), the winners'
-        picture with its first message; that message alone if the picture cannot be drawn or
-        is refused (the summary reveals the seed: it must go out)."""
+        picture with its first message, and the game's ``replay`` with them when it fits
+        Discord's limits (else a Replay button under the message draws it on demand); that
+        message alone if the pictures cannot be drawn or are refused (the summary reveals the
+        seed: it must go out)."""
         pictures: list[Rendered] = []
         if winners:
             boards = await self.storage.boards(game.id)
@@ -178,11 +195,20 @@ class SummaryCog(LobbyCog[GameT, CheckT]):
                 log.exception("could not draw the winners of game %s", game.id)
         channel = self.bot.get_partial_messageable(game.channel_id)
         first, *rest = texts
+        view: discord.ui.View | None = None
+        if replay is not None:
+            if replay_fits(pictures, replay):
+                pictures = [*pictures, replay]
+            else:
+                view = self.replay_view(game)
         attempts = [[attachment(p) for p in pictures], []] if pictures else [[]]
         refused: discord.HTTPException | None = None
         for files in attempts:
             try:
-                await channel.send(first, files=files)
+                if view is None:
+                    await channel.send(first, files=files)
+                else:
+                    await channel.send(first, files=files, view=view)
                 refused = None
                 break
             except discord.HTTPException as error:
@@ -200,6 +226,15 @@ class SummaryCog(LobbyCog[GameT, CheckT]):
             except discord.HTTPException:
                 log.warning("could not post the winners of game %s", game.id, exc_info=True)
                 return
+
+    def replay_view(self, game: GameRow) -> discord.ui.View:
+        """The Replay button under a summary whose replay did not fit on it."""
+        view = discord.ui.View(timeout=None)
+        label = self.say("button_replay", self.channel_locale(game))
+        view.add_item(
+            GameButton.make(self.kind, "replay", game.id, label, discord.ButtonStyle.secondary)
+        )
+        return view
 
     async def tell_host_refused(
         self, game: GameRow, key: str, error: discord.HTTPException

@@ -36,6 +36,7 @@ TABLES = (
     "closed_dms",
     "schedules",
     "server_settings",
+    "server_records",
 )
 # What one row of a table is called in the summary (the others read the same for one).
 _ONE_ROW = {
@@ -48,6 +49,7 @@ _ONE_ROW = {
     "dm_channels": "dm_channel",
     "closed_dms": "closed_dm",
     "schedules": "schedule",
+    "server_records": "server_record",
 }
 # A fleet's running state (bot.fleet.process), which means nothing to another database: not copied.
 NOT_COPIED = frozenset({"shard_leases", "gateway_identify"})

@@ -358,6 +358,28 @@ ALTER TABLE claims RENAME COLUMN draw_seq TO step;
 ALTER TABLE winners RENAME COLUMN draw_seq TO step;
 """
 
+# 11: a game's own named records in each server (a game's custom patterns, say): what each one
+# holds is the game's business (text it writes and reads), so the table names no game.
+_SERVER_RECORDS_SQLITE = """
+CREATE TABLE server_records (
+    guild_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (guild_id, kind, name)
+);
+"""
+
+_SERVER_RECORDS_POSTGRES = """
+CREATE TABLE server_records (
+    guild_id BIGINT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (guild_id, kind, name)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_FIRST_SQLITE, postgres=_FIRST_POSTGRES),
     Migration(sqlite=_SECOND, postgres=_SECOND),
@@ -369,4 +391,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(sqlite=_BOARD_REFERENCES, postgres=_BOARD_REFERENCES),
     Migration(sqlite=_CLOSED_DMS_SQLITE, postgres=_CLOSED_DMS_POSTGRES),
     Migration(sqlite=_STEP, postgres=_STEP),
+    Migration(sqlite=_SERVER_RECORDS_SQLITE, postgres=_SERVER_RECORDS_POSTGRES),
 )

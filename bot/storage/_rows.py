@@ -179,6 +179,7 @@ class GameDefaults:
     interval: int | None = None
     prizes: str | None = None  # in the form the game's cog stores (see its default_prizes)
     deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
+    near_misses: bool | None = None  # False: players are not told their near misses by DM
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -187,6 +188,7 @@ class GameDefaults:
                 ("interval", self.interval),
                 ("prizes", self.prizes),
                 ("deck", self.deck),
+                ("near_misses", self.near_misses),
             )
             if value is not None
         }
@@ -256,6 +258,15 @@ class ChannelBusyError(StorageError):
     def __init__(self, existing: GameRow) -> None:
         super().__init__(f"channel {existing.channel_id} already has game {existing.id}")
         self.existing = existing
+
+
+class RecordLimitError(StorageError):
+    """A server already holds ``limit`` records of that game's kind (``Storage.put_server_record``)."""
+
+    def __init__(self, kind: str, limit: int) -> None:
+        super().__init__(f"the server already has {limit} records of {kind}")
+        self.kind = kind
+        self.limit = limit
 
 
 class NightLimitError(StorageError):
@@ -352,6 +363,9 @@ def server_settings_row(row: Row) -> ServerSettings:
                 interval=None if values.get("interval") is None else int(values["interval"]),
                 prizes=None if values.get("prizes") is None else str(values["prizes"]),
                 deck=None if values.get("deck") is None else str(values["deck"]),
+                near_misses=(
+                    None if values.get("near_misses") is None else bool(values["near_misses"])
+                ),
             )
             for kind, values in defaults.items()
         },

@@ -48,6 +48,7 @@ from bot.storage._rows import (
     MemberGames,
     NightLimitError,
     PlayerRow,
+    RecordLimitError,
     Row,
     ScheduleRow,
     ScheduleStatus,
@@ -953,6 +954,78 @@ class Storage:
             return changed
 
         return await self._write_guild(guild_id, work)
+
+    # -- a game's own records in each server ---------------------------------------------------
+
+    async def put_server_record(
+        self, guild_id: int, kind: str, name: str, value: str, *, limit: int | None = None
+    ) -> bool:
+        """Keep ``value`` under ``name`` among the server's records of game ``kind`` (what it
+        means is the game's: a custom pattern's text, say). Returns ``False`` and changes
+        nothing when the name is already taken. With ``limit``, the server may hold at most
+        that many records of the kind: counted in the same transaction, under the server's
+        lock, so two at once cannot pass it (``RecordLimitError``)."""
+
+        async def work(db: Transaction) -> bool:
+            await db.lock_server(guild_id)
+            rows = await db.fetch(
+                "SELECT COUNT(*), COUNT(*) FILTER (WHERE name = ?) FROM server_records"
+                " WHERE guild_id = ? AND kind = ?",
+                (name, guild_id, kind),
+            )
+            held, taken = int(rows[0][0]), int(rows[0][1])
+            if taken:
+                return False
+            if limit is not None and held >= limit:
+                raise RecordLimitError(kind, limit)
+            await db.execute(
+                "INSERT INTO server_records (guild_id, kind, name, value) VALUES (?, ?, ?, ?)",
+                (guild_id, kind, name, value),
+            )
+            return True
+
+        return await self._write_guild(guild_id, work)
+
+    async def server_record(self, guild_id: int, kind: str, name: str) -> str | None:
+        """The value of the server's record ``name`` of game ``kind``, if there is one."""
+        row = await self._one(
+            "SELECT value FROM server_records WHERE guild_id = ? AND kind = ? AND name = ?",
+            (guild_id, kind, name),
+        )
+        return str(row[0]) if row else None
+
+    async def server_records(self, guild_id: int, kind: str) -> dict[str, str]:
+        """The server's records of game ``kind``, name -> value, in the order of their names."""
+        rows = await self._all(
+            "SELECT name, value FROM server_records WHERE guild_id = ? AND kind = ?"
+            " ORDER BY name",
+            (guild_id, kind),
+        )
+        return {str(row[0]): str(row[1]) for row in rows}
+
+    async def all_server_records(self, kind: str) -> dict[int, dict[str, str]]:
+        """Every server's records of game ``kind`` (server -> name -> value, by name): what a
+        game holds in memory, so that an interaction is answered without asking."""
+        rows = await self._all(
+            "SELECT guild_id, name, value FROM server_records WHERE kind = ?"
+            " ORDER BY guild_id, name",
+            (kind,),
+        )
+        found: dict[int, dict[str, str]] = {}
+        for row in rows:
+            found.setdefault(int(row[0]), {})[str(row[1])] = str(row[2])
+        return found
+
+    async def delete_server_record(self, guild_id: int, kind: str, name: str) -> bool:
+        """Delete the server's record ``name`` of game ``kind``; returns whether there was one."""
+
+        async def work(db: Transaction) -> int:
+            return await db.execute(
+                "DELETE FROM server_records WHERE guild_id = ? AND kind = ? AND name = ?",
+                (guild_id, kind, name),
+            )
+
+        return await self._write_guild(guild_id, work) > 0
 
     # -- privacy -------------------------------------------------------------------------------
 

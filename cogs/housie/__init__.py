@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from PIL import Image
 
 import cogs.housie.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
@@ -185,6 +186,19 @@ class Housie(
             pictures.append(render.render_caller_board(self.called(game)[:seq], locale=locale))
             text += "\n" + self.say("housie_board_after", locale, seq=seq)
         return text, pictures
+
+    def replay_frame(
+        self, game: GameRow, called: Sequence[int], locale: LocaleLike
+    ) -> Image.Image | None:
+        return render.caller_board_frame(called, locale=locale)
+
+    def prize_opens(self, game: GameRow, prize: str, winners: Sequence[WinnerRow]) -> int | None:
+        """Housie's prizes are played together from the first call, but a house after the
+        first, played from the call the house before it was won on."""
+        needs = Prize(prize).needs
+        if needs is None:
+            return 0
+        return next((w.step for w in winners if w.prize == needs.value), None)
 
     def eligible_boards(
         self, boards: list[BoardRow], winners: Sequence[WinnerRow], prize: str

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from PIL import Image
 
 import cogs.loteria.words  # noqa: F401  (its words, registered on import)
 from bot.calling import (
@@ -189,6 +190,11 @@ class Loteria(
         return render_results.render_loteria_result(
             wins, state.deck, game_id=str(game.id), called=state.called, locale=locale
         )
+
+    def replay_frame(
+        self, game: GameRow, called: Sequence[int], locale: LocaleLike
+    ) -> Image.Image | None:
+        return render.caller_board_frame(called, self.state_of(game).deck, locale=locale)
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         state = self.state_of(game)

@@ -71,6 +71,7 @@ async def fill(storage: Storage) -> None:
             time_zone="America/Mexico_City",
         ),
     )
+    await storage.put_server_record(1, "some-game", "heart", "heart=Heart=0000021")
 
 
 async def dump(storage: Storage) -> dict[str, object]:
@@ -87,6 +88,7 @@ async def dump(storage: Storage) -> dict[str, object]:
         "closed dms": [await storage.dms_closed(user) for user in (7, 8, 9)],
         "schedules": await storage.pending_schedules("housie"),
         "settings": await storage.server_settings(1),
+        "records": await storage.all_server_records("some-game"),
         "leaders": await storage.leaderboard(1),
     }
 
@@ -113,6 +115,7 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
         "closed_dms": 1,
         "schedules": 1,
         "server_settings": 1,
+        "server_records": 1,
     }
     assert report.summary().startswith("copied 2 games, 3 players, 3 boards, 5 draws")
     async with Storage.open(database) as postgres:
@@ -120,8 +123,8 @@ async def test_a_copy_keeps_everything_and_its_ids_and_a_second_changes_nothing(
 
     again = await copy_database(source, database)
     assert sum(again.copied.values()) == 0
-    assert sum(again.already_there.values()) == 24
-    assert "copied nothing; 24 rows were already there" in again.summary()
+    assert sum(again.already_there.values()) == 25
+    assert "copied nothing; 25 rows were already there" in again.summary()
     async with Storage.open(database) as postgres:
         assert await dump(postgres) == before
         # New rows get ids past the copied ones.
@@ -185,7 +188,7 @@ async def test_the_migrate_db_command(tmp_path: Path, database: str):
     assert "copied 2 games, 3 players" in first.stdout
     second = migrate_db(str(source), database)
     assert second.returncode == 0, second.stderr
-    assert "copied nothing; 24 rows were already there" in second.stdout
+    assert "copied nothing; 25 rows were already there" in second.stdout
 
     usage = migrate_db(database, str(source))
     assert usage.returncode == 2

@@ -28,20 +28,25 @@ def line(value: str | None, locale: object, builtin: str) -> str:
 
 def test_the_loaded_games_describe_the_prizes_option_as_before():
     assert game_settings.prizes_description() == (
-        "Default prizes: a Lotería plan, or the Housie prizes to play",
-        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan",
+        "Default prizes: Bingo patterns, or a Lotería plan, or the Housie prizes to play",
+        "Premios por defecto: figuras de bingo, o un plan de Lotería, o los premios de tómbola "
+        "que se juegan",
     )
     (deck,) = game_settings.options()
     assert deck.name == "deck"
     assert game_settings.of_game("loteria").options == (deck,)
     assert game_settings.of_game("housie").options == ()
+    assert game_settings.of_game("bingo").options == ()
 
 
 def test_a_new_games_prizes_join_the_description_whatever_order_it_loads_in(restored):
     MESSAGES["zz_prizes"] = ("every zebra", "cada cebra")
     register_game_settings(GameSettings("zz", prizes="zz_prizes"))
     english, spanish = game_settings.prizes_description()
-    assert english == "Default prizes: a Lotería plan, or every zebra, or the Housie prizes to play"
+    assert english == (
+        "Default prizes: Bingo patterns, or a Lotería plan, or every zebra, or the Housie prizes "
+        "to play"
+    )
     assert spanish.endswith("o cada cebra, o los premios de tómbola que se juegan")
 
 

@@ -234,6 +234,12 @@ def every_game_write(
         "change_server_settings": lambda: storage.change_server_settings(
             game.guild_id or 0, lambda settings: dataclasses.replace(settings, time_zone="Asia/Tokyo")
         ),
+        "put_server_record": lambda: storage.put_server_record(
+            game.guild_id or 0, "housie", "new", "value"
+        ),
+        "delete_server_record": lambda: storage.delete_server_record(
+            game.guild_id or 0, "housie", "kept"
+        ),
     }
 
 
@@ -298,6 +304,7 @@ async def snapshot(storage: Storage, game_id: int) -> tuple[object, ...]:
     return (
         await storage.pending_schedules("housie"),
         await storage.server_settings(guild_id),
+        await storage.server_records(guild_id, "housie"),
         await storage.get_game(game_id),
         await storage.players(game_id),
         await storage.boards(game_id),
@@ -334,6 +341,7 @@ async def test_fencing_refuses_every_game_write_of_a_process_that_lost_the_shard
     await wait_until_expired(storage, 0)
     assert (await beat(storage, "s")).acquired[0] == 2
     night = await a_night(storage, game.guild_id)
+    await storage.put_server_record(game.guild_id or 0, "housie", "kept", "value")
     before = await snapshot(storage, game.id)
     writes = every_game_write(fenced, game, board.id, night.id)
     for name, write in writes.items():

@@ -76,7 +76,7 @@ async def test_claims_and_wins_stored_before_the_step_was_named_keep_it(
         )
     monkeypatch.undo()
     async with Storage.open(database) as storage:
-        assert await storage.schema_version() == len(MIGRATIONS) == 10
+        assert await storage.schema_version() == len(MIGRATIONS) >= 10
         assert [(w.user_id, w.prize, w.step) for w in await storage.winners(duel.id)] == [
             (5, "win", 7)
         ]

@@ -79,7 +79,8 @@ async def test_a_spanish_housie_night_ends_on_a_picture_in_spanish(
 
     summary = channel.messages[-1]
     assert "terminó" in summary.content
-    (picture,) = summary.attachments
+    picture, replay = summary.attachments  # (and the game's replay)
+    assert replay.filename.endswith(".gif")
     Image.open(io.BytesIO(picture.data)).verify()
     alt = picture.description
     assert alt.startswith(f"Tómbola, partida {game.id}: los ganadores.")
@@ -112,7 +113,7 @@ async def test_a_game_nobody_won_ends_without_a_picture(emulator: Emulator, star
     await (await host.slash("loteria stop")).reply()
     summary = await channel.wait_for_message(lambda m: "Seed" in m.content, timeout=10)
     assert "Nobody won" in summary.content
-    assert summary.attachments == []
+    assert [a.filename for a in summary.attachments] == ["replay-1.gif"]  # no picture
 
 
 async def test_the_summary_goes_out_when_the_picture_cannot_be_drawn(
@@ -141,7 +142,7 @@ async def test_the_summary_goes_out_when_the_picture_cannot_be_drawn(
     await (await host.slash("housie stop")).reply()
     summary = await channel.wait_for_message(lambda m: "Seed" in m.content, timeout=10)
     assert f"Early Five: <@{host.id}> (call {seq})" in summary.content
-    assert summary.attachments == []
+    assert [a.filename for a in summary.attachments] == ["replay-1.gif"]  # no picture
 
 
 SUMMARY_WORDS = {
@@ -189,7 +190,7 @@ async def test_sixty_winners_fit_the_summary_and_every_one_is_named(
     assert f"/loteria verify game:{game.id}" in summary.content
     assert check_word in summary.content
     assert condensed in summary.content
-    assert len(summary.attachments) == 5  # the pictures: 12 winners each
+    assert len(summary.attachments) == 5 + 1  # the pictures (12 winners each), the replay
     pages = await emulator.wait_until(
         lambda: [m for m in channel.messages if page_word in m.content] or None,
         10,

@@ -107,14 +107,14 @@ async def test_help_alone_gives_every_game_in_a_few_words(emulator: Emulator, se
     assert embed["title"] == "Game Night: how to play"
     assert "`/help game:` with a game's name" in embed["description"]
     games = bot.games()
-    assert len(games) == 5
+    assert len(games) == 6
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     for game in games:
         value = fields[game.title]
         assert f"Start: `{game.start}`" in value
         assert f"Rules: `/help game:{game.title}`" in value
     # The calling games first: the bot's heart.
-    assert [f["name"] for f in embed["fields"]][:2] == ["Housie", "Lotería"]
+    assert [f["name"] for f in embed["fields"]][:3] == ["Bingo", "Housie", "Lotería"]
     assert fields["Lotería"].startswith(MESSAGES["help_loteria_summary"][0])
     # Commands that belong to no game are listed too, from the synced commands.
     others = [
@@ -248,7 +248,14 @@ async def test_a_game_is_found_by_either_name_and_offered_by_autocomplete(server
     assert with_spaces.embeds[0]["title"] == "Dots and Boxes: how to play"
 
     choices = await english.autocomplete("help", "game", "")
-    assert [c["value"] for c in choices] == ["housie", "loteria", "dots", "tictactoe", "triangle"]
+    assert [c["value"] for c in choices] == [
+        "bingo",
+        "housie",
+        "loteria",
+        "dots",
+        "tictactoe",
+        "triangle",
+    ]
     assert await english.autocomplete("help", "game", "lot") == [
         {"name": "Lotería", "value": "loteria"}
     ]

@@ -181,7 +181,8 @@ async def test_a_full_housie_night(
     summary = channel.messages[-1]
     assert seed.hex() in summary.content
     # Eight prizes on one picture: each winner's ticket, named and described.
-    (picture,) = summary.attachments
+    picture, replay = summary.attachments
+    assert replay.filename.endswith(".gif")
     assert picture.data.startswith(b"\x89PNG")
     names = {member.id: member.name for member in players}
     boards = {board.id: board for board in await bot.storage.boards(game.id)}

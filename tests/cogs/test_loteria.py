@@ -177,7 +177,8 @@ async def test_a_full_loteria_night(
     assert seed.hex() in summary.content
     assert "is over" in summary.content
     # The summary carries one picture of the winners' tablas, named and described.
-    (picture,) = summary.attachments
+    picture, replay = summary.attachments
+    assert replay.filename.endswith(".gif")
     assert picture.filename == f"results-{game.id}.png"
     assert picture.data.startswith(b"\x89PNG")
     names = {member.id: member.name for member in players}

@@ -279,7 +279,7 @@ async def test_bad_values_get_the_start_commands_refusals_and_change_nothing(
     unknown = await (await manager.slash("gamenight settings", game="chess", interval=30)).reply()
     assert "'chess' is not a game with defaults" in unknown.content
     nothing = await (await manager.slash("gamenight settings", game="loteria")).reply()
-    assert nothing.content == "Give Lotería an `interval`, `prizes`, or both."
+    assert nothing.content == "Give Lotería an `interval`, `prizes` or `near_misses`."
     # Nothing was stored, not even the good parts of a refused change.
     mixed = await (
         await manager.slash("gamenight settings", language="es", game="housie", prizes="jackpot")
@@ -305,6 +305,7 @@ async def test_the_options_are_offered_as_they_are_typed(emulator: Emulator, sta
 
     games = await manager.autocomplete("gamenight settings", "game", "")
     assert [(c["name"], c["value"]) for c in games] == [
+        ("Bingo", "bingo"),
         ("Housie", "housie"),
         ("Lotería", "loteria"),
     ]
@@ -338,12 +339,16 @@ async def test_the_settings_command_is_synced_with_every_games_options(
     settings = gamenight["options"][0]
     options = {o["name"]: o for o in settings.get("options", [])}
     assert list(options) == [
-        "language", "host_role", "game", "interval", "prizes", "time_zone", "deck",
+        "language", "host_role", "game", "interval", "prizes", "time_zone", "near_misses",
+        "deck",
     ]  # fmt: skip
     prizes, deck = options["prizes"], options["deck"]
-    assert prizes["description"] == "Default prizes: a Lotería plan, or the Housie prizes to play"
+    assert prizes["description"] == (
+        "Default prizes: Bingo patterns, or a Lotería plan, or the Housie prizes to play"
+    )
     assert prizes["description_localizations"]["es-ES"] == (
-        "Premios por defecto: un plan de Lotería, o los premios de tómbola que se juegan"
+        "Premios por defecto: figuras de bingo, o un plan de Lotería, o los premios de tómbola "
+        "que se juegan"
     )
     assert deck["description"] == "The Lotería deck when the host does not choose one"
     assert deck["description_localizations"]["es-419"] == (

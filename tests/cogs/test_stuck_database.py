@@ -32,6 +32,11 @@ EXERCISED = {
     "housie start", "housie join", "housie ticket", "housie board", "housie claim",
     "housie check", "housie pause", "housie resume", "housie stop", "housie speed",
     "housie verify", "housie schedule", "housie schedules", "housie unschedule",
+    "bingo start", "bingo join", "bingo card", "bingo board", "bingo claim", "bingo pause",
+    "bingo resume", "bingo stop", "bingo speed", "bingo verify", "bingo schedule",
+    "bingo schedules", "bingo unschedule",
+    # (in tests/cogs/test_bingo_patterns.py, with the grid's buttons)
+    "bingo pattern create", "bingo pattern list", "bingo pattern delete",
     "tictactoe play", "tictactoe resign",
     "dots play", "dots move", "dots resign",
     "triangle play", "triangle solve", "triangle quit",
@@ -189,6 +194,73 @@ async def test_calling_games_answer_before_the_database(emulator: Emulator, star
         )
         assert "verified" in (await verified.reply()).content.lower()
     emulator.take_failures("dm_closed")
+
+
+async def test_bingo_answers_before_the_database(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("bingo-night")
+    host = guild.add_member("host", manage_guild=True)
+    player = guild.add_member("player")
+    bot = await start_bot(time_scale=100, seed_source=lambda: bytes(range(32)))
+    db = StuckDatabase(bot.storage)
+
+    # The lobby, its patterns offered as they are typed, and joins.
+    offered = await choices_while_stuck(
+        db, lambda: host.autocomplete("bingo start", "patterns", "line, bl")
+    )
+    assert [choice["value"] for choice in offered] == ["line, blackout"]
+    opened = await answered_while_stuck(db, lambda: host.slash("bingo start", patterns="line, x"))
+    lobby = await opened.reply()
+    assert "Join" in str(lobby.components)
+    assert len(lobby.attachments) == 2  # the patterns' pictures
+    joined = await answered_while_stuck(db, lambda: player.slash("bingo join"))
+    assert "Check your DMs" in (await joined.reply()).content
+    await (await host.click(lobby, button_id(lobby, "join"))).reply()
+
+    # Planned nights.
+    planned = await answered_while_stuck(
+        db, lambda: host.slash("bingo schedule", when="in 2 hours")
+    )
+    assert not (await planned.reply()).ephemeral
+    listed = await answered_while_stuck(db, lambda: player.slash("bingo schedules"))
+    assert (await listed.reply()).ephemeral
+    off = await answered_while_stuck(db, lambda: host.slash("bingo unschedule", night=1))
+    assert not (await off.reply()).ephemeral
+
+    # Start, then play: three calls complete no line (one takes four numbers at least).
+    pressed = await answered_while_stuck(db, lambda: host.click(lobby, button_id(lobby, "start")))
+    assert (await pressed.reply()).ephemeral
+    (game,) = await bot.storage.live_games("bingo")
+    await run_calls(bot.get_cog("Bingo"), game.id, 3)
+    call = latest_call(channel)
+    by_button = await answered_while_stuck(db, lambda: player.click(call, button_id(call, "claim")))
+    assert "False claim" in (await by_button.reply()).content
+    choices = await choices_while_stuck(
+        db, lambda: host.autocomplete("bingo claim", "pattern", "")
+    )
+    assert [choice["value"] for choice in choices] == ["line"]  # the pattern played now
+    claimed = await answered_while_stuck(db, lambda: host.slash("bingo claim", pattern="line"))
+    assert "False claim" in (await claimed.reply()).content
+    for command in ("bingo card", "bingo board"):
+        shown = await answered_while_stuck(db, lambda c=command: host.slash(c))
+        assert (await shown.reply()).attachments
+
+    # The host's controls, then the game checked against its seed.
+    for command, options in (("pause", {}), ("resume", {}), ("speed", {"seconds": 30})):
+        done = await answered_while_stuck(
+            db, lambda c=f"bingo {command}", o=options: host.slash(c, **o)
+        )
+        assert not (await done.reply()).ephemeral
+    stopped = await answered_while_stuck(db, lambda: host.slash("bingo stop"))
+    assert not (await stopped.reply()).ephemeral
+    await emulator.wait_until(
+        lambda: any(f"#{game.id}" in m.content and "seed" in m.content.lower()
+                    for m in channel.messages),
+        5,
+        lambda: "the game's summary",
+    )
+    verified = await answered_while_stuck(db, lambda: player.slash("bingo verify", game=game.id))
+    assert "verified" in (await verified.reply()).content.lower()
 
 
 async def test_table_games_answer_before_the_database(emulator: Emulator, start_bot):

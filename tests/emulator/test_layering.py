@@ -11,7 +11,7 @@ import pytest
 
 EMULATOR = Path(__file__).resolve().parents[2] / "emulator"
 # Bottom to top: each may import only those before it.
-CORE = ("model", "rules", "interactions", "gateway", "rest", "driver", "server")
+CORE = ("model", "rules", "interactions", "gateway", "voice", "rest", "driver", "server")
 # Helpers any core module may use; they import no core module themselves.
 HELPERS = ("spec", "ratelimit", "faults", "endpoints", "latency")
 # Entry points on top of everything: the package, the pytest-free test helper, the spec refresher.

@@ -24,7 +24,6 @@ from engine.bingo import (
     missing,
     pattern_named,
 )
-from engine.calling import CallingGame
 from engine.errors import GameError
 from engine.fairness import draw_order
 
@@ -460,41 +459,10 @@ def test_a_game_refuses_a_bad_seed_or_no_patterns():
         Pattern("line", "My line", (7,))
 
 
-# -------------------------------------------------------- the calling contract, as test_calling
+# ------------------------------------------- the calling contract (tests/engine/test_calling.py)
 
 
-def test_bingo_meets_the_calling_contract():
-    game: CallingGame[Any, Any] = BingoGame.new(
-        SEED, [pattern_named("line"), pattern_named("blackout")]
-    )
-    values = []
-    for _ in range(5):
-        game, value = game.next_call()
-        values.append(value)
-        game = type(game).from_state(game.to_state())
-    assert tuple(game.called) == tuple(values)
-    assert len(set(values)) == 5
-    first = game.claimable_codes[0]
-    assert first in game.open_prize_codes
-    assert game.prize_codes[0] == first
-    after = game.award_prize(first)
-    assert first not in after.open_prize_codes
-    assert len(after.open_prize_codes) == len(game.open_prize_codes) - 1
-    boards = game.dealer(SEED, 3).deal(2)
-    assert [b.to_state() for b in boards] == [b.to_state() for b in game.boards_at(SEED, 3, 2)]
-    board = game.board_from_state(boards[0].to_state())
-    prize = game.prize_codes[-1]
-    called: list[int] = list(game.called)
-    while len(called) < game.total_calls:
-        judged = game.judge(board, prize, called)
-        assert judged.valid == (game.missing(board, prize, called) == 0)
-        if judged.valid:
-            break
-        assert judged.reason
-        assert judged.code
-        game, value = game.next_call()
-        called.append(value)
-    assert game.judge(board, prize, called).valid
+def test_its_calls_and_deal_positions():
     assert BingoGame.total_calls == 75
     assert BingoGame.deal_limit == MAX_CARDS
 

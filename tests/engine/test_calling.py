@@ -1,4 +1,5 @@
-"""Lotería and Housie meet ``engine.calling.CallingGame`` alike: what the calling base relies on."""
+"""Lotería, Housie and Bingo meet ``engine.calling.CallingGame`` alike: what the calling base
+relies on."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine.bingo import BingoGame, pattern_named
 from engine.calling import CallingGame
 from engine.housie import HousieGame
 from engine.loteria import LoteriaGame, Pattern
@@ -14,10 +16,12 @@ SEED = bytes(range(32))
 GAMES: list[CallingGame[Any, Any]] = [
     LoteriaGame.new(SEED, (Pattern.LINE, Pattern.FULL)),
     HousieGame.new(seed=SEED),
+    BingoGame.new(SEED, (pattern_named("line"), pattern_named("blackout"))),
 ]
+IDS = ["loteria", "housie", "bingo"]
 
 
-@pytest.mark.parametrize("game", GAMES, ids=["loteria", "housie"])
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_calls_follow_the_seed_and_the_state_round_trips(game: CallingGame[Any, Any]):
     values = []
     for _ in range(5):
@@ -28,7 +32,7 @@ def test_calls_follow_the_seed_and_the_state_round_trips(game: CallingGame[Any, 
     assert len(set(values)) == 5
 
 
-@pytest.mark.parametrize("game", GAMES, ids=["loteria", "housie"])
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_a_prize_awarded_is_no_longer_open(game: CallingGame[Any, Any]):
     first = game.claimable_codes[0]
     assert first in game.open_prize_codes
@@ -40,7 +44,7 @@ def test_a_prize_awarded_is_no_longer_open(game: CallingGame[Any, Any]):
     assert len(after.open_prize_codes) == len(game.open_prize_codes) - 1
 
 
-@pytest.mark.parametrize("game", GAMES, ids=["loteria", "housie"])
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_judge_and_missing_agree(game: CallingGame[Any, Any]):
     """A board wins a prize exactly when no call is missing for it; every call made, the last
     prize (a full board) wins."""

@@ -1,6 +1,6 @@
 """Bingo's pictures' words, in English and Spanish: those drawn on its cards, its calls, the
-caller's board and its pattern pictures, the built-in patterns' names, and their alt text; and,
-until its cog comes, the words of its engine's reasons.
+caller's board and its pattern pictures, the built-in patterns' names, its cards in the end
+picture (``results.py``), and their alt text.
 
 The renderer imports this module, which registers them with ``bot.i18n`` (``register_messages``):
 whatever draws or names them has them once the renderer is imported."""
@@ -32,14 +32,6 @@ PATTERN_NAMES: dict[str, tuple[str, str]] = {
 }
 
 MESSAGES: dict[str, tuple[Text, Text]] = {
-    # The engine's reasons (engine.bingo.ClaimReason), each placeholder one of the code's values
-    # (bot/reasons.py fills them in). Here until Bingo's cog, whose words they are, comes.
-    "bingo_nothing_called": ("no numbers have been called", "aún no ha salido ningún número"),
-    "bingo_not_complete": ("the card does not complete {name}", "el cartón no completa {name}"),
-    "bingo_slept": (
-        "the pattern does not include the last number called ({call})",
-        "la figura no incluye el último número cantado ({call})",
-    ),
     **{f"pic_bingo_pattern_{code}": names for code, names in PATTERN_NAMES.items()},
     # Its cards.
     "pic_bingo_title": ("BINGO", "BINGO"),
@@ -56,6 +48,24 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     # Its pattern pictures (the lobby and /help).
     "pic_bingo_patterns": ("Patterns", "Patrones"),
     "pic_bingo_ways": ("any of {count} ways", "vale de {count} formas"),
+    # Its cards in the end picture (results.py).
+    "result_bingo_title": ("BINGO!", "¡BINGO!"),
+    "result_bingo_call": (
+        "Card {card} · call {seq}: {call}",
+        "Cartón {card} · cantada {seq}: {call}",
+    ),
+    "result_alt_bingo_head": (
+        "Bingo game {game}, the winners{page}.",
+        "Bingo, partida {game}: los ganadores{page}.",
+    ),
+    "result_alt_bingo": (
+        "{prize}{shared}: {name}, card {card}, on call {seq} ({call}), with {numbers}.",
+        "{prize}{shared}: {name}, cartón {card}, en la cantada {seq} ({call}), con {numbers}.",
+    ),
+    "result_alt_bingo_short": (
+        "{prize}{shared}: {name}, card {card}, on call {seq} ({call}).",
+        "{prize}{shared}: {name}, cartón {card}, en la cantada {seq} ({call}).",
+    ),
     # Alt text.
     "alt_bingo_card_head": (
         "Bingo card {number}, game {game}, by column:",

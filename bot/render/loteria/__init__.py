@@ -1,4 +1,5 @@
-"""Lotería pictures: a card, a player's tabla (plain, marked, winning) and the cantor's call.
+"""Lotería pictures: a card, a player's tabla (plain, marked, winning), the cantor's call and
+the caller's board (every card of the deck, those called shown: a frame of the replay).
 
 Cards are drawn in the manner of the printed decks: a cream card with a coloured frame around
 the art, the number in the top-left corner and the name in capitals along the bottom. The art is
@@ -913,3 +914,130 @@ def render_call(
         alt,
         safe_filename("call", call_number, card.number),
     )
+
+
+# ------------------------------------------------------------------------------ caller's board
+
+# The whole deck, nine cards to a row, small: the cards called shown, the others as numbered
+# slots. It is a frame of the game's replay (``bot.render.replay``), composed on the calls'
+# palette, which holds every card's colours on the board's red and is built at start-up.
+BOARD_COLUMNS = 9
+BOARD_TILE_WIDTH = 64
+BOARD_TILE_HEIGHT = tile_height(BOARD_TILE_WIDTH)
+BOARD_GAP = 8
+BOARD_WIDTH = 2 * MARGIN + BOARD_COLUMNS * BOARD_TILE_WIDTH + (BOARD_COLUMNS - 1) * BOARD_GAP
+
+
+def _board_rows(total: int) -> int:
+    return -(-total // BOARD_COLUMNS)
+
+
+def _board_height(total: int) -> int:
+    rows = _board_rows(total)
+    return CALL_TITLE_HEIGHT + rows * BOARD_TILE_HEIGHT + (rows - 1) * BOARD_GAP + MARGIN
+
+
+def _board_tile(number: int, name: str, emoji: str) -> Image.Image:
+    return on_board(draw_card_tile(number, name, emoji, BOARD_TILE_WIDTH))
+
+
+def _board_slot(number: int) -> Image.Image:
+    """A card not called yet: its number in a faint outline, on the board."""
+    width, height = BOARD_TILE_WIDTH, BOARD_TILE_HEIGHT
+    slot = Image.new("RGB", (width, height), Palette.BOARD)
+    draw = ImageDraw.Draw(slot)
+    faint = tint(Palette.BOARD, 0.35)
+    draw.rounded_rectangle((1, 1, width - 2, height - 2), radius=6, outline=faint, width=2)
+    draw_text(
+        draw, (width / 2, height / 2), str(number), font(FontFace.SLAB, 22), faint, "mm"
+    )
+    return slot
+
+
+_BOARD_TILES = Pieces(_board_tile, maxsize=128)
+_BOARD_SLOTS = Pieces(_board_slot, maxsize=64)
+
+
+def _board_origin(index: int) -> tuple[int, int]:
+    row, column = divmod(index, BOARD_COLUMNS)
+    return (
+        MARGIN + column * (BOARD_TILE_WIDTH + BOARD_GAP),
+        CALL_TITLE_HEIGHT + row * (BOARD_TILE_HEIGHT + BOARD_GAP),
+    )
+
+
+def _compose_caller_board(
+    canvas: Canvas, called: Sequence[int], deck: Deck, locale: LocaleLike
+) -> None:
+    total = len(deck.cards)
+    width, height = canvas.image.size
+    canvas.draw.rectangle(
+        (_FRAME_INSET, _FRAME_INSET, width - 1 - _FRAME_INSET, height - 1 - _FRAME_INSET),
+        outline=canvas.ink(Palette.GOLD),
+        width=2,
+    )
+    canvas.paste(_CALL_TITLE.get(canvas), _CALL_TITLE_BOX[:2])
+    canvas.text(
+        (width - MARGIN - 4, CALL_TITLE_HEIGHT / 2 + 6),
+        message("pic_loteria_board_called", locale, count=len(called), total=total),
+        font(FontFace.SANS_BOLD, 26),
+        Palette.GOLD,
+        "rm",
+        over=Palette.BOARD,
+    )
+    shown = set(called)
+    for index in range(total):
+        number = index + 1
+        left, top = _board_origin(index)
+        if number in shown:
+            card = deck.card(number)
+            piece = _BOARD_TILES.get(canvas, card.number, card.spanish, card.emoji)
+        else:
+            piece = _BOARD_SLOTS.get(canvas, number)
+        canvas.paste(piece, (left, top))
+    if called:
+        left, top = _board_origin(called[-1] - 1)
+        ring = BOARD_GAP // 2 + 1
+        canvas.draw.rounded_rectangle(
+            (
+                left - ring,
+                top - ring,
+                left + BOARD_TILE_WIDTH - 1 + ring,
+                top + BOARD_TILE_HEIGHT - 1 + ring,
+            ),
+            radius=8,
+            outline=canvas.ink(Palette.GOLD),
+            width=4,
+        )
+
+
+def _check_cards_called(called: Sequence[int], deck: Deck) -> None:
+    total = len(deck.cards)
+    bad = [number for number in called if type(number) is not int or not 1 <= number <= total]
+    if bad:
+        raise ValueError(f"called cards {bad!r} are outside 1..{total}")
+    if len(set(called)) != len(called):
+        raise ValueError("a card appears twice in the called cards")
+
+
+def caller_board_image(
+    called: Sequence[int], deck: Deck, *, locale: LocaleLike = None
+) -> Image.Image:
+    """The caller's board in exact colours (RGB): what ``caller_board_frame`` maps onto the
+    calls' palette."""
+    _check_cards_called(called, deck)
+    canvas = Canvas((BOARD_WIDTH, _board_height(len(deck.cards))), Palette.BOARD, None)
+    _compose_caller_board(canvas, called, deck, locale)
+    return canvas.image
+
+
+def caller_board_frame(
+    called: Sequence[int], deck: Deck, *, locale: LocaleLike = None
+) -> Image.Image:
+    """The caller's board after ``called`` (every card of ``deck``, the called ones shown and
+    the latest ringed in gold), composed on the calls' palette and not encoded: a frame of the
+    game's replay (``bot.render.replay``); its words in ``locale``'s language."""
+    _check_cards_called(called, deck)
+    canvas = Canvas((BOARD_WIDTH, _board_height(len(deck.cards))), Palette.BOARD, call_palette())
+    _compose_caller_board(canvas, called, deck, locale)
+    return canvas.image

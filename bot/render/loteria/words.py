@@ -10,6 +10,11 @@ from __future__ import annotations
 from bot.i18n import Text, register_messages
 
 MESSAGES: dict[str, tuple[Text, Text]] = {
+    # The caller's board, the frames of the replay (bot/render/replay.py).
+    "pic_loteria_board_called": (
+        "Cards called: {count} of {total}",
+        "Cartas cantadas: {count} de {total}",
+    ),
     # Its boards in the end picture (results.py).
     "result_call_card": ("Call {seq}: {card}", "Cantada {seq}: {card}"),
     "result_alt_loteria_head": (

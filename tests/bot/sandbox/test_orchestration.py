@@ -41,6 +41,25 @@ def test_a_whole_loteria_game_offline(tmp_path, capsys):
     assert last.endswith(str(images[0].parent / "index.html")), last
 
 
+def test_a_whole_bingo_game_offline_in_spanish(tmp_path, capsys):
+    code = main(["--game=bingo", "--lang=es", "--players=3", "--speed=100", f"--images={tmp_path}"])
+    out = capsys.readouterr().out
+
+    assert code == 0, out
+    assert "uses /bingo start patterns:line, x, blackout" in out
+    assert "Figuras: Cualquier línea → Equis → Cartón lleno" in out
+    assert re.search(r"🎱 [BINGO]-\d+ · número 1 de 75 · se juega Cualquier línea", out)
+    # (The blackout may come with the 75th number, when the game ends whoever claims.)
+    for pattern in ("Cualquier línea", "Equis"):
+        assert re.search(rf"🎉 ¡{pattern}! .+ gana en la cantada \d+", out), pattern
+    assert re.search(r"[0-9a-f]{64}", out)
+    assert "verificada" in out
+    names = " ".join(path.name for path in tmp_path.rglob("*.png"))
+    for picture in ("-bingo-pattern-line", "-bingo-card-", "-bingo-call-1-", "-bingo-board-10"):
+        assert picture in names, picture
+    assert "-results-" in names
+
+
 def test_housie_without_the_spec_stops_at_the_time_limit(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("DISCORD_OPENAPI_SPEC", str(tmp_path / "no-such-spec.json"))
     code = main(
