@@ -776,13 +776,14 @@ def calls_before(number: int, recent: Sequence[int], highest: int) -> list[int]:
     return before
 
 
-def check_called(called: Sequence[int], highest: int) -> None:
-    """Refuses called numbers outside 1..``highest`` or called twice (``ValueError``)."""
+def check_called(called: Sequence[int], highest: int, noun: str = "number") -> None:
+    """Refuses called numbers (or what ``noun`` names) outside 1..``highest`` or called twice
+    (``ValueError``)."""
     bad = [number for number in called if type(number) is not int or not 1 <= number <= highest]
     if bad:
-        raise ValueError(f"called numbers {bad!r} are outside 1..{highest}")
+        raise ValueError(f"called {noun}s {bad!r} are outside 1..{highest}")
     if len(set(called)) != len(called):
-        raise ValueError("a number appears twice in the called numbers")
+        raise ValueError(f"a {noun} appears twice in the called {noun}s")
 
 
 class BallBoard:
@@ -882,6 +883,11 @@ class BallBoard:
         """The board after ``called`` in exact colours (RGB): what ``render`` maps."""
         self.check(called)
         return self.kind.image(self.size, self.compose, called, locale)
+
+    def frame(self, called: Sequence[int], locale: LocaleLike) -> Image.Image:
+        """The board after ``called`` composed on its palette and not encoded (a replay's frame)."""
+        self.check(called)
+        return self.kind.on_palette(self.size, self.compose, called, locale).image
 
     def alt_text(self, called: Sequence[int], locale: LocaleLike) -> str:
         """How many called, the latest, and the shorter list of the called or the uncalled."""

@@ -515,10 +515,7 @@ def caller_board_image(called: Sequence[int], *, locale: LocaleLike = None) -> I
 def caller_board_frame(called: Sequence[int], *, locale: LocaleLike = None) -> Image.Image:
     """The caller's board after ``called``, composed on its palette and not encoded: a frame of
     the game's replay (``bot.render.replay``)."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, board_palette())
-    _compose_caller_board(canvas, called, locale)
-    return canvas.image
+    return BALL_BOARD.frame(called, locale)
 
 
 def caller_board_alt_text(called: Sequence[int], *, locale: LocaleLike = None) -> str:

@@ -30,6 +30,7 @@ from bot.render.common import (
     PictureKind,
     Pieces,
     Rendered,
+    check_called,
     downsample,
     draw_text,
     emoji_art,
@@ -1012,12 +1013,7 @@ def _compose_caller_board(
 
 
 def _check_cards_called(called: Sequence[int], deck: Deck) -> None:
-    total = len(deck.cards)
-    bad = [number for number in called if type(number) is not int or not 1 <= number <= total]
-    if bad:
-        raise ValueError(f"called cards {bad!r} are outside 1..{total}")
-    if len(set(called)) != len(called):
-        raise ValueError("a card appears twice in the called cards")
+    check_called(called, len(deck.cards), "card")
 
 
 def caller_board_image(
@@ -1026,9 +1022,8 @@ def caller_board_image(
     """The caller's board in exact colours (RGB): what ``caller_board_frame`` maps onto the
     calls' palette."""
     _check_cards_called(called, deck)
-    canvas = Canvas((BOARD_WIDTH, _board_height(len(deck.cards))), Palette.BOARD, None)
-    _compose_caller_board(canvas, called, deck, locale)
-    return canvas.image
+    size = (BOARD_WIDTH, _board_height(len(deck.cards)))
+    return CALLS.image(size, _compose_caller_board, called, deck, locale)
 
 
 def caller_board_frame(
@@ -1038,6 +1033,5 @@ def caller_board_frame(
     the latest ringed in gold), composed on the calls' palette and not encoded: a frame of the
     game's replay (``bot.render.replay``); its words in ``locale``'s language."""
     _check_cards_called(called, deck)
-    canvas = Canvas((BOARD_WIDTH, _board_height(len(deck.cards))), Palette.BOARD, call_palette())
-    _compose_caller_board(canvas, called, deck, locale)
-    return canvas.image
+    size = (BOARD_WIDTH, _board_height(len(deck.cards)))
+    return CALLS.on_palette(size, _compose_caller_board, called, deck, locale).image
