@@ -75,9 +75,11 @@ class CallingGameCog(ClaimsCog[GameT, CheckT]):
         self.start_nights()
 
     async def cog_unload(self) -> None:
-        """Stops the nights, then lets each game's caller finish its call."""
+        """Stops the nights, then lets each game's caller finish its call and the near misses
+        being told go out."""
         self.stop_nights()
         await super().cog_unload()
+        await self.stop_recaps()
 
     def answers_privately(self, action: str) -> bool:
         """Whether every answer to button ``action`` is private (so it can be deferred at once)."""

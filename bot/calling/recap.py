@@ -19,6 +19,7 @@ from PIL import Image
 from bot.attachments import attachment
 from bot.calling.live import CANNOT_MESSAGE_USER, CheckT, GameT
 from bot.calling.summary import SummaryCog
+from bot.games import SHUTDOWN_GRACE
 from bot.i18n import LocaleLike, is_spanish
 from bot.render import Rendered
 from bot.render.replay import ReplayWin, render_replay
@@ -267,6 +268,16 @@ class RecapCog(SummaryCog[GameT, CheckT]):
             tasks = set()
             self._recap_tasks = tasks
         return tasks
+
+    async def stop_recaps(self) -> None:
+        """At shutdown, before the database closes: the near misses being told get
+        ``SHUTDOWN_GRACE`` to go out; those left are cancelled (not sent after a restart)."""
+        if not self.recap_tasks:
+            return
+        _, pending = await asyncio.wait(list(self.recap_tasks), timeout=SHUTDOWN_GRACE)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def tell_near_misses(self, game: GameRow) -> None:
         """DM each player of ``game`` who won nothing the closest they came, in their own

@@ -5,6 +5,7 @@ a server that turned them off."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 
@@ -241,3 +242,32 @@ async def test_a_server_can_turn_the_near_misses_off(emulator: Emulator, start_b
     assert not cog.recap_tasks
     for member in (host, other):
         assert not any("🎯" in dm.content for dm in member.dms)
+
+
+@pytest.mark.emulator(rate_limits=RateLimits().faster(5), latency=(0.1, 0.1))
+async def test_a_stop_ends_the_near_misses_before_the_database_closes(
+    emulator: Emulator, start_bot, caplog: pytest.LogCaptureFixture
+):
+    seed = bytes(range(2, 34))
+    guild = emulator.add_guild("Closing Club")
+    channel = guild.add_channel("general")
+    host = guild.add_member("host")
+    others = [guild.add_member(f"p{i}") for i in range(4)]
+    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
+    lobby = await (await host.slash("loteria start", prizes="line")).reply()
+    for member in (host, *others):
+        await (await member.click(lobby, button_id(lobby, "join"))).reply()
+    await (await host.click(lobby, button_id(lobby, "start"))).reply()
+    (game,) = await bot.storage.live_games("loteria")
+    cog = bot.get_cog("Lotería")
+    await run_calls(cog, game.id, 3)
+    await (await host.slash("loteria stop")).reply()
+    await channel.wait_for_message(lambda m: seed.hex() in m.content)
+    # The bot stops while the near misses are being told (each DM a few trips over the network).
+    while not cog.recap_tasks:  # noqa: ASYNC110 - the cog's own set, no event to wait on
+        await asyncio.sleep(0.01)
+    await bot.stop_for_test()
+    # The DM under way went out and the rest were dropped before the database closed: nothing
+    # is left running against it, and nothing failed.
+    assert not cog.recap_tasks
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
