@@ -43,11 +43,21 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from types import MappingProxyType
 from typing import ClassVar
 
 from engine.errors import NO_VALUES, GameError, Reason, quoted
-from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
+from engine.fairness import (
+    SEED_BYTES,
+    DealStream,
+    StreamDealer,
+    commitment,
+    draw_order,
+    parse_seed,
+    uniform_below,
+    unique_boards,
+)
 
 SIDE = 5
 CELLS = SIDE * SIDE
@@ -186,13 +196,6 @@ class Card:
         return card
 
 
-def _uniform_below(rng: random.Random, bound: int) -> int:
-    # SeededRandom's own randbelow is the documented algorithm; other sources use randrange.
-    if isinstance(rng, SeededRandom):
-        return rng.randbelow(bound)
-    return rng.randrange(bound)
-
-
 def _card_from(r: int) -> Card:
     """The card of one uniform integer ``r < CARD_ARRANGEMENTS`` (see the module docstring)."""
     numbers = [0] * CELLS
@@ -208,19 +211,13 @@ def _card_from(r: int) -> Card:
 
 def _unique_cards(rng: random.Random) -> Iterator[Card]:
     """Cards with pairwise different sets of numbers, forever (see the module docstring)."""
-    seen: set[int] = set()
-    while True:
-        for _attempt in range(MAX_DEAL_ATTEMPTS):
-            card = _card_from(_uniform_below(rng, CARD_ARRANGEMENTS))
-            if card.number_mask not in seen:
-                seen.add(card.number_mask)
-                yield card
-                break
-        else:
-            raise GameError(
-                f"could not deal a card with a new set of numbers in {MAX_DEAL_ATTEMPTS} draws"
-                f" after {len(seen)} cards; the random source is not random"
-            )
+    return unique_boards(
+        lambda: _card_from(uniform_below(rng, CARD_ARRANGEMENTS)),
+        attrgetter("number_mask"),
+        attempts=MAX_DEAL_ATTEMPTS,
+        board="card",
+        contents="numbers",
+    )
 
 
 def _check_deal(first: int, count: int) -> None:
@@ -239,20 +236,19 @@ def deal_cards(count: int, rng: random.Random) -> list[Card]:
     return [next(stream) for _ in range(count)]
 
 
+CARD_DEAL = DealStream(_unique_cards, _check_deal, MAX_CARDS)
+
+
 def cards_at(seed: bytes, first: int, count: int = 1) -> list[Card]:
     """The cards at deal positions ``first .. first + count - 1`` (0-based) of ``seed``'s game.
 
     The reference: it replays the deal stream from the start, so nothing but the seed and the
     positions needs storing.
     """
-    _check_deal(first, count)
-    stream = _unique_cards(SeededRandom(seed, DEAL_LABEL))
-    for _ in range(first):
-        next(stream)
-    return [next(stream) for _ in range(count)]
+    return CARD_DEAL.at(seed, first, count)
 
 
-class CardDealer:
+class CardDealer(StreamDealer[Card]):
     """Hands out a game's cards in deal order, each for the same small cost however many came
     before: no replay while the game lives.
 
@@ -262,34 +258,8 @@ class CardDealer:
     a dealer after a restart by replaying the stream. One caller at a time (it holds no lock).
     """
 
-    __slots__ = ("_cards", "_position")
-
-    def __init__(self, seed: bytes) -> None:
-        self._cards = _unique_cards(SeededRandom(seed, DEAL_LABEL))
-        self._position = 0
-
-    @classmethod
-    def resume(cls, seed: bytes, position: int) -> CardDealer:
-        """A dealer that has handed out ``position`` cards (0..``MAX_CARDS``), by replay."""
-        if type(position) is not int or not 0 <= position <= MAX_CARDS:
-            raise GameError(f"deal position {position!r} is outside 0..{MAX_CARDS}")
-        dealer = cls(seed)
-        for _ in range(position):
-            next(dealer._cards)
-        dealer._position = position
-        return dealer
-
-    @property
-    def position(self) -> int:
-        """How many cards were handed out: the deal position of the next one."""
-        return self._position
-
-    def deal(self, count: int = 1) -> list[Card]:
-        """The next ``count`` cards, in deal order."""
-        _check_deal(self._position, count)
-        cards = [next(self._cards) for _ in range(count)]
-        self._position += count
-        return cards
+    __slots__ = ()
+    stream = CARD_DEAL
 
 
 # -------------------------------------------------------------------------------------- patterns

@@ -12,7 +12,9 @@ Algorithm (documented in docs/FAIRNESS.md with a test vector):
   label ``b"draw"``: for ``i`` from ``size - 1`` down to ``1``, swap item ``i`` with item
   ``randbelow(i + 1)``.
 
-Dealing uses other labels (``b"deal"``), so one seed reproduces a whole game.
+Dealing uses other labels (``b"deal"``), so one seed reproduces a whole game. A game whose boards
+come as a stream of unique boards from its deal stream hands them out with a ``StreamDealer``
+(its ``DealStream`` says how the boards come and where the positions stop).
 """
 
 from __future__ import annotations
@@ -22,13 +24,17 @@ import hashlib
 import hmac
 import random
 import secrets
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from engine.errors import GameError
 
 SEED_BYTES = 32
 DRAW_LABEL = b"draw"
 DEAL_LABEL = b"deal"
+
+Board = TypeVar("Board")
 
 
 def new_seed() -> bytes:
@@ -153,3 +159,107 @@ class DrawOrder:
         if not size_text.isdigit():
             raise GameError(f"draw order state {text!r} is not 'seedhex/size'")
         return cls.from_seed(parse_seed(seed_hex), int(size_text))
+
+
+def uniform_below(rng: random.Random, bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` from ``rng``: ``SeededRandom``'s own ``randbelow`` (the
+    documented algorithm) on a game's stream, ``randrange`` on any other source."""
+    if isinstance(rng, SeededRandom):
+        return rng.randbelow(bound)
+    return rng.randrange(bound)
+
+
+def unique_boards(
+    draw: Callable[[], Board],
+    key: Callable[[Board], Hashable],
+    *,
+    attempts: int,
+    board: str,
+    contents: str,
+) -> Iterator[Board]:
+    """The boards ``draw()`` gives, but for those alike (by ``key``) to one given before, which
+    are drawn again, forever. ``attempts`` draws in a row without a new board mean the source
+    is not random: a ``GameError`` saying no ``board`` with a new set of ``contents`` came."""
+    seen: set[Hashable] = set()
+    while True:
+        for _attempt in range(attempts):
+            drawn = draw()
+            if (alike := key(drawn)) not in seen:
+                seen.add(alike)
+                yield drawn
+                break
+        else:
+            raise GameError(
+                f"could not deal a {board} with a new set of {contents} in {attempts} draws"
+                f" after {len(seen)} {board}s; the random source is not random"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class DealStream(Generic[Board]):
+    """How a game deals its boards from the seed: ``deal_from(rng)`` gives its boards in deal
+    order, forever (no two alike where the game's rules say so); ``check(first, count)`` refuses
+    deal positions the game does not have; ``most`` is how many positions there are
+    (0..``most - 1``)."""
+
+    deal_from: Callable[[random.Random], Iterator[Board]]
+    check: Callable[[int, int], None]
+    most: int
+
+    def boards(self, seed: bytes) -> Iterator[Board]:
+        """The boards of ``seed``'s game in deal order, from its ``DEAL_LABEL`` stream."""
+        return self.deal_from(SeededRandom(seed, DEAL_LABEL))
+
+    def at(self, seed: bytes, first: int, count: int = 1) -> list[Board]:
+        """The boards at deal positions ``first .. first + count - 1`` (0-based), replayed from
+        the start of the stream: the reference, for which only the seed and the positions need
+        storing."""
+        self.check(first, count)
+        stream = self.boards(seed)
+        for _ in range(first):
+            next(stream)
+        return [next(stream) for _ in range(count)]
+
+
+class StreamDealer(Generic[Board]):
+    """Hands out a game's boards in deal order, each for the same small cost however many came
+    before: no replay while the game lives.
+
+    A game's dealer is a subclass naming its ``stream``. ``Dealer(seed)`` starts at position 0;
+    ``deal(count)`` returns the boards at positions ``position .. position + count - 1`` and
+    moves on, the same boards as ``stream.at(seed, position, count)`` with the same errors (the
+    stream remembers what it needs of the boards dealt so far, e.g. for a uniqueness rule).
+    ``resume(seed, position)`` rebuilds a dealer after a restart by replaying the stream: the
+    only replay, for a worker thread, not the event loop. One caller at a time (it holds no lock).
+    """
+
+    __slots__ = ("_boards", "_position")
+    stream: ClassVar[DealStream[Any]]
+
+    def __init__(self, seed: bytes) -> None:
+        self._boards: Iterator[Board] = self.stream.boards(seed)
+        self._position = 0
+
+    @classmethod
+    def resume(cls, seed: bytes, position: int) -> Self:
+        """A dealer that has handed out ``position`` boards (0..``stream.most``), by replay."""
+        most = cls.stream.most
+        if type(position) is not int or not 0 <= position <= most:
+            raise GameError(f"deal position {position!r} is outside 0..{most}")
+        dealer = cls(seed)
+        for _ in range(position):
+            next(dealer._boards)
+        dealer._position = position
+        return dealer
+
+    @property
+    def position(self) -> int:
+        """How many boards were handed out: the deal position of the next one."""
+        return self._position
+
+    def deal(self, count: int = 1) -> list[Board]:
+        """The next ``count`` boards, in deal order."""
+        self.stream.check(self._position, count)
+        boards = [next(self._boards) for _ in range(count)]
+        self._position += count
+        return boards

@@ -28,11 +28,23 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from types import MappingProxyType
 from typing import ClassVar
 
 from engine.errors import NO_VALUES, GameError, Reason, quoted
-from engine.fairness import DEAL_LABEL, SEED_BYTES, SeededRandom, commitment, draw_order, parse_seed
+from engine.fairness import (
+    DEAL_LABEL,
+    SEED_BYTES,
+    DealStream,
+    SeededRandom,
+    StreamDealer,
+    commitment,
+    draw_order,
+    parse_seed,
+    uniform_below,
+    unique_boards,
+)
 
 DECK_SIZE = 54
 TABLA_SIDE = 4
@@ -282,35 +294,25 @@ class Tabla:
         return tabla
 
 
-def _uniform_below(rng: random.Random, bound: int) -> int:
-    # SeededRandom's own randbelow is the documented algorithm; other sources use randrange.
-    if isinstance(rng, SeededRandom):
-        return rng.randbelow(bound)
-    return rng.randrange(bound)
+def _tabla_from(r: int) -> Tabla:
+    """The tabla of one uniform integer ``r < _ARRANGEMENTS`` (see the module docstring)."""
+    pool = list(range(1, DECK_SIZE + 1))
+    for i in range(TABLA_CELLS):
+        r, j = divmod(r, DECK_SIZE - i)
+        pool[i], pool[i + j] = pool[i + j], pool[i]
+    numbers = tuple(pool[:TABLA_CELLS])
+    return Tabla._trusted(numbers, sum(map(_CARD_BIT.__getitem__, numbers)))
 
 
 def _unique_tablas(rng: random.Random) -> Iterator[Tabla]:
     """Tablas with pairwise different card sets, forever (see the module docstring)."""
-    seen: set[int] = set()
-    bit = _CARD_BIT
-    while True:
-        for _attempt in range(MAX_DEAL_ATTEMPTS):
-            r = _uniform_below(rng, _ARRANGEMENTS)
-            pool = list(range(1, DECK_SIZE + 1))
-            for i in range(TABLA_CELLS):
-                r, j = divmod(r, DECK_SIZE - i)
-                pool[i], pool[i + j] = pool[i + j], pool[i]
-            numbers = tuple(pool[:TABLA_CELLS])
-            mask = sum(map(bit.__getitem__, numbers))
-            if mask not in seen:
-                seen.add(mask)
-                yield Tabla._trusted(numbers, mask)
-                break
-        else:
-            raise GameError(
-                f"could not deal a tabla with a new set of cards in {MAX_DEAL_ATTEMPTS} draws"
-                f" after {len(seen)} tablas; the random source is not random"
-            )
+    return unique_boards(
+        lambda: _tabla_from(uniform_below(rng, _ARRANGEMENTS)),
+        attrgetter("card_mask"),
+        attempts=MAX_DEAL_ATTEMPTS,
+        board="tabla",
+        contents="cards",
+    )
 
 
 def _check_count(count: int, what: str) -> None:
@@ -338,6 +340,9 @@ def deal_for_game(seed: bytes, count: int) -> list[Tabla]:
     return deal_tablas(count, SeededRandom(seed, DEAL_LABEL))
 
 
+TABLA_DEAL = DealStream(_unique_tablas, _check_deal, MAX_TABLAS)
+
+
 def tablas_at(seed: bytes, first_index: int, count: int = 1) -> list[Tabla]:
     """Tablas ``first_index .. first_index + count - 1`` (0-based) of the game's deal stream.
 
@@ -346,11 +351,7 @@ def tablas_at(seed: bytes, first_index: int, count: int = 1) -> list[Tabla]:
     It replays the stream from the start, about 6 us per earlier tabla, so nothing but the seed
     and the positions needs storing.
     """
-    _check_deal(first_index, count)
-    stream = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
-    for _ in range(first_index):
-        next(stream)
-    return [next(stream) for _ in range(count)]
+    return TABLA_DEAL.at(seed, first_index, count)
 
 
 def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
@@ -360,7 +361,7 @@ def tabla_for_seat(seed: bytes, seat: int) -> Tabla:
     return tablas_at(seed, seat)[0]
 
 
-class TablaDealer:
+class TablaDealer(StreamDealer[Tabla]):
     """Hands out a game's tablas in deal order, each for the same small cost however many came
     before: no replay while the game lives.
 
@@ -372,34 +373,8 @@ class TablaDealer:
     replay, for a worker thread, not the event loop. One caller at a time (it holds no lock).
     """
 
-    __slots__ = ("_position", "_tablas")
-
-    def __init__(self, seed: bytes) -> None:
-        self._tablas = _unique_tablas(SeededRandom(seed, DEAL_LABEL))
-        self._position = 0
-
-    @classmethod
-    def resume(cls, seed: bytes, position: int) -> TablaDealer:
-        """A dealer that has handed out ``position`` tablas (0..``MAX_TABLAS``), by replay."""
-        if type(position) is not int or not 0 <= position <= MAX_TABLAS:
-            raise GameError(f"deal position {position!r} is outside 0..{MAX_TABLAS}")
-        dealer = cls(seed)
-        for _ in range(position):
-            next(dealer._tablas)
-        dealer._position = position
-        return dealer
-
-    @property
-    def position(self) -> int:
-        """How many tablas were handed out: the deal position of the next one."""
-        return self._position
-
-    def deal(self, count: int = 1) -> list[Tabla]:
-        """The next ``count`` tablas, in deal order."""
-        _check_deal(self._position, count)
-        tablas = [next(self._tablas) for _ in range(count)]
-        self._position += count
-        return tablas
+    __slots__ = ()
+    stream = TABLA_DEAL
 
 
 # ------------------------------------------------------------------------------------- patterns

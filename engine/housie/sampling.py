@@ -58,7 +58,7 @@ from fractions import Fraction
 from operator import itemgetter
 
 from engine.errors import GameError
-from engine.fairness import SeededRandom
+from engine.fairness import uniform_below
 from engine.housie.tickets import (
     COLUMN_FIRST,
     COLUMN_SIZE,
@@ -251,16 +251,9 @@ def ticket_from_rank(rank: int) -> Ticket:
     return Ticket._trusted(tuple(zip(*columns, strict=True)))
 
 
-def _uniform_below(rng: random.Random, bound: int) -> int:
-    # SeededRandom's own randbelow is the documented algorithm; other sources use randrange.
-    if isinstance(rng, SeededRandom):
-        return rng.randbelow(bound)
-    return rng.randrange(bound)
-
-
 def generate_ticket(rng: random.Random) -> Ticket:
     """A uniformly random valid ticket (every one of ``ticket_count()`` equally likely)."""
-    return ticket_from_rank(_uniform_below(rng, _ticket_tables().total))
+    return ticket_from_rank(uniform_below(rng, _ticket_tables().total))
 
 
 # -------------------------------------------------------------------------- count-matrix sampler
@@ -564,7 +557,7 @@ def _fill_strip(plan: list[tuple[int, tuple[int, ...]]], fill_index: int) -> tup
 def generate_strip(rng: random.Random) -> tuple[Ticket, ...]:
     """Six valid tickets holding 1..90 once each; every valid strip is equally likely."""
     strips = _strip_tables()
-    matrix_index = _uniform_below(rng, strips.sampler.total)
+    matrix_index = uniform_below(rng, strips.sampler.total)
     plan = strips.sampler.sample(matrix_index)
-    fill_index = _uniform_below(rng, strips.completions[tuple(a for a, _ in plan)])
+    fill_index = uniform_below(rng, strips.completions[tuple(a for a, _ in plan)])
     return _fill_strip(plan, fill_index)

@@ -6,10 +6,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+from typing import Any, NamedTuple
 
 import pytest
 
+from bot.app import GameNightBot
+from bot.storage import GameRow
 from emulator import Emulator
+from emulator.driver import Member
+from emulator.model import Channel
 from engine.fairness import commitment, draw_order
 from engine.loteria import Pattern, Tabla, tablas_at
 from tests.cogs.helpers import button_id, first_completion, grace_over, run_calls
@@ -218,18 +223,34 @@ async def test_a_full_loteria_night(emulator: Emulator, start_bot, monkeypatch: 
     assert winners[0].mention in stats.content or str(winners[0].id) in stats.content
 
 
-async def test_centre_and_square_prizes(emulator: Emulator, start_bot):
+class StartedGame(NamedTuple):
+    """A Lotería game for centre then square, started by six players, its calls left to the test."""
+
+    seed: bytes
+    channel: Channel
+    players: list[Member]
+    bot: GameNightBot
+    cog: Any
+    game: GameRow
+
+
+async def start_centre_and_square(emulator: Emulator, start_bot) -> StartedGame:
+    """Six players join a lobby for ``centre, square`` on a known seed; the first starts it."""
     seed = bytes(range(7, 39))
     guild = emulator.add_guild("Game Night")
-    guild.add_channel("general")
+    channel = guild.add_channel("general")
     players = [guild.add_member(f"p{i}") for i in range(6)]
     bot = await start_bot(time_scale=100, seed_source=lambda: seed)
-    cog = bot.get_cog("Lotería")
     lobby = await (await players[0].slash("loteria start", prizes="centre, square")).reply()
     for member in players:
         await (await member.click(lobby, button_id(lobby, "join"))).reply()
     await (await players[0].click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games()
+    return StartedGame(seed, channel, players, bot, bot.get_cog("Lotería"), game)
+
+
+async def test_centre_and_square_prizes(emulator: Emulator, start_bot):
+    seed, _, players, bot, cog, game = await start_centre_and_square(emulator, start_bot)
     for pattern in (Pattern.CENTRE, Pattern.SQUARE):
         calls = completion_calls(seed, len(players), pattern)
         target = min(calls)
@@ -279,17 +300,7 @@ async def test_each_call_posts_the_picture_drawn_for_it_ahead_or_not(emulator: E
     """Once a call is posted, the next one's picture is drawn in the interval's slack; the call
     then posts exactly what drawing it at its turn gives, and words the prize played for as the
     game stands when it is posted (a win in between moves it on)."""
-    seed = bytes(range(7, 39))
-    guild = emulator.add_guild("Game Night")
-    channel = guild.add_channel("general")
-    players = [guild.add_member(f"p{i}") for i in range(6)]
-    bot = await start_bot(time_scale=100, seed_source=lambda: seed)
-    cog = bot.get_cog("Lotería")
-    lobby = await (await players[0].slash("loteria start", prizes="centre, square")).reply()
-    for member in players:
-        await (await member.click(lobby, button_id(lobby, "join"))).reply()
-    await (await players[0].click(lobby, button_id(lobby, "start"))).reply()
-    (game,) = await bot.storage.live_games()
+    seed, channel, players, bot, cog, game = await start_centre_and_square(emulator, start_bot)
     centre = completion_calls(seed, len(players), Pattern.CENTRE)
     winner = players[centre.index(min(centre))]
     draw_call, drawn = cog.render_call, []

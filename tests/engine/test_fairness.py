@@ -1,4 +1,5 @@
 import hashlib
+import re
 
 import pytest
 from hypothesis import given
@@ -6,12 +7,15 @@ from hypothesis import strategies as st
 
 from engine.errors import GameError
 from engine.fairness import (
+    DealStream,
     DrawOrder,
     SeededRandom,
+    StreamDealer,
     commitment,
     draw_order,
     new_seed,
     parse_seed,
+    unique_boards,
 )
 
 # The test vector of docs/FAIRNESS.md: seed 00 01 02 ... 1f.
@@ -82,3 +86,62 @@ def test_bad_draw_order_state_is_a_domain_error(text: str):
 def test_parse_seed_rejects_wrong_length():
     with pytest.raises(GameError, match="bytes"):
         parse_seed("00ff")
+
+
+# A toy game's deal: two-digit boards from the deal stream, no two alike, ten positions.
+def _two_digit_boards(rng):
+    return unique_boards(
+        lambda: rng.randbelow(100), lambda board: board, attempts=50, board="toy", contents="digits"
+    )
+
+
+def _check_toy_deal(first: int, count: int) -> None:
+    if first < 0 or count < 0 or first + count > 10:
+        raise GameError(f"no toy positions {first}..{first + count - 1}")
+
+
+TOY_DEAL = DealStream(_two_digit_boards, _check_toy_deal, 10)
+
+
+class ToyDealer(StreamDealer[int]):
+    __slots__ = ()
+    stream = TOY_DEAL
+
+
+def test_a_stream_dealer_hands_out_the_replayed_boards_and_resumes_anywhere():
+    seed = VECTOR_SEED
+    everything = TOY_DEAL.at(seed, 0, 10)
+    assert len(set(everything)) == 10  # unique, as the stream promises
+    assert TOY_DEAL.at(seed, 3, 4) == everything[3:7]
+    dealer = ToyDealer(seed)
+    assert dealer.deal(2) + dealer.deal(0) + dealer.deal(3) == everything[:5]
+    assert dealer.position == 5
+    for position in range(11):
+        resumed = ToyDealer.resume(seed, position)
+        assert isinstance(resumed, ToyDealer)
+        assert resumed.position == position
+        assert resumed.deal(10 - position) == everything[position:]
+
+
+def test_a_stream_dealer_refuses_what_its_game_refuses():
+    dealer = ToyDealer.resume(VECTOR_SEED, 9)
+    with pytest.raises(GameError, match=re.escape("no toy positions 9..10")):
+        dealer.deal(2)
+    assert dealer.position == 9  # nothing dealt by a refused deal
+    with pytest.raises(GameError, match="no toy positions"):
+        TOY_DEAL.at(VECTOR_SEED, 10)
+    for position in (-1, 11, 2.0):
+        with pytest.raises(
+            GameError, match=re.escape(f"deal position {position!r} is outside 0..10")
+        ):
+            ToyDealer.resume(VECTOR_SEED, position)
+
+
+def test_boards_alike_to_one_given_are_drawn_again_until_a_stuck_source_is_refused():
+    draws = iter([4, 4, 7, 4, 7, 7, 7, 7])
+    boards = unique_boards(
+        lambda: next(draws), lambda board: board % 2, attempts=3, board="toy", contents="parities"
+    )
+    assert [next(boards), next(boards)] == [4, 7]  # the second 4 is alike (even): drawn again
+    with pytest.raises(GameError, match=re.escape("a new set of parities in 3 draws after 2 toys")):
+        next(boards)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import loteria
+from engine import fairness
 from engine.errors import GameError
 from engine.fairness import DEAL_LABEL, SeededRandom, commitment, draw_order
 from engine.loteria import (
@@ -466,7 +466,7 @@ class RepeatingStream(SeededRandom):
 
 
 def test_a_dealer_keeps_card_sets_unique_across_deals_and_resumes(monkeypatch):
-    monkeypatch.setattr(loteria, "SeededRandom", RepeatingStream)
+    monkeypatch.setattr(fairness, "SeededRandom", RepeatingStream)  # the deal stream's source
     dealer = TablaDealer(SEED)
     (first,) = dealer.deal(1)
     (second,) = dealer.deal(1)  # the repeated card set is drawn again, in a later deal() call

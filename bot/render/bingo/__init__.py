@@ -11,7 +11,8 @@ is 25 pastes, a few lines of text and a small encode. The words and the alt text
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from functools import partial
 
 from PIL import Image, ImageDraw
 
@@ -19,26 +20,33 @@ import bot.render.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
+    BallBoard,
     Canvas,
     FixedPalette,
     FontFace,
     Palette,
+    PictureKind,
     Pieces,
     Rendered,
-    built_once,
+    board_head,
+    call_band,
+    calls_before,
+    daubed_cell,
     downsample,
     draw_text,
     fit_font,
     fit_text,
     fit_wrapped,
     font,
+    grid_lines,
     language,
     limit_alt_text,
-    palette_of,
+    ring_slot,
     safe_filename,
     sentence,
     shorten,
     text_width,
+    tiled,
     tint,
 )
 from engine.bingo import (
@@ -112,24 +120,14 @@ def _card_cell(number: int, marked: bool, winning: bool, lang: str) -> Image.Ima
     when winning; ``0`` is the free centre, always dabbed, worded in ``lang``."""
     s = SUPERSAMPLE
     size = CELL * s
-    cell = Image.new("RGB", (size, size), Palette.GOLD_LIGHT if winning else Palette.PAPER)
-    draw = ImageDraw.Draw(cell)
-    if winning:
-        inset = WIN_INSET * s
-        draw.rectangle(
-            (inset, inset, size - inset, size - inset), outline=Palette.GOLD, width=WIN_WIDTH * s
-        )
-    colour = Palette.INK
-    if marked or number == 0:
-        radius = DAB_RADIUS * s
-        centre = size / 2
-        draw.ellipse(
-            (centre - radius, centre - radius, centre + radius, centre + radius),
-            fill=Palette.DAB,
-            outline=tint(Palette.DAB, 0.3, Palette.INK),
-            width=s,
-        )
-        colour = WHITE
+    cell, draw, colour = daubed_cell(
+        size,
+        winning=winning,
+        marked=marked or number == 0,
+        dab_radius=DAB_RADIUS * s,
+        scale=s,
+        frame=(WIN_INSET, WIN_WIDTH),
+    )
     if number == 0:
         word = message("pic_bingo_free", lang)
         face = fit_font(word, FontFace.SANS_BOLD, 17 * s, 10 * s, 1.7 * DAB_RADIUS * s)
@@ -211,12 +209,8 @@ def _card_header(canvas: Canvas) -> None:
 def _card_grid_lines(canvas: Canvas) -> None:
     left, top = MARGIN, GRID_TOP
     right, bottom = MARGIN + SIDE * CELL, GRID_TOP + SIDE * CELL
+    grid_lines(canvas, (left, top), (SIDE, SIDE), CELL, GRID)
     grid = canvas.ink(GRID)
-    for step in range(1, SIDE):
-        x = left + step * CELL
-        canvas.draw.line((x, top, x, bottom), fill=grid, width=2)
-        y = top + step * CELL
-        canvas.draw.line((left, y, right, y), fill=grid, width=2)
     canvas.draw.rectangle((left - 2, HEADER_TOP - 1, right + 1, bottom + 1), outline=grid, width=3)
     canvas.draw.line((left, top, right, top), fill=grid, width=2)
 
@@ -265,31 +259,33 @@ def _compose_card(
     _card_footer(canvas, game_id, marks.bit_count() - 1, locale)
 
 
+def _card_sample(canvas: Canvas, won: bool) -> None:
+    _card_band(canvas, 12, PATTERN_BOOK["corners"], won, None)
+    _card_header(canvas)
+    _card_grid_lines(canvas)
+    _card_footer(canvas, "ABCDEFGHJKMN", 12, None)
+
+
 def _card_samples() -> Iterator[Image.Image]:
-    cells = [
-        _card_cell(number, marked, winning, lang)
-        for number in range(HIGHEST + 1)
-        for marked in (False, True)
-        for winning in (False, True)
-        for lang in (("en", "es") if number == 0 else ("",))
-    ]
-    strip = Image.new("RGB", (CELL * len(cells), CELL))
-    for index, cell in enumerate(cells):
-        strip.paste(cell, (index * CELL, 0))
-    yield strip
+    yield tiled(
+        [
+            _card_cell(number, marked, winning, lang)
+            for number in range(HIGHEST + 1)
+            for marked in (False, True)
+            for winning in (False, True)
+            for lang in (("en", "es") if number == 0 else ("",))
+        ]
+    )
     for won in (False, True):
-        sample = Canvas((CARD_WIDTH, CARD_HEIGHT), Palette.PAPER, None)
-        _card_band(sample, 12, PATTERN_BOOK["corners"], won, None)
-        _card_header(sample)
-        _card_grid_lines(sample)
-        _card_footer(sample, "ABCDEFGHJKMN", 12, None)
-        yield sample.image
+        yield CARDS.image((CARD_WIDTH, CARD_HEIGHT), _card_sample, won)
 
 
-@built_once
+CARDS = PictureKind(_card_samples)
+
+
 def card_palette() -> FixedPalette:
     """One palette for every card: built once from every cell in every state, bands, footers."""
-    return FixedPalette(palette_of(_card_samples()))
+    return CARDS.palette()
 
 
 def card_image(
@@ -305,10 +301,10 @@ def card_image(
 ) -> Image.Image:
     """The card in exact colours (RGB): what ``render_card`` maps onto its palette. ``mapped``
     composes it on that palette instead, as the player got it (in RGB)."""
-    palette = card_palette() if mapped else None
-    canvas = Canvas((CARD_WIDTH, CARD_HEIGHT), Palette.PAPER, palette)
-    _compose_card(
-        canvas,
+    draw = CARDS.mapped_image if mapped else CARDS.image
+    return draw(
+        (CARD_WIDTH, CARD_HEIGHT),
+        _compose_card,
         card,
         game_id=game_id,
         card_number=card_number,
@@ -317,7 +313,6 @@ def card_image(
         pattern=pattern,
         locale=locale,
     )
-    return canvas.image.convert("RGB") if mapped else canvas.image
 
 
 def card_alt_text(
@@ -372,7 +367,6 @@ def render_card(
     cells of ``winning`` (a 25-bit cell mask, e.g. ``ClaimResult.cells``) on gold in gold frames
     with ``pattern`` named in the band (without a win, the band names the pattern played for).
     Its words and alt text are in ``locale``'s language (None: English)."""
-    canvas = Canvas((CARD_WIDTH, CARD_HEIGHT), Palette.PAPER, card_palette())
     options = {
         "game_id": game_id,
         "card_number": card_number,
@@ -381,7 +375,7 @@ def render_card(
         "pattern": pattern,
         "locale": locale,
     }
-    _compose_card(canvas, card, **options)  # type: ignore[arg-type]
+    canvas = CARDS.on_palette((CARD_WIDTH, CARD_HEIGHT), _compose_card, card, **options)  # type: ignore[arg-type]
     alt = card_alt_text(card, **options)  # type: ignore[arg-type]
     return Rendered(
         canvas.png(compress_level=1), alt, safe_filename("bingo-card", game_id, card_number)
@@ -403,23 +397,6 @@ BOARD_HEIGHT = BOARD_HEADER + SIDE * BOARD_BALL + (SIDE - 1) * ROW_GAP + BOARD_M
 LATEST_RING = 5  # the gold ring round the latest call's ball, this wide
 LATEST_DISC = 88
 BOARD_COMPRESSION = 6
-
-
-def ball_origin(number: int) -> tuple[int, int]:
-    """The top-left pixel of ``number``'s ball on the caller's board (row B..O, 15 across)."""
-    row, column = divmod(number - 1, COLUMN_SPAN)
-    return (
-        BOARD_BALLS_LEFT + column * (BOARD_BALL + BOARD_GAP),
-        BOARD_HEADER + row * (BOARD_BALL + ROW_GAP),
-    )
-
-
-def _check_called(called: Sequence[int]) -> None:
-    bad = [number for number in called if type(number) is not int or not 1 <= number <= HIGHEST]
-    if bad:
-        raise ValueError(f"called numbers {bad!r} are outside 1..{HIGHEST}")
-    if len(set(called)) != len(called):
-        raise ValueError("a number appears twice in the called numbers")
 
 
 def _board_ball(number: int, state: int) -> Image.Image:
@@ -476,128 +453,82 @@ _LETTER_TILES = Pieces(_letter_tile, maxsize=8)
 _LATEST_DISCS = Pieces(_latest_disc, maxsize=80)
 
 
+def ball_origin(number: int) -> tuple[int, int]:
+    """The top-left pixel of ``number``'s ball on the caller's board (row B..O, 15 across)."""
+    return BALL_BOARD.ball_origin(number)
+
+
 def _compose_caller_board(canvas: Canvas, called: Sequence[int], locale: LocaleLike) -> None:
-    called_set = frozenset(called)
-    latest = called[-1] if called else None
-    canvas.draw.rectangle(
-        (0, 0, BOARD_WIDTH - 1, BOARD_HEIGHT - 1), outline=canvas.ink(Palette.BOARD), width=6
-    )
-    paper = Palette.PAPER
-    title = message("pic_bingo_title", locale)
-    canvas.text((BOARD_MARGIN, 40), title, font(FontFace.SLAB, 36), Palette.BOARD, "lm", over=paper)
-    canvas.text(
-        (BOARD_MARGIN, 80),
+    words = (
+        message("pic_bingo_title", locale),
         message("pic_bingo_called", locale, count=len(called), total=HIGHEST),
-        font(FontFace.SANS_BOLD, 22),
-        Palette.INK,
-        "lm",
-        over=paper,
+        message("pic_bingo_latest", locale),
     )
-    if latest is not None:
-        disc_left = BOARD_WIDTH - BOARD_MARGIN - LATEST_DISC
-        canvas.paste(_LATEST_DISCS.get(canvas, latest), (disc_left, 12))
-        canvas.text(
-            (disc_left - 14, 56),
-            message("pic_bingo_latest", locale),
-            font(FontFace.SANS_BOLD, 22),
-            Palette.INK,
-            "rm",
-            over=paper,
-        )
+    board_head(
+        canvas,
+        called,
+        colour=Palette.BOARD,
+        margin=BOARD_MARGIN,
+        words=words,
+        latest=_LATEST_DISCS,
+        disc=LATEST_DISC,
+        label_y=56,
+    )
     for column in range(SIDE):
         top = BOARD_HEADER + column * (BOARD_BALL + ROW_GAP)
         canvas.paste(_LETTER_TILES.get(canvas, column), (BOARD_MARGIN, top))
-    for number in range(1, HIGHEST + 1):
-        state = 2 if number == latest else 1 if number in called_set else 0
-        canvas.paste(_BOARD_BALLS.get(canvas, number, state), ball_origin(number))
+    BALL_BOARD.paste(canvas, called)
 
 
-def _board_bands(called: Sequence[int]) -> list[tuple[int, Hashable]]:
-    """Each row of balls as a band named by its balls' states: a call changes one or two."""
-    called_set = frozenset(called)
-    latest = called[-1] if called else None
-    bands: list[tuple[int, Hashable]] = []
-    for row in range(SIDE):
-        numbers = range(row * COLUMN_SPAN + 1, (row + 1) * COLUMN_SPAN + 1)
-        states = tuple(2 if n == latest else 1 if n in called_set else 0 for n in numbers)
-        bands.append((BOARD_HEADER + row * (BOARD_BALL + ROW_GAP), ("bingo row", row, states)))
-    return bands
+BALL_BOARD = BallBoard(
+    highest=HIGHEST,
+    across=COLUMN_SPAN,
+    origin=(BOARD_BALLS_LEFT, BOARD_HEADER),
+    ball=BOARD_BALL,
+    gap=BOARD_GAP,
+    row_gap=ROW_GAP,
+    balls=_BOARD_BALLS,
+    discs=_LATEST_DISCS,
+    size=(BOARD_WIDTH, BOARD_HEIGHT),
+    compose=_compose_caller_board,
+    sample_calls=([], [7, 40, 58, 2, 61], list(range(75, 0, -1))),
+    band_name="bingo row",
+    compression=BOARD_COMPRESSION,
+    alt_words="alt_bingo_board",
+    say=call_name,
+    filename="bingo-board",
+)
 
 
-def _board_samples() -> Iterator[Image.Image]:
-    for state in (0, 1, 2):
-        strip = Image.new("RGB", (BOARD_BALL * HIGHEST, BOARD_BALL))
-        for number in range(1, HIGHEST + 1):
-            strip.paste(_board_ball(number, state), (BOARD_BALL * (number - 1), 0))
-        yield strip
-    discs = Image.new("RGB", (LATEST_DISC * HIGHEST, LATEST_DISC))
-    for number in range(1, HIGHEST + 1):
-        discs.paste(_latest_disc(number), (LATEST_DISC * (number - 1), 0))
-    yield discs
-    for called in ([], [7, 40, 58, 2, 61], list(range(75, 0, -1))):
-        sample = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, None)
-        _compose_caller_board(sample, called, None)
-        yield sample.image
-
-
-@built_once
 def board_palette() -> FixedPalette:
     """One palette for every caller's board: every ball in every state, every latest disc and
     three boards."""
-    return FixedPalette(palette_of(_board_samples()))
+    return BALL_BOARD.palette()
 
 
 def caller_board_image(called: Sequence[int], *, locale: LocaleLike = None) -> Image.Image:
     """The caller's board in exact colours (RGB): what ``render_caller_board`` maps onto its
     palette."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, None)
-    _compose_caller_board(canvas, called, locale)
-    return canvas.image
+    return BALL_BOARD.image(called, locale)
 
 
 def caller_board_frame(called: Sequence[int], *, locale: LocaleLike = None) -> Image.Image:
     """The caller's board after ``called``, composed on its palette and not encoded: a frame of
     the game's replay (``bot.render.replay``)."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, board_palette())
-    _compose_caller_board(canvas, called, locale)
-    return canvas.image
+    return BALL_BOARD.frame(called, locale)
 
 
 def caller_board_alt_text(called: Sequence[int], *, locale: LocaleLike = None) -> str:
     """The alt text of the caller's board: how many called, the latest, and the shorter list of
     the called or the uncalled, by name ("B-7"), in ``locale``'s language."""
-    if not called:
-        return message("alt_bingo_board_empty", locale)
-    text = message(
-        "alt_bingo_board", locale, count=len(called), total=HIGHEST, latest=call_name(called[-1])
-    )
-    if len(called) == HIGHEST:
-        return text + message("alt_bingo_board_all", locale)
-    if len(called) <= HIGHEST // 2:
-        listed = ", ".join(map(call_name, sorted(called)))
-        text += message("alt_bingo_board_called", locale, numbers=listed)
-    else:
-        waiting = sorted(set(range(1, HIGHEST + 1)) - set(called))
-        text += message(
-            "alt_bingo_board_waiting", locale, numbers=", ".join(map(call_name, waiting))
-        )
-    return limit_alt_text(text)
+    return BALL_BOARD.alt_text(called, locale)
 
 
 def render_caller_board(called: Sequence[int], *, locale: LocaleLike = None) -> Rendered:
     """The 75 numbers in five rows B..O, ``called`` ones lit in their column's colour and the last
     one ringed in gold (and named large in the corner); words and alt text in ``locale``'s
     language (None: English)."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, board_palette())
-    _compose_caller_board(canvas, called, locale)
-    return Rendered(
-        canvas.png(compress_level=BOARD_COMPRESSION, bands=_board_bands(called)),
-        caller_board_alt_text(called, locale=locale),
-        safe_filename("bingo-board", len(called)),
-    )
+    return BALL_BOARD.render(called, locale)
 
 
 # ------------------------------------------------------------------------------------- the call
@@ -665,26 +596,15 @@ def _small_ball(number: int) -> Image.Image:
     return downsample(ball, (SMALL_BALL, SMALL_BALL))
 
 
-def _empty_slot() -> Image.Image:
-    s = SUPERSAMPLE
-    size = SMALL_BALL * s
-    slot = Image.new("RGB", (size, size), Palette.PAPER)
-    ImageDraw.Draw(slot).ellipse(
-        (2 * s, 2 * s, size - 2 * s, size - 2 * s), outline=Palette.FAINT, width=2 * s
-    )
-    return downsample(slot, (SMALL_BALL, SMALL_BALL))
-
-
 _CALL_BALLS = Pieces(_call_ball, maxsize=80, deflated=True)
 _SMALL_BALLS = Pieces(_small_ball, maxsize=80)
-_EMPTY_SLOT = Pieces(_empty_slot, maxsize=1)
+_EMPTY_SLOT = Pieces(partial(ring_slot, SMALL_BALL, SUPERSAMPLE), maxsize=1)
 
 
 def _earlier_calls(number: int, recent: Sequence[int], call_number: int, total: int) -> list[int]:
     """The last calls before ``number``, latest first, after checking the values (``recent``
     may hold ``number`` itself at the end, as the called list does once it is stored)."""
-    before = [called for called in recent if called != number]
-    _check_called([*before, number])
+    before = calls_before(number, recent, HIGHEST)
     if not 0 < total <= HIGHEST or not len(before) < call_number <= total:
         raise ValueError(
             f"call number {call_number} of {total} is outside {len(before) + 1}..{HIGHEST}"
@@ -701,25 +621,13 @@ def _compose_call(
     total: int,
     locale: LocaleLike,
 ) -> None:
-    band = Palette.BOARD
-    ink = canvas.ink(band)
-    canvas.draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_BAND - 1), fill=ink)
-    canvas.draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_HEIGHT - 1), outline=ink, width=6)
-    canvas.text(
-        (CALL_MARGIN, CALL_BAND / 2 + 2),
+    call_band(
+        canvas,
+        CALL_BAND,
+        CALL_MARGIN,
+        Palette.BOARD,
         message("pic_bingo_title", locale),
-        font(FontFace.SLAB, 30),
-        Palette.PAPER,
-        "lm",
-        over=band,
-    )
-    canvas.text(
-        (CALL_WIDTH - CALL_MARGIN, CALL_BAND / 2 + 2),
         message("pic_call_of", locale, seq=call_number, total=total),
-        font(FontFace.SANS_BOLD, 24),
-        Palette.GOLD_LIGHT,
-        "rm",
-        over=band,
     )
     ball_top = CALL_BAND + 20
     canvas.paste(_CALL_BALLS.get(canvas, number), (CALL_MARGIN, ball_top))
@@ -747,25 +655,26 @@ def _compose_call(
 
 
 def _call_samples() -> Iterator[Image.Image]:
-    balls = Image.new("RGB", (CALL_BALL * 15, CALL_BALL * 5))
-    for number in range(1, HIGHEST + 1):
-        row, column = divmod(number - 1, 15)
-        balls.paste(_call_ball(number), (CALL_BALL * column, CALL_BALL * row))
-    yield balls
-    small = Image.new("RGB", (SMALL_BALL * HIGHEST, SMALL_BALL))
-    for number in range(1, HIGHEST + 1):
-        small.paste(_small_ball(number), (SMALL_BALL * (number - 1), 0))
-    yield small
+    yield tiled([_call_ball(number) for number in range(1, HIGHEST + 1)], 15)
+    yield tiled([_small_ball(number) for number in range(1, HIGHEST + 1)])
     for number, earlier in ((75, []), (8, [1, 22, 33, 54, 75])):
-        sample = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, None)
-        _compose_call(sample, number, earlier, len(earlier) + 1, HIGHEST, None)
-        yield sample.image
+        yield CALLS.image(
+            (CALL_WIDTH, CALL_HEIGHT),
+            _compose_call,
+            number,
+            earlier,
+            len(earlier) + 1,
+            HIGHEST,
+            None,
+        )
 
 
-@built_once
+CALLS = PictureKind(_call_samples)
+
+
 def call_palette() -> FixedPalette:
     """One palette for every Bingo call picture: every number's ball and two calls."""
-    return FixedPalette(palette_of(_call_samples()))
+    return CALLS.palette()
 
 
 def call_image(
@@ -778,9 +687,9 @@ def call_image(
 ) -> Image.Image:
     """The call in exact colours (RGB): what ``render_call`` maps onto its palette."""
     earlier = _earlier_calls(number, recent, call_number, total)
-    canvas = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, None)
-    _compose_call(canvas, number, earlier, call_number, total, locale)
-    return canvas.image
+    return CALLS.image(
+        (CALL_WIDTH, CALL_HEIGHT), _compose_call, number, earlier, call_number, total, locale
+    )
 
 
 def call_alt_text(
@@ -813,8 +722,9 @@ def render_call(
     ``recent`` is the calls before this one in call order (oldest first); the band shows
     "Call ``call_number`` of ``total``". Words and alt text in ``locale``'s language."""
     earlier = _earlier_calls(number, recent, call_number, total)
-    canvas = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, call_palette())
-    _compose_call(canvas, number, earlier, call_number, total, locale)
+    canvas = CALLS.on_palette(
+        (CALL_WIDTH, CALL_HEIGHT), _compose_call, number, earlier, call_number, total, locale
+    )
     alt = call_alt_text(number, recent=recent, call_number=call_number, total=total, locale=locale)
     return Rendered(
         canvas.png(compress_level=CALL_COMPRESSION),
@@ -1032,24 +942,21 @@ def _compose_book(canvas: Canvas, patterns: Sequence[Pattern], locale: LocaleLik
 
 def _pattern_samples() -> Iterator[Image.Image]:
     for size in (PATTERN_CELL, BOOK_CELL):
-        strip = Image.new("RGB", (size * 4, size))
-        for state in (OUT, IN, FREE_OUT, FREE_IN):
-            strip.paste(_pattern_cell(size, state), (size * state, 0))
-        yield strip
+        yield tiled([_pattern_cell(size, state) for state in (OUT, IN, FREE_OUT, FREE_IN)])
     book = list(PATTERN_BOOK.values())
-    sample = Canvas(book_size(len(book)), Palette.PAPER, None)
-    _compose_book(sample, book, None)
-    yield sample.image
+    yield PATTERNS.image(book_size(len(book)), _compose_book, book, None)
     for pattern in (PATTERN_BOOK["line"], PATTERN_BOOK["blackout"]):
-        one = Canvas(pattern_size(PATTERN_CELL), Palette.PAPER, None)
-        _compose_pattern(one, pattern, PATTERN_CELL, None)
-        yield one.image
+        yield PATTERNS.image(
+            pattern_size(PATTERN_CELL), _compose_pattern, pattern, PATTERN_CELL, None
+        )
 
 
-@built_once
+PATTERNS = PictureKind(_pattern_samples)
+
+
 def pattern_palette() -> FixedPalette:
     """One palette for the pattern pictures: their cells in every state, the book, two patterns."""
-    return FixedPalette(palette_of(_pattern_samples()))
+    return PATTERNS.palette()
 
 
 def pattern_image(
@@ -1057,9 +964,7 @@ def pattern_image(
 ) -> Image.Image:
     """One pattern in exact colours (RGB): what ``render_pattern`` maps onto its palette."""
     _check_size(size)
-    canvas = Canvas(pattern_size(size), Palette.PAPER, None)
-    _compose_pattern(canvas, pattern, size, locale)
-    return canvas.image
+    return PATTERNS.image(pattern_size(size), _compose_pattern, pattern, size, locale)
 
 
 def render_pattern(
@@ -1069,8 +974,7 @@ def render_pattern(
     ``size`` pixels square (the free centre ringed), with how many ways count when more than one
     does. For the lobby and /help; words and alt text in ``locale``'s language."""
     _check_size(size)
-    canvas = Canvas(pattern_size(size), Palette.PAPER, pattern_palette())
-    _compose_pattern(canvas, pattern, size, locale)
+    canvas = PATTERNS.on_palette(pattern_size(size), _compose_pattern, pattern, size, locale)
     return Rendered(
         canvas.png(compress_level=CALL_COMPRESSION),
         pattern_alt_text(pattern, locale=locale),
@@ -1086,9 +990,7 @@ def _check_book(patterns: Sequence[Pattern]) -> None:
 def pattern_book_image(patterns: Sequence[Pattern], *, locale: LocaleLike = None) -> Image.Image:
     """The pattern book in exact colours (RGB): what ``render_pattern_book`` maps."""
     _check_book(patterns)
-    canvas = Canvas(book_size(len(patterns)), Palette.PAPER, None)
-    _compose_book(canvas, patterns, locale)
-    return canvas.image
+    return PATTERNS.image(book_size(len(patterns)), _compose_book, patterns, locale)
 
 
 def pattern_book_alt_text(patterns: Sequence[Pattern], *, locale: LocaleLike = None) -> str:
@@ -1104,8 +1006,7 @@ def render_pattern_book(
     and its name, in the order given: the lobby's patterns for the night, or /help's book."""
     listed = list(patterns)
     _check_book(listed)
-    canvas = Canvas(book_size(len(listed)), Palette.PAPER, pattern_palette())
-    _compose_book(canvas, listed, locale)
+    canvas = PATTERNS.on_palette(book_size(len(listed)), _compose_book, listed, locale)
     return Rendered(
         canvas.png(compress_level=CALL_COMPRESSION),
         pattern_book_alt_text(listed, locale=locale),

@@ -9,8 +9,8 @@ the ``locale`` each picture is asked for (None: English): Housie is Tómbola in 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Collection, Iterator, Sequence
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -18,25 +18,32 @@ import bot.render.housie.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
 from bot.render.common import (
     RGB,
+    BallBoard,
     Canvas,
     FixedPalette,
     FontFace,
     Palette,
+    PictureKind,
     Pieces,
     Rendered,
-    built_once,
+    board_head,
+    call_band,
+    calls_before,
+    daubed_cell,
     downsample,
     draw_text,
     fit_font,
     fit_text,
     fit_wrapped,
     font,
+    grid_lines,
     limit_alt_text,
-    palette_of,
+    ring_slot,
     safe_filename,
     sentence,
     shorten,
     text_width,
+    tiled,
     tint,
 )
 from engine.housie import COLUMNS, HIGHEST_NUMBER, ROWS, Prize, Ticket
@@ -79,24 +86,9 @@ def _ticket_cell(number: int, marked: bool, winning: bool) -> Image.Image:
         for offset in range(-size, size, 7 * s):
             draw.line((offset, size, offset + size, 0), fill=tint(Palette.TEAL, 0.68), width=s)
         return downsample(cell, (CELL, CELL))
-    cell = Image.new("RGB", (size, size), Palette.GOLD_LIGHT if winning else Palette.PAPER)
-    draw = ImageDraw.Draw(cell)
-    if winning:
-        inset = 4 * s
-        draw.rectangle(
-            (inset, inset, size - inset, size - inset), outline=Palette.GOLD, width=4 * s
-        )
-    colour = Palette.INK
-    if marked:
-        radius = size * 0.36
-        centre = size / 2
-        draw.ellipse(
-            (centre - radius, centre - radius, centre + radius, centre + radius),
-            fill=Palette.DAB,
-            outline=tint(Palette.DAB, 0.3, Palette.INK),
-            width=s,
-        )
-        colour = (255, 255, 255)
+    cell, draw, colour = daubed_cell(
+        size, winning=winning, marked=marked, dab_radius=size * 0.36, scale=s
+    )
     draw_text(
         draw, (size / 2, size / 2 + s), str(number), font(FontFace.SANS_BOLD, 30 * s), colour, "mm"
     )
@@ -180,42 +172,39 @@ def _ticket_footer(canvas: Canvas, game_id: str, code: str, locale: LocaleLike =
     )
 
 
+def _ticket_sample(canvas: Canvas, won: bool) -> None:
+    _ticket_band(canvas, None, won, 6, out=not won)
+    _ticket_footer(canvas, "ABCDEFGH", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+    _draw_grid_lines(canvas)
+
+
 def _ticket_samples() -> Iterator[Image.Image]:
-    cells = [
-        _ticket_cell(number, marked, winning)
-        for number in range(HIGHEST + 1)
-        for marked in (False, True)
-        for winning in (False, True)
-    ]
-    strip = Image.new("RGB", (CELL * len(cells), CELL))
-    for index, cell in enumerate(cells):
-        strip.paste(cell, (index * CELL, 0))
-    yield strip
+    yield tiled(
+        [
+            _ticket_cell(number, marked, winning)
+            for number in range(HIGHEST + 1)
+            for marked in (False, True)
+            for winning in (False, True)
+        ]
+    )
     for won in (False, True):
-        sample = Canvas((TICKET_WIDTH, TICKET_HEIGHT), Palette.PAPER, None)
-        _ticket_band(sample, None, won, 6, out=not won)
-        _ticket_footer(sample, "ABCDEFGH", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
-        _draw_grid_lines(sample)
-        yield sample.image
+        yield TICKETS.image((TICKET_WIDTH, TICKET_HEIGHT), _ticket_sample, won)
 
 
-@built_once
+TICKETS = PictureKind(_ticket_samples)
+
+
 def ticket_palette() -> FixedPalette:
     """One palette for every ticket: built once from every cell in every state, bands, footers."""
-    return FixedPalette(palette_of(_ticket_samples()))
+    return TICKETS.palette()
 
 
 def _draw_grid_lines(canvas: Canvas) -> None:
-    left, top = MARGIN, BAND
+    grid_lines(canvas, (MARGIN, BAND), (COLUMNS, ROWS), CELL, GRID)
     right, bottom = MARGIN + COLUMNS * CELL, BAND + ROWS * CELL
-    grid = canvas.ink(GRID)
-    for column in range(1, COLUMNS):
-        x = left + column * CELL
-        canvas.draw.line((x, top, x, bottom), fill=grid, width=2)
-    for row in range(1, ROWS):
-        y = top + row * CELL
-        canvas.draw.line((left, y, right, y), fill=grid, width=2)
-    canvas.draw.rectangle((left - 2, top - 1, right + 1, bottom + 1), outline=grid, width=3)
+    canvas.draw.rectangle(
+        (MARGIN - 2, BAND - 1, right + 1, bottom + 1), outline=canvas.ink(GRID), width=3
+    )
 
 
 def _compose_ticket(
@@ -261,10 +250,10 @@ def ticket_image(
     got it (in RGB): faster when many tickets are drawn at once. Its words are in ``locale``'s
     language (None: English).
     """
-    palette = ticket_palette() if mapped else None
-    canvas = Canvas((TICKET_WIDTH, TICKET_HEIGHT), Palette.PAPER, palette)
-    _compose_ticket(
-        canvas,
+    draw = TICKETS.mapped_image if mapped else TICKETS.image
+    return draw(
+        (TICKET_WIDTH, TICKET_HEIGHT),
+        _compose_ticket,
         ticket,
         game_id=game_id,
         code=code,
@@ -275,7 +264,6 @@ def ticket_image(
         out=out,
         locale=locale,
     )
-    return canvas.image.convert("RGB") if mapped else canvas.image
 
 
 def ticket_alt_text(
@@ -341,9 +329,9 @@ def render_ticket(
     """A player's ticket (numbered ``ticket_number`` among theirs): ``called`` numbers dabbed,
     ``winning`` numbers (``PrizeCheck.numbers``) on gold with ``prize`` named in the band.
     Its words and alt text are in ``locale``'s language (None: English)."""
-    canvas = Canvas((TICKET_WIDTH, TICKET_HEIGHT), Palette.PAPER, ticket_palette())
-    _compose_ticket(
-        canvas,
+    canvas = TICKETS.on_palette(
+        (TICKET_WIDTH, TICKET_HEIGHT),
+        _compose_ticket,
         ticket,
         game_id=game_id,
         code=code,
@@ -369,14 +357,6 @@ def render_ticket(
 
 
 # ------------------------------------------------------------------------------ caller's board
-
-
-def _check_called(called: Sequence[int]) -> None:
-    bad = [number for number in called if type(number) is not int or not 1 <= number <= HIGHEST]
-    if bad:
-        raise ValueError(f"called numbers {bad!r} are outside 1..{HIGHEST}")
-    if len(set(called)) != len(called):
-        raise ValueError("a number appears twice in the called numbers")
 
 
 def _ball(number: int, state: int) -> Image.Image:
@@ -428,135 +408,82 @@ DISC = 88
 
 
 def _compose_caller_board(canvas: Canvas, called: Sequence[int], locale: LocaleLike) -> None:
-    called_set = frozenset(called)
-    latest = called[-1] if called else None
-    canvas.draw.rectangle(
-        (0, 0, BOARD_WIDTH - 1, BOARD_HEIGHT - 1), outline=canvas.ink(Palette.TEAL), width=6
-    )
-    paper = Palette.PAPER
-    title = message("result_housie_title", locale)
-    canvas.text((BOARD_MARGIN, 40), title, font(FontFace.SLAB, 36), Palette.TEAL, "lm", over=paper)
-    canvas.text(
-        (BOARD_MARGIN, 80),
+    words = (
+        message("result_housie_title", locale),
         message("pic_housie_called", locale, count=len(called), total=HIGHEST),
-        font(FontFace.SANS_BOLD, 22),
-        Palette.INK,
-        "lm",
-        over=paper,
+        message("pic_housie_latest", locale),
     )
-    if latest is not None:
-        disc_left = BOARD_WIDTH - BOARD_MARGIN - DISC
-        canvas.paste(_LATEST_DISCS.get(canvas, latest), (disc_left, 12))
+    disc_left = board_head(
+        canvas,
+        called,
+        colour=Palette.TEAL,
+        margin=BOARD_MARGIN,
+        words=words,
+        latest=_LATEST_DISCS,
+        disc=DISC,
+        label_y=40,
+    )
+    before = list(reversed(called[:-1]))[: RECENT_SHOWN - 1]
+    if before:
         canvas.text(
-            (disc_left - 14, 40),
-            message("pic_housie_latest", locale),
-            font(FontFace.SANS_BOLD, 22),
-            Palette.INK,
+            (disc_left - 14, 74),
+            message("pic_housie_before", locale, numbers="  ".join(map(str, before))),
+            font(FontFace.SANS, 20),
+            Palette.MUTED,
             "rm",
-            over=paper,
+            over=Palette.PAPER,
+            again=False,
         )
-        before = list(reversed(called[:-1]))[: RECENT_SHOWN - 1]
-        if before:
-            canvas.text(
-                (disc_left - 14, 74),
-                message("pic_housie_before", locale, numbers="  ".join(map(str, before))),
-                font(FontFace.SANS, 20),
-                Palette.MUTED,
-                "rm",
-                over=paper,
-                again=False,
-            )
-    for number in range(1, HIGHEST + 1):
-        row, column = divmod(number - 1, BOARD_COLUMNS)
-        state = 2 if number == latest else 1 if number in called_set else 0
-        left = BOARD_MARGIN + column * (BALL + BALL_GAP)
-        top = BOARD_HEADER + row * (BALL + BALL_GAP)
-        canvas.paste(_BALLS.get(canvas, number, state), (left, top))
+    BALL_BOARD.paste(canvas, called)
 
 
-def _board_bands(called: Sequence[int]) -> list[tuple[int, Hashable]]:
-    """Each row of balls as a band named by its balls' states: a call changes one or two."""
-    called_set = frozenset(called)
-    latest = called[-1] if called else None
-    bands: list[tuple[int, Hashable]] = []
-    for row in range(BOARD_ROWS):
-        numbers = range(row * BOARD_COLUMNS + 1, (row + 1) * BOARD_COLUMNS + 1)
-        states = tuple(2 if n == latest else 1 if n in called_set else 0 for n in numbers)
-        bands.append((BOARD_HEADER + row * (BALL + BALL_GAP), ("board row", row, states)))
-    return bands
+BALL_BOARD = BallBoard(
+    highest=HIGHEST,
+    across=BOARD_COLUMNS,
+    origin=(BOARD_MARGIN, BOARD_HEADER),
+    ball=BALL,
+    gap=BALL_GAP,
+    row_gap=BALL_GAP,
+    balls=_BALLS,
+    discs=_LATEST_DISCS,
+    size=(BOARD_WIDTH, BOARD_HEIGHT),
+    compose=_compose_caller_board,
+    sample_calls=([], [7, 40, 88, 2, 61], list(range(90, 0, -1))),
+    band_name="board row",
+    compression=BOARD_COMPRESSION,
+    alt_words="alt_housie_board",
+    filename="board",
+)
 
 
-def _board_samples() -> Iterator[Image.Image]:
-    for state in (0, 1, 2):
-        strip = Image.new("RGB", (BALL * HIGHEST, BALL))
-        for number in range(1, HIGHEST + 1):
-            strip.paste(_ball(number, state), (BALL * (number - 1), 0))
-        yield strip
-    discs = Image.new("RGB", (DISC * HIGHEST, DISC))
-    for number in range(1, HIGHEST + 1):
-        discs.paste(_latest_disc(number), (DISC * (number - 1), 0))
-    yield discs
-    for called in ([], [7, 40, 88, 2, 61], list(range(90, 0, -1))):
-        sample = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, None)
-        _compose_caller_board(sample, called, None)
-        yield sample.image
-
-
-@built_once
 def board_palette() -> FixedPalette:
     """One palette for every caller's board: every ball in every state, every latest-call
     disc and three boards."""
-    return FixedPalette(palette_of(_board_samples()))
+    return BALL_BOARD.palette()
 
 
 def caller_board_image(called: Sequence[int], *, locale: LocaleLike = None) -> Image.Image:
     """The caller's board in exact colours (RGB): what ``render_caller_board`` maps onto its
     palette."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, None)
-    _compose_caller_board(canvas, called, locale)
-    return canvas.image
+    return BALL_BOARD.image(called, locale)
 
 
 def caller_board_frame(called: Sequence[int], *, locale: LocaleLike = None) -> Image.Image:
     """The caller's board after ``called``, composed on its palette and not encoded: a frame of
     the game's replay (``bot.render.replay``)."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, board_palette())
-    _compose_caller_board(canvas, called, locale)
-    return canvas.image
+    return BALL_BOARD.frame(called, locale)
 
 
 def caller_board_alt_text(called: Sequence[int], *, locale: LocaleLike = None) -> str:
     """The alt text of the caller's board: how many called, the latest, and the shorter list of the
     called or the uncalled numbers, in ``locale``'s language."""
-    if not called:
-        return message("alt_housie_board_empty", locale)
-    text = message("alt_housie_board", locale, count=len(called), total=HIGHEST, latest=called[-1])
-    if len(called) == HIGHEST:
-        return text + message("alt_housie_board_all", locale)
-    # Whichever list is shorter, so a late board stays brief.
-    if len(called) <= HIGHEST // 2:
-        listed = ", ".join(map(str, sorted(called)))
-        text += message("alt_housie_board_called", locale, numbers=listed)
-    else:
-        waiting = sorted(set(range(1, HIGHEST + 1)) - set(called))
-        listed = ", ".join(map(str, waiting))
-        text += message("alt_housie_board_waiting", locale, numbers=listed)
-    return limit_alt_text(text)
+    return BALL_BOARD.alt_text(called, locale)
 
 
 def render_caller_board(called: Sequence[int], *, locale: LocaleLike = None) -> Rendered:
     """The board of 1..90 in rows of ten, ``called`` numbers lit and the last one in gold; its
     words and alt text in ``locale``'s language (None: English)."""
-    _check_called(called)
-    canvas = Canvas((BOARD_WIDTH, BOARD_HEIGHT), Palette.PAPER, board_palette())
-    _compose_caller_board(canvas, called, locale)
-    return Rendered(
-        canvas.png(compress_level=BOARD_COMPRESSION, bands=_board_bands(called)),
-        caller_board_alt_text(called, locale=locale),
-        safe_filename("board", len(called)),
-    )
+    return BALL_BOARD.render(called, locale)
 
 
 # ------------------------------------------------------------------------------ call picture
@@ -568,6 +495,7 @@ CALL_BALL = 176  # the number just called, as a large ball
 CALL_HEIGHT = CALL_BAND + 20 + CALL_BALL + CALL_MARGIN
 CALL_COLUMN = CALL_MARGIN + CALL_BALL + 28  # where the nickname and the earlier calls start
 CALL_COLUMN_WIDTH = CALL_WIDTH - CALL_COLUMN - CALL_MARGIN
+CALL_SIZE = (CALL_WIDTH, CALL_HEIGHT)
 NICKNAME_LARGEST = 40
 NICKNAME_ONE_LINE = 31  # a nickname needing a smaller size than this goes on two lines
 NICKNAME_TWO_LINES = 30
@@ -612,21 +540,10 @@ def _call_ball(number: int) -> Image.Image:
     return downsample(ball, (CALL_BALL, CALL_BALL))
 
 
-def _empty_ball() -> Image.Image:
-    """A slot in the row of earlier calls with nothing called yet: a faint ring (RGB)."""
-    s = SUPERSAMPLE
-    size = BALL * s
-    slot = Image.new("RGB", (size, size), Palette.PAPER)
-    edge = 2 * s
-    ImageDraw.Draw(slot).ellipse(
-        (edge, edge, size - edge, size - edge), outline=Palette.FAINT, width=2 * s
-    )
-    return downsample(slot, (BALL, BALL))
-
-
-# Each number once (31 KB mapped, 3 KB deflated), and the empty slot.
+# Each number once (31 KB mapped, 3 KB deflated), and a slot in the row of earlier calls with
+# nothing called yet.
 _CALL_BALLS = Pieces(_call_ball, maxsize=128, deflated=True)
-_EMPTY_BALL = Pieces(_empty_ball, maxsize=1)
+_EMPTY_BALL = Pieces(partial(ring_slot, BALL, SUPERSAMPLE), maxsize=1)
 
 
 def _balanced_break(text: str) -> str:
@@ -660,8 +577,7 @@ def _nickname_lines(nickname: str) -> tuple[tuple[str, ...], ImageFont.FreeTypeF
 def _earlier_calls(number: int, recent: Sequence[int], call_number: int) -> list[int]:
     """The last calls before ``number``, latest first, after checking the values (``recent``
     may hold ``number`` itself at the end, as the called list does once it is stored)."""
-    before = [called for called in recent if called != number]
-    _check_called([*before, number])
+    before = calls_before(number, recent, HIGHEST)
     if not len(before) < call_number <= HIGHEST:
         raise ValueError(
             f"call number {call_number} is outside {len(before) + 1}..{HIGHEST}"
@@ -678,24 +594,13 @@ def _compose_housie_call(
     nickname: str | None,
     locale: LocaleLike,
 ) -> None:
-    teal = canvas.ink(Palette.TEAL)
-    canvas.draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_BAND - 1), fill=teal)
-    canvas.draw.rectangle((0, 0, CALL_WIDTH - 1, CALL_HEIGHT - 1), outline=teal, width=6)
-    canvas.text(
-        (CALL_MARGIN, CALL_BAND / 2 + 2),
+    call_band(
+        canvas,
+        CALL_BAND,
+        CALL_MARGIN,
+        Palette.TEAL,
         message("result_housie_title", locale),
-        font(FontFace.SLAB, 30),
-        Palette.PAPER,
-        "lm",
-        over=Palette.TEAL,
-    )
-    canvas.text(
-        (CALL_WIDTH - CALL_MARGIN, CALL_BAND / 2 + 2),
         message("pic_call_of", locale, seq=call_number, total=HIGHEST),
-        font(FontFace.SANS_BOLD, 24),
-        Palette.GOLD_LIGHT,
-        "rm",
-        over=Palette.TEAL,
     )
     ball_top = CALL_BAND + 20
     canvas.paste(_CALL_BALLS.get(canvas, number), (CALL_MARGIN, ball_top))
@@ -729,24 +634,28 @@ def _compose_housie_call(
 
 
 def _housie_call_samples() -> Iterator[Image.Image]:
-    balls = Image.new("RGB", (CALL_BALL * 10, CALL_BALL * 9))
-    for number in range(1, HIGHEST + 1):
-        row, column = divmod(number - 1, 10)
-        balls.paste(_call_ball(number), (CALL_BALL * column, CALL_BALL * row))
-    yield balls
+    yield tiled([_call_ball(number) for number in range(1, HIGHEST + 1)], 10)
     for number, earlier, nickname in (
         (90, [], "Top of the shop"),
         (8, [1, 2, 3, 4, 5], "Garden gate, one fat lady, two little ducks"),
     ):
-        sample = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, None)
-        _compose_housie_call(sample, number, earlier, len(earlier) + 1, nickname, None)
-        yield sample.image
+        yield CALLS.image(
+            (CALL_WIDTH, CALL_HEIGHT),
+            _compose_housie_call,
+            number,
+            earlier,
+            len(earlier) + 1,
+            nickname,
+            None,
+        )
 
 
-@built_once
+CALLS = PictureKind(_housie_call_samples)
+
+
 def housie_call_palette() -> FixedPalette:
     """One palette for every Housie call picture: every number's ball and two calls."""
-    return FixedPalette(palette_of(_housie_call_samples()))
+    return CALLS.palette()
 
 
 def warm_up() -> None:
@@ -774,9 +683,9 @@ def housie_call_image(
     """The call announcement in exact colours (RGB): what ``render_housie_call`` maps onto its
     palette."""
     earlier = _earlier_calls(number, recent, call_number)
-    canvas = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, None)
-    _compose_housie_call(canvas, number, earlier, call_number, nickname, locale)
-    return canvas.image
+    return CALLS.image(
+        CALL_SIZE, _compose_housie_call, number, earlier, call_number, nickname, locale
+    )
 
 
 def housie_call_alt_text(
@@ -815,8 +724,9 @@ def render_housie_call(
     the alt text are in ``locale``'s language (None: English).
     """
     earlier = _earlier_calls(number, recent, call_number)
-    canvas = Canvas((CALL_WIDTH, CALL_HEIGHT), Palette.PAPER, housie_call_palette())
-    _compose_housie_call(canvas, number, earlier, call_number, nickname, locale)
+    canvas = CALLS.on_palette(
+        CALL_SIZE, _compose_housie_call, number, earlier, call_number, nickname, locale
+    )
     alt = housie_call_alt_text(
         number, recent=recent, call_number=call_number, nickname=nickname, locale=locale
     )

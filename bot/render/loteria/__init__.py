@@ -27,9 +27,10 @@ from bot.render.common import (
     FixedPalette,
     FontFace,
     Palette,
+    PictureKind,
     Pieces,
     Rendered,
-    built_once,
+    check_called,
     downsample,
     draw_text,
     emoji_art,
@@ -40,7 +41,6 @@ from bot.render.common import (
     font,
     language,
     limit_alt_text,
-    palette_of,
     safe_filename,
     sentence,
     text_width,
@@ -406,14 +406,16 @@ def _tabla_samples() -> Iterator[Image.Image]:
         yield header.image
 
 
-@built_once
+TABLAS = PictureKind(_tabla_samples, Palette.BOARD)
+
+
 def tabla_palette() -> FixedPalette:
     """One 256-colour palette for every tabla, built once from every card in every look.
 
     Every tabla is composed of the same tiles, beans and lettering, so one palette fits them
     all, and the tiles are kept mapped onto it.
     """
-    return FixedPalette(palette_of(_tabla_samples()))
+    return TABLAS.palette()
 
 
 def _ringed(cell: Image.Image) -> Image.Image:
@@ -491,9 +493,10 @@ def tabla_image(
     got it (in RGB): several times faster when many tablas are drawn at once. Its words are in
     ``locale``'s language (None: English).
     """
-    canvas = Canvas((TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD, tabla_palette() if mapped else None)
-    _compose_tabla(
-        canvas,
+    draw = TABLAS.mapped_image if mapped else TABLAS.image
+    return draw(
+        (TABLA_WIDTH, TABLA_HEIGHT),
+        _compose_tabla,
         tabla,
         deck,
         game_id=game_id,
@@ -503,7 +506,6 @@ def tabla_image(
         pattern=pattern,
         locale=locale,
     )
-    return canvas.image.convert("RGB") if mapped else canvas.image
 
 
 def tabla_alt_text(
@@ -567,9 +569,9 @@ def render_tabla(
     """A player's tabla: plain, with ``called`` cards under beans, and ``winning_cells``
     (a 16-bit cell mask, as in ``ClaimResult.cells``) ringed in gold with ``pattern`` named.
     Its words and alt text are in ``locale``'s language (None: English)."""
-    canvas = Canvas((TABLA_WIDTH, TABLA_HEIGHT), Palette.BOARD, tabla_palette())
-    _compose_tabla(
-        canvas,
+    canvas = TABLAS.on_palette(
+        (TABLA_WIDTH, TABLA_HEIGHT),
+        _compose_tabla,
         tabla,
         deck,
         game_id=game_id,
@@ -788,17 +790,15 @@ def _call_samples() -> Iterator[Image.Image]:
         (deck.card(1), [2, 3, 4], "Cresta roja y espuela afilada:\nsu grito abre la madrugada."),
         (deck.card(54), [], None),
     ):
-        sample = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, None)
-        _compose_call(
-            sample, card, deck, recent=recent, call_number=54, total=54, verse=verse, locale=None
-        )
-        yield sample.image
+        yield call_image(card, deck, recent=recent, call_number=54, total=54, verse=verse)
 
 
-@built_once
+CALLS = PictureKind(_call_samples, Palette.BOARD)
+
+
 def call_palette() -> FixedPalette:
     """One palette for every call picture, built once from every card's tiles and two calls."""
-    return FixedPalette(palette_of(_call_samples()))
+    return CALLS.palette()
 
 
 def warm_up() -> None:
@@ -829,9 +829,9 @@ def call_image(
     locale: LocaleLike = None,
 ) -> Image.Image:
     """The call announcement in exact colours (RGB): what ``render_call`` maps onto its palette."""
-    canvas = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, None)
-    _compose_call(
-        canvas,
+    return CALLS.image(
+        (CALL_WIDTH, _call_height(verse)),
+        _compose_call,
         card,
         deck,
         recent=recent,
@@ -840,7 +840,6 @@ def call_image(
         verse=verse,
         locale=locale,
     )
-    return canvas.image
 
 
 def call_alt_text(
@@ -891,9 +890,9 @@ def render_call(
     and a long one is shrunk, then wrapped to three lines at most, then cut. The words and the
     alt text are in ``locale``'s language (None: English).
     """
-    canvas = Canvas((CALL_WIDTH, _call_height(verse)), Palette.BOARD, call_palette())
-    _compose_call(
-        canvas,
+    canvas = CALLS.on_palette(
+        (CALL_WIDTH, _call_height(verse)),
+        _compose_call,
         card,
         deck,
         recent=recent,
@@ -1012,12 +1011,7 @@ def _compose_caller_board(
 
 
 def _check_cards_called(called: Sequence[int], deck: Deck) -> None:
-    total = len(deck.cards)
-    bad = [number for number in called if type(number) is not int or not 1 <= number <= total]
-    if bad:
-        raise ValueError(f"called cards {bad!r} are outside 1..{total}")
-    if len(set(called)) != len(called):
-        raise ValueError("a card appears twice in the called cards")
+    check_called(called, len(deck.cards), "card")
 
 
 def caller_board_image(
@@ -1026,9 +1020,8 @@ def caller_board_image(
     """The caller's board in exact colours (RGB): what ``caller_board_frame`` maps onto the
     calls' palette."""
     _check_cards_called(called, deck)
-    canvas = Canvas((BOARD_WIDTH, _board_height(len(deck.cards))), Palette.BOARD, None)
-    _compose_caller_board(canvas, called, deck, locale)
-    return canvas.image
+    size = (BOARD_WIDTH, _board_height(len(deck.cards)))
+    return CALLS.image(size, _compose_caller_board, called, deck, locale)
 
 
 def caller_board_frame(
@@ -1038,6 +1031,5 @@ def caller_board_frame(
     the latest ringed in gold), composed on the calls' palette and not encoded: a frame of the
     game's replay (``bot.render.replay``); its words in ``locale``'s language."""
     _check_cards_called(called, deck)
-    canvas = Canvas((BOARD_WIDTH, _board_height(len(deck.cards))), Palette.BOARD, call_palette())
-    _compose_caller_board(canvas, called, deck, locale)
-    return canvas.image
+    size = (BOARD_WIDTH, _board_height(len(deck.cards)))
+    return CALLS.on_palette(size, _compose_caller_board, called, deck, locale).image
