@@ -1347,7 +1347,10 @@ class World:
             event = self._changed
             try:
                 # Re-check now and then too: conditions may look at the bot's own state.
-                await asyncio.wait_for(event.wait(), min(remaining, _RECHECK_SECONDS))
+                # (asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancel that
+                # comes as the event is set, and the wait would go on.)
+                async with asyncio.timeout(min(remaining, _RECHECK_SECONDS)):
+                    await event.wait()
             except TimeoutError:
                 continue
 

@@ -220,7 +220,9 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             longer = lobby_edit_interval(refreshing) - LOBBY_EDIT_INTERVAL
             if longer > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.lobby_urgent.wait(), longer)
+                    # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
+                    async with asyncio.timeout(longer):
+                        await live.lobby_urgent.wait()
         await self.release_if_over(live.game_id)
 
     async def refresh_lobby(self, game_id: int) -> None:

@@ -169,7 +169,9 @@ class GameNights(CallerCog[GameT, CheckT]):
                 log.exception("the %s game nights' loop failed; looking again soon", self.kind)
                 delay = IDLE_CHECK
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.nights_wake.wait(), delay)
+                # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
+                async with asyncio.timeout(delay):
+                    await self.nights_wake.wait()
 
     async def take_step(self, schedule: ScheduleRow) -> None:
         """Open the night's lobby, or start its game, whichever is due."""

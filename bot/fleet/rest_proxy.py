@@ -166,7 +166,9 @@ class GlobalBudget:
                     self._changed.clear()
                     timeout = None if wake is None else max(wake - now, 0.0005)
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), timeout)
+                        # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
+                        async with asyncio.timeout(timeout):
+                            await self._changed.wait()
         finally:
             self.waiting -= 1
 
