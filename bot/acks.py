@@ -67,9 +67,7 @@ class PendingAcknowledgements:
                 # Woken by the last acknowledgement, or when the oldest one's deadline passes.
                 oldest = next(iter(self._arrived.values())) + ACK_DEADLINE - now
                 with contextlib.suppress(TimeoutError):
-                    # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                    async with asyncio.timeout(max(0.0, min(remaining, oldest))):
-                        await self._settled.wait()
+                    await asyncio.wait_for(self._settled.wait(), max(0.0, min(remaining, oldest)))
                 continue
             still_arriving = self._last_arrival + QUIET - now
             if still_arriving <= 0:

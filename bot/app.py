@@ -411,9 +411,7 @@ class GameNightBot(commands.AutoShardedBot):
                 duration(reset_after),
             )
             with contextlib.suppress(TimeoutError):
-                # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                async with asyncio.timeout(reset_after + SESSION_STARTS_SLACK):
-                    await self._stopping.wait()
+                await asyncio.wait_for(self._stopping.wait(), reset_after + SESSION_STARTS_SLACK)
 
     async def launch_shard(
         self, gateway: yarl.URL, shard_id: int, *, initial: bool = False

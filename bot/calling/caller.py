@@ -214,9 +214,7 @@ class CallerCog(RecapCog[GameT, CheckT]):
             if self.is_closing():
                 return False
             with contextlib.suppress(TimeoutError):
-                # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                async with asyncio.timeout(delay):
-                    await live.wake.wait()
+                await asyncio.wait_for(live.wake.wait(), timeout=delay)
                 return True  # woken by pause, resume, speed, a win or shutdown: look again
             return await self.call_next(game_id)
 

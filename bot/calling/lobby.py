@@ -220,9 +220,7 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             longer = lobby_edit_interval(refreshing) - LOBBY_EDIT_INTERVAL
             if longer > 0:
                 with contextlib.suppress(TimeoutError):
-                    # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                    async with asyncio.timeout(longer):
-                        await live.lobby_urgent.wait()
+                    await asyncio.wait_for(live.lobby_urgent.wait(), longer)
         await self.release_if_over(live.game_id)
 
     async def refresh_lobby(self, game_id: int) -> None:

@@ -169,9 +169,7 @@ class GameNights(CallerCog[GameT, CheckT]):
                 log.exception("the %s game nights' loop failed; looking again soon", self.kind)
                 delay = IDLE_CHECK
             with contextlib.suppress(TimeoutError):
-                # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                async with asyncio.timeout(delay):
-                    await self.nights_wake.wait()
+                await asyncio.wait_for(self.nights_wake.wait(), delay)
 
     async def take_step(self, schedule: ScheduleRow) -> None:
         """Open the night's lobby, or start its game, whichever is due."""

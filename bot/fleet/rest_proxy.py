@@ -166,9 +166,7 @@ class GlobalBudget:
                     self._changed.clear()
                     timeout = None if wake is None else max(wake - now, 0.0005)
                     with contextlib.suppress(TimeoutError):
-                        # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                        async with asyncio.timeout(timeout):
-                            await self._changed.wait()
+                        await asyncio.wait_for(self._changed.wait(), timeout)
         finally:
             self.waiting -= 1
 

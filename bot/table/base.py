@@ -190,9 +190,7 @@ class TableGameCog(GameCog[LiveTable]):
                 if self.is_closing():
                     return False  # shutdown set the event just before it was cleared
                 with contextlib.suppress(TimeoutError):
-                    # (asyncio.timeout: Python 3.11's wait_for can swallow a cancel)
-                    async with asyncio.timeout(delay):
-                        await live.wake.wait()
+                    await asyncio.wait_for(live.wake.wait(), timeout=delay)
                 return True  # woken by a move or shutdown, or the time is up: look again
             async with live.lock:
                 fresh = await self.storage.get_game(game_id)

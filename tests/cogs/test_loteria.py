@@ -328,6 +328,9 @@ async def test_each_call_posts_the_picture_drawn_for_it_ahead_or_not(emulator: E
         upcoming = cog.live_game(game.id).upcoming
         assert upcoming is not None
         assert upcoming[0][0] == seq + 1  # the next one, drawn ahead
-    # Each call drawn once, ahead of its turn, but the first and the one after the win (the
-    # game it was drawn for had moved on), drawn again; and the one to come.
-    assert sorted(drawn) == sorted([*range(1, calls + 2), min(centre) + 1])
+    # Each call drawn once, ahead of its turn, but the one after the win (the game it was drawn
+    # for had moved on), drawn again; and the one to come. The first is drawn at its turn, and
+    # may have been drawn ahead at the start too (on a busy machine, before the boards are out).
+    later = [seq for seq in drawn if seq > 1]
+    assert 1 <= drawn.count(1) <= 2
+    assert sorted(later) == sorted([*range(2, calls + 2), min(centre) + 1])

@@ -469,7 +469,8 @@ async def test_a_summary_automod_blocks_is_told_to_the_host(emulator: Emulator, 
     await run_calls(cog, game.id, 3)
     emulator.block_messages("is over", channel=channel)
     await (await host.slash("loteria stop")).reply()
-    dm = await host.wait_for_dm(lambda m: "refused its results" in m.content)
+    # (behind the near misses, which go out by DM at the same end)
+    dm = await host.wait_for_dm(lambda m: "refused its results" in m.content, timeout=30)
     assert f"#{game.id}" in dm.content
     assert f"/loteria verify game:{game.id}" in dm.content
     assert "200000" in dm.content  # AutoMod's error code
