@@ -328,9 +328,11 @@ async def test_each_call_posts_the_picture_drawn_for_it_ahead_or_not(emulator: E
         upcoming = cog.live_game(game.id).upcoming
         assert upcoming is not None
         assert upcoming[0][0] == seq + 1  # the next one, drawn ahead
-    # Each call drawn once, ahead of its turn, but the one after the win (the game it was drawn
-    # for had moved on), drawn again; and the one to come. The first is drawn at its turn, and
-    # may have been drawn ahead at the start too (on a busy machine, before the boards are out).
-    later = [seq for seq in drawn if seq > 1]
-    assert 1 <= drawn.count(1) <= 2
-    assert sorted(later) == sorted([*range(2, calls + 2), min(centre) + 1])
+    # Each call drawn once, ahead of its turn; only the first (drawn at its turn, and maybe
+    # ahead at the start on a busy machine, before the boards are out) and the one after the win
+    # (drawn again if it was drawn ahead before the win moved the game on) may be drawn twice.
+    twice_at_most = {1, min(centre) + 1}
+    for seq in range(1, calls + 1):
+        assert 1 <= drawn.count(seq) <= (2 if seq in twice_at_most else 1), (seq, drawn)
+    assert drawn.count(calls + 1) <= 1  # the one to come: its drawing may still be under way
+    assert set(drawn) <= set(range(1, calls + 2))
