@@ -121,12 +121,18 @@ async def calling_round(
 ) -> None:
     host, *players = members
     cog = bot.get_cog("Lotería" if kind == "loteria" else "Housie")
-    lobby = await (await t(f"/{kind} start", host.slash(f"{kind} start", in_channel=channel))).reply(timeout=60)
+    lobby = await (
+        await t(f"/{kind} start", host.slash(f"{kind} start", in_channel=channel))
+    ).reply(timeout=60)
     for index, member in enumerate(players):
         if index % 2:
-            await (await t(f"/{kind} join", member.slash(f"{kind} join", in_channel=channel))).reply(timeout=60)
+            await (
+                await t(f"/{kind} join", member.slash(f"{kind} join", in_channel=channel))
+            ).reply(timeout=60)
         else:
-            await (await t("Join button", member.click(lobby, custom(lobby, ":join:")))).reply(timeout=60)
+            await (await t("Join button", member.click(lobby, custom(lobby, ":join:")))).reply(
+                timeout=60
+            )
     await (await t("Start button", host.click(lobby, custom(lobby, ":start:")))).reply(timeout=60)
     (game,) = [g for g in await bot.storage.live_games(kind) if g.channel_id == channel.id]
     for _ in range(4):
@@ -134,18 +140,34 @@ async def calling_round(
     call = next(m for m in reversed(channel.messages) if any(":claim:" in c for c in m.custom_ids))
     if kind == "loteria":
         for member in players[:2]:
-            await (await t("Claim button", member.click(call, custom(call, ":claim:")))).reply(timeout=60)
-        await (await t("/loteria claim", players[2].slash("loteria claim", in_channel=channel))).reply(timeout=60)
-    else:
-        await t("autocomplete", players[0].autocomplete("housie claim", "prize", "", in_channel=channel))
-        picker = await (await t("Claim button", players[1].click(call, custom(call, ":claim:")))).reply(timeout=60)
-        await (await t("Claim button", players[1].click(picker, custom(picker, ":prize")))).reply(timeout=60)
+            await (await t("Claim button", member.click(call, custom(call, ":claim:")))).reply(
+                timeout=60
+            )
         await (
-            await t("/housie claim", players[2].slash("housie claim", prize="FH", in_channel=channel))
+            await t("/loteria claim", players[2].slash("loteria claim", in_channel=channel))
+        ).reply(timeout=60)
+    else:
+        await t(
+            "autocomplete", players[0].autocomplete("housie claim", "prize", "", in_channel=channel)
+        )
+        picker = await (
+            await t("Claim button", players[1].click(call, custom(call, ":claim:")))
+        ).reply(timeout=60)
+        await (await t("Claim button", players[1].click(picker, custom(picker, ":prize")))).reply(
+            timeout=60
+        )
+        await (
+            await t(
+                "/housie claim", players[2].slash("housie claim", prize="FH", in_channel=channel)
+            )
         ).reply(timeout=60)
     for command in ("pause", "resume"):
-        await (await t(f"/{kind} {command}", host.slash(f"{kind} {command}", in_channel=channel))).reply(timeout=60)
-    await (await t(f"/{kind} stop", host.slash(f"{kind} stop", in_channel=channel))).reply(timeout=60)
+        await (
+            await t(f"/{kind} {command}", host.slash(f"{kind} {command}", in_channel=channel))
+        ).reply(timeout=60)
+    await (await t(f"/{kind} stop", host.slash(f"{kind} stop", in_channel=channel))).reply(
+        timeout=60
+    )
     await channel.wait_for_message(
         lambda m: f"#{game.id}" in m.content and "over" in m.content, timeout=60
     )
@@ -157,26 +179,40 @@ async def table_round(t: Timings, members: list[Any], channel: Any) -> None:
         await t("/tictactoe play", alice.slash("tictactoe play", opponent=bob, in_channel=channel))
     ).reply(timeout=60)
     game = game_id(board)
-    await (await t("Accept button", bob.click(board, f"gn:ttt:accept:{game}"))).acknowledgement(timeout=10)
+    await (await t("Accept button", bob.click(board, f"gn:ttt:accept:{game}"))).acknowledgement(
+        timeout=10
+    )
     await channel.wait_for_message(lambda m: m.id == board.id and len(m.buttons) > 2, timeout=60)
     for who, cell in ((alice, 0), (bob, 3), (alice, 1), (bob, 4), (alice, 2)):
         before = board.edits
-        await (await t("Move button", who.click(board, f"gn:ttt:cell:{game}:{cell}"))).acknowledgement(timeout=10)
+        await (
+            await t("Move button", who.click(board, f"gn:ttt:cell:{game}:{cell}"))
+        ).acknowledgement(timeout=10)
         await t.emu.wait_until(lambda b=before: board.edits > b, 60, lambda: "the move shown")
     result = await channel.wait_for_message(
         lambda m: m.content.startswith(f"🏁 Tic-tac-toe #{game}:"), timeout=60
     )
-    rematch = await (await t("Rematch button", bob.click(result, f"gn:ttt:rematch:{game}"))).reply(timeout=60)
+    rematch = await (await t("Rematch button", bob.click(result, f"gn:ttt:rematch:{game}"))).reply(
+        timeout=60
+    )
     again = game_id(rematch)
-    await (await t("Decline button", alice.click(rematch, f"gn:ttt:decline:{again}"))).acknowledgement(timeout=10)
+    await (
+        await t("Decline button", alice.click(rematch, f"gn:ttt:decline:{again}"))
+    ).acknowledgement(timeout=10)
     await t.emu.wait_until(lambda: not rematch.custom_ids, 60, lambda: "declined")
     await (await t("/dots play", bob.slash("dots play", in_channel=channel))).reply(timeout=60)
     await t("autocomplete", bob.autocomplete("dots move", "line", "", in_channel=channel))
     await (await t("/dots resign", bob.slash("dots resign", in_channel=channel))).reply(timeout=60)
-    puzzle = await (await t("/triangle play", alice.slash("triangle play", in_channel=channel))).reply(timeout=60)
+    puzzle = await (
+        await t("/triangle play", alice.slash("triangle play", in_channel=channel))
+    ).reply(timeout=60)
     tri = game_id(puzzle)
-    await (await t("Puzzle button", alice.click(puzzle, f"gn:tri:hole:{tri}:4"))).acknowledgement(timeout=10)
-    await (await t("/triangle quit", alice.slash("triangle quit", in_channel=channel))).reply(timeout=60)
+    await (await t("Puzzle button", alice.click(puzzle, f"gn:tri:hole:{tri}:4"))).acknowledgement(
+        timeout=10
+    )
+    await (await t("/triangle quit", alice.slash("triangle quit", in_channel=channel))).reply(
+        timeout=60
+    )
 
 
 async def run(rounds: int, delay: float) -> int:

@@ -51,11 +51,15 @@ def boards_of(engine: Any, players: int, each: int) -> dict[int, list[BoardRow]]
     }
 
 
-def all_eligible(playing: list[BoardRow], winners: Sequence[WinnerRow], prize: str) -> list[BoardRow]:
+def all_eligible(
+    playing: list[BoardRow], winners: Sequence[WinnerRow], prize: str
+) -> list[BoardRow]:
     return playing
 
 
-def houses_once(playing: list[BoardRow], winners: Sequence[WinnerRow], prize: str) -> list[BoardRow]:
+def houses_once(
+    playing: list[BoardRow], winners: Sequence[WinnerRow], prize: str
+) -> list[BoardRow]:
     """Housie's rule (cogs/housie): a ticket wins one full house at most."""
     if not Prize(prize).is_house:
         return playing

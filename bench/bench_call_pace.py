@@ -123,8 +123,10 @@ async def measure(emu, channel, members, views, every, bot, claims) -> int:
     numbers = [number for number, _ in stamped]
 
     print(f"players {len(members)}, views {views}, a call every {every:g} s")
-    print(f"dealt in {dealt:.1f} s; burst sent in {sending:.2f} s, answered in "
-          f"{burst_end - burst_start:.1f} s ({failed} failed, {unacknowledged} unacknowledged)")
+    print(
+        f"dealt in {dealt:.1f} s; burst sent in {sending:.2f} s, answered in "
+        f"{burst_end - burst_start:.1f} s ({failed} failed, {unacknowledged} unacknowledged)"
+    )
     print(f"call interval before the burst (s): {summary(before)}")
     print(f"call interval during the burst (s): {summary(during)} over {len(during)} calls")
     if during:
@@ -140,7 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--views", type=int, default=1000)
-    parser.add_argument("--scale", type=float, default=0.2, help="time scale (0.2: a call a second)")
+    parser.add_argument(
+        "--scale", type=float, default=0.2, help="time scale (0.2: a call a second)"
+    )
     parser.add_argument("--busy", action="store_true", help="a CPU-bound process beside the bot")
     parser.add_argument("--validate", action="store_true", help="check requests against the spec")
     parser.add_argument(

@@ -594,7 +594,9 @@ class FleetBench(LoadBench):
         )
         by_kind = []
         for kind in ("view", "claim", "bluff"):
-            of_kind = self.latencies(lambda k, r, kind=kind: k == kind and phase.holds(r.created_at))
+            of_kind = self.latencies(
+                lambda k, r, kind=kind: k == kind and phase.holds(r.created_at)
+            )
             if of_kind:
                 by_kind.append(f"{kind} {_ms(percentile(of_kind, 0.99))} ({len(of_kind)})")
         self.figure("While every game draws", "acknowledgement p99 by kind", ", ".join(by_kind))

@@ -680,7 +680,9 @@ class LoadBench:
         self.say(f"dealt {dealt()} of {len(members)} in {seconds:.1f} s")
 
         section = (
-            "Dealing to the same members again (after the restarts)" if returning else "Dealing by DM"
+            "Dealing to the same members again (after the restarts)"
+            if returning
+            else "Dealing by DM"
         )
         self.figure(section, "boards dealt by DM", f"{dealt()} of {len(members)}")
         self.figure(section, "time to deal every board", f"{seconds:.1f} s")
@@ -1324,9 +1326,7 @@ def _ms(seconds: float) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     plan = parse_plan(sys.argv[1:] if argv is None else argv)
     started = time.monotonic()
-    burner = (
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) if plan.busy else None
-    )
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if plan.busy else None
     try:
         status = asyncio.run(LoadBench(plan).run())
     finally:

@@ -131,6 +131,21 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
         "Manual: reclaman los jugadores (quien se duerme, pierde)"
     ),
     "Automatic: the bot finds every winner": "Automático: el bot encuentra a todos los ganadores",
+    # Where and how a calling game's calls are spoken (start commands, schedule, settings)
+    "voice": "voz",
+    "voice_language": "idioma_voz",
+    "A voice channel where the bot speaks the calls too": (
+        "Un canal de voz donde el bot dice también los cantos"
+    ),
+    "A voice channel where the bot speaks the calls of this game by default": (
+        "Un canal de voz donde el bot dice los cantos de este juego por defecto"
+    ),
+    "What the calls are spoken in (off: no voice channel by default)": (
+        "En qué idioma se dicen los cantos (apagada: sin canal de voz por defecto)"
+    ),
+    "The game's language": "El idioma de la partida",
+    "English, then Spanish": "Inglés y luego español",
+    "Off: no voice by default": "Apagada: sin voz por defecto",
     "Default seconds between calls (5-120)": "Segundos entre cantadas por defecto (5-120)",
     "Remove your data from finished games": "Borra tus datos de las partidas terminadas",
     "Seconds between calls (5-120)": "Segundos entre cantadas (5-120)",
@@ -477,6 +492,20 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "claims_mode_auto": ("automatic", "automáticos"),
     "settings_builtin": (" (default)", " (por defecto)"),
     "settings_no_near_misses": (" · no near-miss DMs", " · sin MD de «casi gano»"),
+    "settings_voice": (
+        " · spoken in <#{channel}> ({language})",
+        " · con voz en <#{channel}> ({language})",
+    ),
+    "voice_language_game": ("the game's language", "el idioma de la partida"),
+    "voice_language_en": ("English", "inglés"),
+    "voice_language_es": ("Spanish", "español"),
+    "voice_language_both": ("English, then Spanish", "inglés y luego español"),
+    "settings_bad_voice_language": (
+        "The calls can be spoken in `game` (the game's language), `en`, `es` or `both`; `off` "
+        "turns the voice channel off.",
+        "Los cantos se pueden decir en `game` (el idioma de la partida), `en`, `es` o `both`; "
+        "`off` quita el canal de voz.",
+    ),
     # The prizes option's description, from what each game's default prizes are
     # (bot.game_settings.prizes_description): "a Lotería plan, or ...".
     "settings_prizes_option": ("Default prizes: {what}", "Premios por defecto: {what}"),
@@ -512,8 +541,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "{game} no es un juego con valores por defecto; elige {games}.",
     ),
     "settings_game_needs_value": (
-        "Give {title} an `interval`, `prizes` or `near_misses`.",
-        "Indica para {titulo} el `intervalo`, los `premios` o `casi_gano`.",
+        "Give {title} an `interval`, `prizes`, `claims`, `near_misses`, `voice` or "
+        "`voice_language`.",
+        "Indica para {titulo} el `intervalo`, los `premios`, los `reclamos`, `casi_gano`, la "
+        "`voz` o el `idioma_voz`.",
     ),
     "settings_role_managed": (
         "<@&{role}> belongs to a bot or an integration, so no member can be given it: choose"

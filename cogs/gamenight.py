@@ -32,6 +32,10 @@ from bot.calling import (
     DEFAULT_INTERVAL,
     MAX_INTERVAL,
     MIN_INTERVAL,
+    VOICE_IN_GAME_LANGUAGE,
+    VOICE_LANGUAGE_CHOICES,
+    VOICE_LANGUAGES,
+    VOICE_OFF,
     CallingGameCog,
 )
 from bot.components import GameButton, Press, drop_route, route_presses
@@ -157,11 +161,17 @@ class GameNight(
             "near_misses": _("Tell players by DM how close they came to a prize (default on)"),
             "prizes": _(english),
             "claims": CLAIMS_DESCRIPTION,
+            "voice": _("A voice channel where the bot speaks the calls of this game by default"),
+            "voice_language": _("What the calls are spoken in (off: no voice channel by default)"),
             "time_zone": _(
                 "The time zone planned game nights are read in, e.g. America/Mexico_City"
             ),
         } | {option.name: _(option.description) for option in own}
-        choices = {"language": LANGUAGE_CHOICES, "claims": CLAIMS_CHOICES} | {
+        choices = {
+            "language": LANGUAGE_CHOICES,
+            "claims": CLAIMS_CHOICES,
+            "voice_language": VOICE_LANGUAGE_CHOICES,
+        } | {
             option.name: [
                 app_commands.Choice(name=_(name), value=value) for name, value in option.choices
             ]
@@ -214,6 +224,8 @@ class GameNight(
         time_zone: str | None = None,
         near_misses: bool | None = None,
         claims: str | None = None,
+        voice: discord.VoiceChannel | discord.StageChannel | None = None,
+        voice_language: str | None = None,
         **game_options: str | None,
     ) -> None:
         """``/gamenight settings``, shown or changed (its command: ``settings_command``)."""
@@ -231,6 +243,8 @@ class GameNight(
             time_zone,
             near_misses=near_misses,
             claims=claims,
+            voice=None if voice is None else voice.id,
+            voice_language=voice_language,
             **game_options,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -257,6 +271,8 @@ class GameNight(
         *,
         near_misses: bool | None = None,
         claims: str | None = None,
+        voice: int | None = None,
+        voice_language: str | None = None,
         **game_options: str | None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
         """The change the options ask for (None: they ask for none), every value checked first
@@ -285,18 +301,16 @@ class GameNight(
         stored_prizes: str | None = None
         if claims is not None and claims not in CLAIM_MODES:
             raise UserError("claims_bad_mode", modes=", ".join(CLAIM_MODES))
+        if voice_language is not None and voice_language not in {*VOICE_LANGUAGES, VOICE_OFF}:
+            raise UserError("settings_bad_voice_language")
+        game_values = (interval, prizes, near_misses, claims, voice, voice_language)
         if game is None:
-            if (
-                interval is not None
-                or prizes is not None
-                or near_misses is not None
-                or claims is not None
-            ):
+            if any(value is not None for value in game_values):
                 raise UserError("settings_which_game", games=self.game_list(None))
         else:
             cog = self.game_cog(game)
             kind = cog.kind
-            if interval is None and prizes is None and near_misses is None and claims is None:
+            if all(value is None for value in game_values):
                 raise cog.refusal("settings_game_needs_value")
             if interval is not None:
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
@@ -327,6 +341,18 @@ class GameNight(
                         prizes=before.prizes if stored_prizes is None else stored_prizes,
                         near_misses=before.near_misses if near_misses is None else near_misses,
                         claims=before.claims if claims is None else claims,
+                        voice=(
+                            None
+                            if voice_language == VOICE_OFF
+                            else before.voice
+                            if voice is None
+                            else voice
+                        ),
+                        voice_language=(
+                            before.voice_language
+                            if voice_language in {None, VOICE_OFF}
+                            else voice_language
+                        ),
                     ),
                 )
             for option_kind, option, value in chosen:
@@ -374,7 +400,24 @@ class GameNight(
                     claims=message(f"claims_mode_{defaults.claims or CLAIMS_MANUAL}", locale),
                     claims_mark=builtin if defaults.claims is None else "",
                 )
-                + (message("settings_no_near_misses", locale) if defaults.near_misses is False else "")
+                + (
+                    message(
+                        "settings_voice",
+                        locale,
+                        channel=defaults.voice,
+                        language=message(
+                            f"voice_language_{defaults.voice_language or VOICE_IN_GAME_LANGUAGE}",
+                            locale,
+                        ),
+                    )
+                    if defaults.voice is not None
+                    else ""
+                )
+                + (
+                    message("settings_no_near_misses", locale)
+                    if defaults.near_misses is False
+                    else ""
+                )
             )
             for option in game_settings.of_game(cog.kind).options:
                 value = game_settings.option_value(defaults, option)

@@ -604,7 +604,9 @@ class Gateway:
         session.seq += 1
         if data_json is None:
             data_json = json.dumps(data)
-        frame = f'{{"op": {DISPATCH}, "t": {json.dumps(event)}, "s": {session.seq}, "d": {data_json}}}'
+        frame = (
+            f'{{"op": {DISPATCH}, "t": {json.dumps(event)}, "s": {session.seq}, "d": {data_json}}}'
+        )
         session.sent.append((session.seq, frame))
         if session.connection is not None:
             session.connection.send(frame)

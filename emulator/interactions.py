@@ -384,6 +384,10 @@ def _option_value(
                 resolved.setdefault("members", {})[str(user.id)] = member.payload(with_user=False)
         converted = str(user.id)
     elif kind is OptionType.CHANNEL and isinstance(value, Channel):
+        # Discord's picker offers only the channel types the option declares.
+        allowed = option.get("channel_types")
+        if allowed and int(value.kind) not in allowed:
+            raise DriverError(f"{where} takes channels of types {allowed}, not #{value.name}")
         channel_data = value.payload()
         channel_data["permissions"] = str(int(value.guild.bot_permissions()) if value.guild else 0)
         resolved.setdefault("channels", {})[str(value.id)] = channel_data

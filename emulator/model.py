@@ -311,6 +311,9 @@ class Message:
     edits: int = 0
     nonce: int | str | None = None
     pinned: bool = False
+    # When Discord took it, on the event loop's clock (as voice frames' ``arrived``): what a
+    # test orders a call's text against its audio by.
+    created: float = field(default_factory=time.monotonic)
 
     @property
     def ephemeral(self) -> bool:

@@ -60,8 +60,11 @@ def describe(document: Any) -> dict[str, str]:
     info = document.get("info", {})
     if not isinstance(info, dict) or "version" not in info:
         raise SpecRefreshError("no info.version: which API version is this?")
-    return {"title": str(info.get("title", "Discord HTTP API")), "version": str(info["version"]),
-            "openapi": openapi}
+    return {
+        "title": str(info.get("title", "Discord HTTP API")),
+        "version": str(info["version"]),
+        "openapi": openapi,
+    }
 
 
 def note_for(data: bytes, snapshot: datetime.date) -> str:
@@ -75,8 +78,13 @@ def note_for(data: bytes, snapshot: datetime.date) -> str:
     )
 
 
-def refresh(source: Path, snapshot: datetime.date, *, licence: Path | None = None,
-            into: Path = BUNDLED_SPEC_DIR) -> str:
+def refresh(
+    source: Path,
+    snapshot: datetime.date,
+    *,
+    licence: Path | None = None,
+    into: Path = BUNDLED_SPEC_DIR,
+) -> str:
     """Check ``source`` and install it (and ``licence``) in ``into``; returns the new note."""
     data = source.read_bytes()
     try:
@@ -103,14 +111,17 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m emulator.refresh_spec", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("source", type=Path, help="the new openapi.json")
-    parser.add_argument("--snapshot", type=datetime.date.fromisoformat, required=True,
-                        help="the date of the upstream commit it was taken from (YYYY-MM-DD)")
+    parser.add_argument(
+        "--snapshot",
+        type=datetime.date.fromisoformat,
+        required=True,
+        help="the date of the upstream commit it was taken from (YYYY-MM-DD)",
+    )
     parser.add_argument("--license", dest="licence", type=Path, help="the upstream LICENSE file")
     parser.add_argument("--into", type=Path, default=BUNDLED_SPEC_DIR, help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     try:
-        note = refresh(options.source, options.snapshot, licence=options.licence,
-                       into=options.into)
+        note = refresh(options.source, options.snapshot, licence=options.licence, into=options.into)
     except (OSError, SpecRefreshError) as error:
         print(f"refresh_spec: {error}", file=sys.stderr)
         return 2

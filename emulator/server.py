@@ -34,6 +34,7 @@ __all__ = ["Emulator", "EmulatorFailureError", "Failure"]
 
 _log = logging.getLogger(__name__)
 
+
 class EmulatorFailureError(AssertionError):
     """Raised by :meth:`Emulator.assert_clean` when the bot broke Discord's rules."""
 

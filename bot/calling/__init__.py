@@ -8,13 +8,19 @@ The end's summary fits Discord's 2,000 characters: a crowded game's winners are 
 prize in it, and named in full in the messages that follow.
 
 The parts, each a subclass of the one before: ``live`` (values and limits), ``base`` (the hooks
-and memory), ``lobby`` (lobby and deal), ``summary`` (the end in words), ``caller`` (host
+and memory), ``lobby`` (lobby and deal), ``summary`` (the end in words), ``recap`` (the replay
+and near misses), ``spoken`` (the calls spoken in a voice channel), ``caller`` (host
 controls, the caller, the end), ``nights`` (planned nights), ``claims``, and ``cog``
 (``CallingGameCog``, and where its buttons' presses go); beside them ``options`` (a game's options, typed)
 and ``auto`` (the winners the bot finds itself, with ``claims: auto``).
 """
 
-from bot.calling.base import CLAIMS_CHOICES, CLAIMS_DESCRIPTION, CallingBase
+from bot.calling.base import (
+    CLAIMS_CHOICES,
+    CLAIMS_DESCRIPTION,
+    VOICE_LANGUAGE_CHOICES,
+    CallingBase,
+)
 from bot.calling.cog import CallingGameCog
 from bot.calling.live import (
     CLAIMS_BEFORE_THE_END,
@@ -36,7 +42,17 @@ from bot.calling.live import (
     lobby_edit_interval,
 )
 from bot.calling.nights import GameNights
-from bot.calling.options import CLAIM_MODES, CLAIMS_AUTO, CLAIMS_MANUAL, CallingOptions, option
+from bot.calling.options import (
+    CLAIM_MODES,
+    CLAIMS_AUTO,
+    CLAIMS_MANUAL,
+    VOICE_IN_GAME_LANGUAGE,
+    VOICE_LANGUAGES,
+    VOICE_OFF,
+    CallingOptions,
+    option,
+)
+from bot.calling.spoken import SPOKEN_LOCALES, speakable
 
 __all__ = [
     "CLAIMS_AUTO",
@@ -54,6 +70,11 @@ __all__ = [
     "MAX_PLAYERS_LIMIT",
     "MIN_INTERVAL",
     "PRIZE_SHARING_GRACE",
+    "SPOKEN_LOCALES",
+    "VOICE_IN_GAME_LANGUAGE",
+    "VOICE_LANGUAGES",
+    "VOICE_LANGUAGE_CHOICES",
+    "VOICE_OFF",
     "WINNER_MESSAGES",
     "CallingBase",
     "CallingGameCog",
@@ -66,4 +87,5 @@ __all__ = [
     "WonBoard",
     "lobby_edit_interval",
     "option",
+    "speakable",
 ]

@@ -29,7 +29,14 @@ from bot.calling.live import (
     WonBoard,
     is_manager,
 )
-from bot.calling.options import CLAIM_MODES, CLAIMS_AUTO, CLAIMS_MANUAL, CallingOptions
+from bot.calling.options import (
+    CLAIM_MODES,
+    CLAIMS_AUTO,
+    CLAIMS_MANUAL,
+    VOICE_IN_GAME_LANGUAGE,
+    VOICE_OFF,
+    CallingOptions,
+)
 from bot.games import GameCog
 from bot.i18n import LocaleLike, message
 from bot.render import Rendered
@@ -61,41 +68,62 @@ def _parsed_state(engine: type[CallingGame[Any, Any]], text: str) -> CallingGame
     return engine.from_state(text)
 
 
-# The ``claims`` option every calling game's start command has (``claims: auto``: the bot finds
-# the winners after each call). The base adds it to each game's command (``_add_claims_option``);
-# this command exists only to have discord.py build the option, described and with its choices.
+# The options every calling game's start command has, beside its own: ``claims`` (``auto``: the
+# bot finds the winners after each call) and ``voice`` (the voice channel its calls are spoken
+# in). The base adds them to each game's command (``_add_start_options``); this command exists
+# only to have discord.py build them, described and with their choices.
 CLAIMS_OPTION = "claims"
+VOICE_OPTION = "voice"
+START_OPTIONS = (CLAIMS_OPTION, VOICE_OPTION)
 
 
 CLAIMS_DESCRIPTION = _("Players claim their wins, or the bot finds them after each call")
 CLAIMS_CHOICES = [
-    app_commands.Choice(name=_("Manual: players claim (a win slept on is lost)"), value=CLAIMS_MANUAL),
+    app_commands.Choice(
+        name=_("Manual: players claim (a win slept on is lost)"), value=CLAIMS_MANUAL
+    ),
     app_commands.Choice(name=_("Automatic: the bot finds every winner"), value=CLAIMS_AUTO),
+]
+VOICE_DESCRIPTION = _("A voice channel where the bot speaks the calls too")
+VOICE_LANGUAGE_CHOICES = [
+    app_commands.Choice(name=_("The game's language"), value=VOICE_IN_GAME_LANGUAGE),
+    app_commands.Choice(name=_("English"), value="en"),
+    app_commands.Choice(name=_("Spanish"), value="es"),
+    app_commands.Choice(name=_("English, then Spanish"), value="both"),
+    app_commands.Choice(name=_("Off: no voice by default"), value=VOICE_OFF),
 ]
 
 
 @app_commands.command(name="start", description="-")
-@app_commands.describe(claims=CLAIMS_DESCRIPTION)
+@app_commands.describe(claims=CLAIMS_DESCRIPTION, voice=VOICE_DESCRIPTION)
 @app_commands.choices(claims=CLAIMS_CHOICES)
-async def _claims_option(interaction: discord.Interaction[Any], claims: str | None = None) -> None:
-    """Never called: its ``claims`` option is what every calling game's start command gains."""
+async def _start_options(
+    interaction: discord.Interaction[Any],
+    claims: str | None = None,
+    voice: discord.VoiceChannel | discord.StageChannel | None = None,
+) -> None:
+    """Never called: its options are what every calling game's start command gains."""
 
 
-def _add_claims_option(start: app_commands.Command[Any, ..., Any]) -> None:
-    """Give a game's ``start`` command the ``claims`` option, so that every calling game has it
+def _add_start_options(start: app_commands.Command[Any, ..., Any]) -> None:
+    """Give a game's ``start`` command the options every calling game has (``START_OPTIONS``),
     with no word in its cog. discord.py reads a command's options from its method's signature
-    when the class is made; the option is added to that command beside them, and its value is
-    handed to ``open_lobby`` in the interaction's ``extras`` (None: the host did not choose)."""
+    when the class is made; these are added to that command beside them, and their values are
+    handed to ``open_lobby`` in the interaction's ``extras`` (None: the host did not choose; a
+    channel by its id)."""
     game_start = start._callback  # (discord.py has no public way to add an option)
 
-    async def start_with_claims(
+    async def start_with_options(
         cog: Any, interaction: discord.Interaction[Any], /, *args: Any, **options: Any
     ) -> Any:
-        interaction.extras[CLAIMS_OPTION] = options.pop(CLAIMS_OPTION, None)
+        for name in START_OPTIONS:
+            value = options.pop(name, None)
+            interaction.extras[name] = getattr(value, "id", value)
         return await game_start(cog, interaction, *args, **options)
 
-    start._callback = start_with_claims
-    start._params[CLAIMS_OPTION] = copy.copy(_claims_option._params[CLAIMS_OPTION])
+    start._callback = start_with_options
+    for name in START_OPTIONS:
+        start._params[name] = copy.copy(_start_options._params[name])
 
 
 class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
@@ -119,8 +147,7 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
     sandbox_default: ClassVar[bool] = False  # the game a sandbox night plays unless told
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's class: its start command gains the ``claims`` option every calling game
-        has."""
+        """A game's class: its start command gains the options every calling game has."""
         super().__init_subclass__(**kwargs)
         for value in list(vars(cls).values()):
             if (
@@ -128,7 +155,7 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
                 and value.name == cls.start_subcommand
                 and CLAIMS_OPTION not in value._params
             ):
-                _add_claims_option(value)
+                _add_start_options(value)
 
     def __init__(self, bot: GameNightBot) -> None:
         super().__init__(bot)
@@ -488,6 +515,18 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         if claims == CLAIMS_AUTO:
             return dataclasses.replace(options, claims=claims, require_last=False)
         return dataclasses.replace(options, claims=claims)
+
+    @staticmethod
+    def with_voice(options: OptionsT, chosen: int | None, defaults: GameDefaults) -> OptionsT:
+        """``options`` saying where the game's calls are spoken: in the voice channel
+        ``chosen`` (by the host, or for a planned night), else the one the game's ``options``
+        name, else the server's default for the game (none: text only); and in the server's
+        language for it (``voice_language``)."""
+        return dataclasses.replace(
+            options,
+            voice=chosen or options.voice or defaults.voice,
+            voice_language=options.voice_language or defaults.voice_language,
+        )
 
     def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
         """The first state and the options of a game a planned night opens: the start

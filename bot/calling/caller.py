@@ -33,7 +33,7 @@ from bot.calling.live import (
     Verdict,
 )
 from bot.calling.options import CallingOptions
-from bot.calling.recap import RecapCog
+from bot.calling.spoken import SpokenCog
 from bot.components import GameButton
 from bot.games import UNKNOWN_MESSAGE, PostRefusal, post_refusal
 from bot.i18n import message
@@ -53,11 +53,12 @@ from bot.storage import (
     WinnerRow,
 )
 from bot.throttle import Lane
+from bot.voice.phrase import Phrase
 
 log = logging.getLogger(__name__)
 
 
-class CallerCog(RecapCog[GameT, CheckT]):
+class CallerCog(SpokenCog[GameT, CheckT]):
     """The caller of a calling game, its host controls and its end."""
 
     def start_running(self, game_id: int) -> None:
@@ -88,6 +89,8 @@ class CallerCog(RecapCog[GameT, CheckT]):
         if not started:
             raise self.refusal("already_started", game=game.id)
         await send_ephemeral(interaction, self.say("starting", interaction.locale, game=game.id))
+        # Told privately on this press if the calls cannot be spoken (bot.calling.spoken).
+        self.live_game(game.id).voice_starter = interaction
         self.touch_lobby(game.id, urgent=True)
         self.ensure_timer(game.id)
 
@@ -117,6 +120,7 @@ class CallerCog(RecapCog[GameT, CheckT]):
         if not paused:
             raise self.refusal("not_running", game=game.id)
         self.live_game(game.id).wake.set()
+        self.hush(game.id)
         await answer(
             interaction,
             self.say(
@@ -253,6 +257,7 @@ class CallerCog(RecapCog[GameT, CheckT]):
         game = await self.storage.get_game(game_id)
         if game is None or game.status is not GameStatus.RUNNING:
             return None
+        self.ensure_voice(game)  # (joined as the game starts, or after a restart)
         drawn_at = await self.storage.last_drawn_at(game_id)
         interval = float(self.options_of(game).interval or DEFAULT_INTERVAL)
         scale = self.bot.time_scale
@@ -349,8 +354,11 @@ class CallerCog(RecapCog[GameT, CheckT]):
         if game is None:
             game = await self.storage.get_game(game_id)
         assert game is not None
-        await self.announced_count(game_id)  # know what was seen before this one is
+        seen = await self.announced_count(game_id)  # know what was seen before this one is
         content, images = await self.call_pictures(game, value, seq)
+        # Spoken before it is posted, the first time it is (not by an end posting a call left
+        # behind: that holds the game's lock).
+        spoken = ([], []) if locked or seen >= seq else self.call_phrases(game, value, seq)
         # A client that lost the game's shard to another process posts no more of its calls
         # (the new owner posts this one, and the nonce would fold two posts into one anyway).
         await self.storage.check_fence(game_id)
@@ -361,12 +369,15 @@ class CallerCog(RecapCog[GameT, CheckT]):
             # that one still folds into one post).
             nonce = f"g{game_id}c{seq}" + (f"r{repost}" if repost else "")
             try:
-                message = await self._post_call(game, value, seq, content, images, nonce, locked)
+                message = await self._post_call(
+                    game, value, seq, content, images, nonce, locked, spoken
+                )
                 break
             except discord.NotFound as error:
                 if error.code != UNKNOWN_MESSAGE or repost == CALL_REPOSTS:
                     raise
                 log.info("call %s of game %s was deleted before it was stored", seq, game_id)
+                spoken = ([], [])
         if self.auto_claims(game):
             # The bot finds the winners of this call (stored, then announced) before the call
             # counts as announced: after a crash both are done again, and found and posted
@@ -448,6 +459,7 @@ class CallerCog(RecapCog[GameT, CheckT]):
         called = self.called(game)[:seq]
         channel = self.bot.get_partial_messageable(game.channel_id)
         for number, (prize, winners) in enumerate(won.items()):
+            self.speak_win(game, prize, [w.user_id for w in winners])
             text = self.auto_win_text(prize, seq, [w.user_id for w in winners], locale)
             pictured = []
             for winner in winners[:AUTO_WIN_PICTURES]:
@@ -574,21 +586,27 @@ class CallerCog(RecapCog[GameT, CheckT]):
         images: Sequence[Rendered],
         nonce: str,
         locked: bool,
+        spoken: tuple[Sequence[Phrase], Sequence[Phrase]] = ((), ()),
     ) -> discord.Message:
         """One post of call ``seq`` with ``nonce`` (in riddle mode: the riddle, then the call
-        revealed in the same message); the message the channel sees."""
+        revealed in the same message), each part once its ``spoken`` phrases are said (what
+        comes before the post, and before the riddle's answer); the message the channel
+        sees."""
         view = self.claim_view(game)
         channel = self.bot.get_partial_messageable(game.channel_id)
         files = [attachment(image) for image in images]
         riddle = self.riddle(game, value, seq)
         if riddle is None:
+            await self.speak(game, [*spoken[0], *spoken[1]])
             if view is None:  # (the bot finds the winners: no Claim button)
                 return await channel.send(content, files=files, nonce=nonce)
             return await channel.send(content, files=files, view=view, nonce=nonce)
         # The riddle first (the nonce keeps a retry after a crash to this one post), then the
         # call revealed in the same message: only then has the channel seen it.
+        await self.speak(game, spoken[0])
         posted = await channel.send(riddle, nonce=nonce)
         await asyncio.sleep(self.riddle_pause(game))
+        await self.speak(game, spoken[1])
         # Worded as the game stands at the reveal: a prize won during the riddle has moved it
         # on. Read under the lock, so that a claim being judged has its say first.
         if locked:
@@ -667,6 +685,7 @@ class CallerCog(RecapCog[GameT, CheckT]):
             texts = self.summary_texts(game, reason, announced, winners, link)
             await self.post_summary(game, texts, winners, await self.replay_of(game))
             self.touch_lobby(game.id, urgent=True)
+        self.leave_voice_later(game, farewell=not channel_gone)
         self.tell_near_misses_later(game)
         await self.game_ended(game)
 

@@ -381,6 +381,7 @@ class ClaimsCog(GameNights[GameT, CheckT]):
             seq=seq,
         )
         files = [attachment(image)] if image else []
+        self.speak_win(game, verdict.prize, [user.id])
         self.bot.metrics.claims.labels(self.kind, "won").inc()
         return ClaimAnswer(text, won=True, files=files)
 

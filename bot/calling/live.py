@@ -9,7 +9,7 @@ import logging
 import sys
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 import discord
 
@@ -23,6 +23,9 @@ from bot.storage import (
 )
 from engine.calling import Board, CallingGame, ClaimCheck
 from engine.fairness import commitment
+
+if TYPE_CHECKING:
+    from bot.voice.speaker import Speaker
 
 if sys.version_info >= (3, 13):
     from typing import TypeVar
@@ -209,11 +212,28 @@ class LiveGame:
     # With automatic claims, what the bot keeps between calls to find the winners
     # (bot.calling.auto; None until the first call this process judges).
     auto_watch: AutoWatch | None = None
+    # Its voice (bot.calling.spoken), when it has a voice channel: the join (None: not tried
+    # since this process started), the speaker once joined (None again once it left), its
+    # phrases being made ahead, what it is saying without being waited for (wins, the
+    # farewell), and the Start press to tell privately if it cannot speak.
+    voice_task: asyncio.Task[Any] | None = None
+    speaker: Speaker | None = None
+    voice_ready: asyncio.Task[int] | None = None
+    voice_sayings: set[asyncio.Task[Any]] = field(default_factory=set)
+    voice_starter: discord.Interaction[Any] | None = None
 
     def tasks(self) -> tuple[asyncio.Task[Any] | None, ...]:
-        """The caller, the lobby refresher, the re-delivery task and the next call's drawing."""
+        """The caller, the lobby refresher, the re-delivery task, the next call's drawing, and
+        the voice's join and phrases made ahead."""
         upcoming = self.upcoming[1] if self.upcoming is not None else None
-        return (self.task, self.lobby_task, self.redeal_task, upcoming)
+        return (
+            self.task,
+            self.lobby_task,
+            self.redeal_task,
+            upcoming,
+            self.voice_task,
+            self.voice_ready,
+        )
 
 
 def lobby_edit_interval(lobbies_refreshing: int) -> float:

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.attachments import attachment
-from bot.calling.base import CLAIMS_OPTION, CallingBase
+from bot.calling.base import CLAIMS_OPTION, VOICE_OPTION, CallingBase
 from bot.calling.live import (
     CANNOT_MESSAGE_USER,
     LOBBY_EDIT_INTERVAL,
@@ -85,6 +85,10 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         # server's default.
         chosen = interaction.extras.get(CLAIMS_OPTION)
         options = self.with_claims(options, chosen, settings.defaults(self.kind))
+        # Where its calls are spoken: the host's ``voice`` channel, or the server's default.
+        options = self.with_voice(
+            options, interaction.extras.get(VOICE_OPTION), settings.defaults(self.kind)
+        )
         options = dataclasses.replace(options, guild_locale=locale)
         # The lobby is the answer, and the database may be slow: acknowledge first. Publicly,
         # unless the channel seems to have its game already (or another start came first and
@@ -182,6 +186,8 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             lines.insert(3, self.say("night_nobody_came", locale))
         if options.auto_claims:
             lines.insert(2, self.say("lobby_claims_auto", locale))
+        if options.voice is not None:
+            lines.insert(2, self.say("lobby_voice", locale, channel=options.voice))
         return "\n".join(lines)
 
     def touch_lobby(self, game_id: int, *, urgent: bool = False) -> None:

@@ -36,7 +36,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.calling.base import CLAIMS_CHOICES, CLAIMS_DESCRIPTION, CLAIMS_OPTION
+from bot.calling.base import (
+    CLAIMS_CHOICES,
+    CLAIMS_DESCRIPTION,
+    CLAIMS_OPTION,
+    VOICE_DESCRIPTION,
+    VOICE_OPTION,
+)
 from bot.calling.caller import CallerCog
 from bot.calling.live import CheckT, GameT
 from bot.calling.options import CLAIM_MODES
@@ -192,6 +198,11 @@ class GameNights(CallerCog[GameT, CheckT]):
         chosen = schedule.options.get(CLAIMS_OPTION)
         options = self.with_claims(
             options, None if chosen is None else str(chosen), settings.defaults(self.kind)
+        )
+        # Where its calls are spoken: as planned (``schedule``'s ``voice``), else the server's.
+        voice = schedule.options.get(VOICE_OPTION)
+        options = self.with_voice(
+            options, None if voice is None else int(voice), settings.defaults(self.kind)
         )
         locale = await self.public_locale(schedule.guild_id)
         options = dataclasses.replace(
@@ -508,9 +519,11 @@ class GameNights(CallerCog[GameT, CheckT]):
         lobby: int,
         weekly: bool,
         claims: str | None = None,
+        voice: int | None = None,
     ) -> None:
         """``/<game> schedule``: plan a night at ``when`` (the server's zone), announce it;
-        ``claims``: how its game's wins are found (None: the server's way when it opens)."""
+        ``claims``: how its game's wins are found (None: the server's way when it opens);
+        ``voice``: the voice channel its calls are spoken in (None: the server's default)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError("no_dm_games")
         if not 1 <= lobby <= LOBBY_MINUTES_MOST:
@@ -547,7 +560,11 @@ class GameNights(CallerCog[GameT, CheckT]):
                         starts_at=moment.timestamp(),
                         lobby_minutes=lobby,
                         weekly=weekly,
-                        options={} if claims is None else {CLAIMS_OPTION: claims},
+                        options={
+                            name: value
+                            for name, value in ((CLAIMS_OPTION, claims), (VOICE_OPTION, voice))
+                            if value is not None
+                        },
                         server_limit=NIGHTS_PER_SERVER,
                         member_limit=NIGHTS_PER_MEMBER,
                     )
@@ -667,6 +684,7 @@ class GameNights(CallerCog[GameT, CheckT]):
         lobby=_("Minutes the lobby opens before the start (1-120)"),
         weekly=_("The same time every week"),
         claims=CLAIMS_DESCRIPTION,
+        voice=VOICE_DESCRIPTION,
     )
     @app_commands.choices(claims=CLAIMS_CHOICES)
     async def schedule_command(
@@ -676,9 +694,12 @@ class GameNights(CallerCog[GameT, CheckT]):
         lobby: app_commands.Range[int, 1, LOBBY_MINUTES_MOST] = LOBBY_MINUTES_DEFAULT,
         weekly: bool = False,
         claims: str | None = None,
+        voice: discord.VoiceChannel | discord.StageChannel | None = None,
     ) -> None:
         """``/<game> schedule``."""
-        await self.schedule_night(interaction, when, lobby, weekly, claims)
+        await self.schedule_night(
+            interaction, when, lobby, weekly, claims, None if voice is None else voice.id
+        )
 
     @app_commands.command(name="schedules", description=_("The game nights planned here"))
     async def schedules_command(self, interaction: discord.Interaction[Any]) -> None:

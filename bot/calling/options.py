@@ -20,6 +20,12 @@ from typing import Any, Self
 CLAIMS_MANUAL, CLAIMS_AUTO = "manual", "auto"
 CLAIM_MODES = (CLAIMS_MANUAL, CLAIMS_AUTO)
 
+# What a game's calls are spoken in, when it has a voice channel (the ``voice_language``
+# option): the game's own language (the default), English, Spanish, or both in turn.
+VOICE_IN_GAME_LANGUAGE = "game"
+VOICE_LANGUAGES = (VOICE_IN_GAME_LANGUAGE, "en", "es", "both")
+VOICE_OFF = "off"  # (a server's setting: its games have no voice channel by default)
+
 
 def option(read: Callable[[Any], Any]) -> Any:
     """An option stored under its own name, read back by ``read`` (None when not stored)."""
@@ -39,6 +45,8 @@ class CallingOptions:
     night: int | None = option(int)  # the planned night that opened it
     event_id: int | None = option(int)  # that night's Discord scheduled event
     claims: str | None = option(str)  # CLAIMS_MANUAL (None too: games before the option) or AUTO
+    voice: int | None = option(int)  # the voice channel its calls are spoken in (None: text only)
+    voice_language: str | None = option(str)  # one of VOICE_LANGUAGES (None: the game's)
     others: Mapping[str, Any] = field(default_factory=dict)  # keys this class does not know
 
     @property

@@ -181,6 +181,8 @@ class GameDefaults:
     deck: str | None = None  # Lotería's: a name of engine.loteria.DECKS
     claims: str | None = None  # how wins are found: "manual" or "auto" (bot.calling.options)
     near_misses: bool | None = None  # False: players are not told their near misses by DM
+    voice: int | None = None  # the voice channel the calls are spoken in (None: not spoken)
+    voice_language: str | None = None  # what they are spoken in ("game", "en", "es", "both")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -191,6 +193,8 @@ class GameDefaults:
                 ("deck", self.deck),
                 ("claims", self.claims),
                 ("near_misses", self.near_misses),
+                ("voice", self.voice),
+                ("voice_language", self.voice_language),
             )
             if value is not None
         }
@@ -368,6 +372,10 @@ def server_settings_row(row: Row) -> ServerSettings:
                 claims=None if values.get("claims") is None else str(values["claims"]),
                 near_misses=(
                     None if values.get("near_misses") is None else bool(values["near_misses"])
+                ),
+                voice=None if values.get("voice") is None else int(values["voice"]),
+                voice_language=(
+                    None if values.get("voice_language") is None else str(values["voice_language"])
                 ),
             )
             for kind, values in defaults.items()

@@ -997,8 +997,7 @@ class Storage:
     async def server_records(self, guild_id: int, kind: str) -> dict[str, str]:
         """The server's records of game ``kind``, name -> value, in the order of their names."""
         rows = await self._all(
-            "SELECT name, value FROM server_records WHERE guild_id = ? AND kind = ?"
-            " ORDER BY name",
+            "SELECT name, value FROM server_records WHERE guild_id = ? AND kind = ? ORDER BY name",
             (guild_id, kind),
         )
         return {str(row[0]): str(row[1]) for row in rows}

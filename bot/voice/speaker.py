@@ -24,8 +24,10 @@ from bot.voice.speech import Speech, SpeechSource
 
 log = logging.getLogger(__name__)
 
-# How long discord.py gets to join a voice channel.
-CONNECT_TIMEOUT = 10.0
+# How long discord.py gets to join a voice channel, and to join it again after a cut: its UDP
+# reader sits up to 30 s on the socket it had before a cut, so a shorter bound fails every
+# reconnection (the calls go on meanwhile: a phrase waits RECONNECT_WAIT at most).
+CONNECT_TIMEOUT = 45.0
 # A phrase plays in its own length; past it and this margin it is cut and skipped.
 PLAY_MARGIN = 1.5
 # How long a phrase waits for a voice connection being re-established before it is skipped.

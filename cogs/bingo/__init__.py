@@ -145,7 +145,9 @@ class Bingo(
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         builtin = PATTERN_BOOK.get(prize)
-        return render.pattern_name(builtin, locale) if builtin is not None else self.custom_name(prize)
+        return (
+            render.pattern_name(builtin, locale) if builtin is not None else self.custom_name(prize)
+        )
 
     def pattern_label(self, game: GameRow, code: str, locale: LocaleLike) -> str:
         """The name of ``game``'s pattern ``code`` in ``locale`` (a custom one as it was named)."""

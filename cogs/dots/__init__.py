@@ -91,7 +91,6 @@ class DotsCog(DuelCog[DotsGame, DotsOptions], name="Dots and Boxes"):
 
     group = app_commands.Group(name="dots", description=_("Play Dots and Boxes"), guild_only=True)
 
-
     # -- engine hooks --------------------------------------------------------------------------
 
     def load(self, game: GameRow) -> DotsGame:

@@ -22,10 +22,12 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
+    SPOKEN_LOCALES,
     CallingGameCog,
     CallingOptions,
     Verdict,
     option,
+    speakable,
 )
 from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
@@ -38,6 +40,8 @@ from bot.render.housie import results as render_results
 from bot.replies import UserError, answer, check_range, defer_public, send_ephemeral
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
+from bot.voice.phrase import Phrase
+from bot.voice.voices import Language
 from cogs.housie import samples
 from cogs.housie.call_names import nickname
 from engine import housie
@@ -168,6 +172,15 @@ class Housie(
         return render_results.render_housie_result(
             wins, game_id=str(game.id), called=called, locale=locale
         )
+
+    def spoken_call(self, game: GameRow, value: int, seq: int, language: Language) -> list[Phrase]:
+        """As a caller says it: the number, its nickname, the number again (with classic
+        calls; the number alone with plain ones)."""
+        number = Phrase(f"{value}.", language)
+        if (self.options_of(game).calls or CALLS_PLAIN) != CALLS_CLASSIC:
+            return [number]
+        name = speakable(nickname(value, SPOKEN_LOCALES[language]))
+        return [number, Phrase(name, language), number] if name else [number]
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)
@@ -659,6 +672,7 @@ def _fold(text: str) -> str:
 
 # What Housie adds to /gamenight settings: its prizes in the prizes option's description.
 register_game_settings(GameSettings(Housie.kind, prizes="housie_settings_prizes"))
+
 
 async def setup(bot: GameNightBot) -> None:
     await bot.add_cog(Housie(bot))

@@ -20,10 +20,12 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
+    SPOKEN_LOCALES,
     CallingGameCog,
     CallingOptions,
     Verdict,
     option,
+    speakable,
 )
 from bot.components import GameButton
 from bot.game_settings import GameOption, GameSettings, register_game_settings
@@ -35,6 +37,8 @@ from bot.render.loteria import results as render_results
 from bot.replies import UserError, check_range
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, member_cooldown
+from bot.voice.phrase import Phrase
+from bot.voice.voices import Language
 from cogs.loteria import samples
 from cogs.loteria.verses import Verse, verse_of_card
 from engine.errors import GameError, quoted
@@ -124,8 +128,13 @@ class Loteria(
     engine = LoteriaGame
     exhausted_reason = "reason_deck_out"
     show_command = "tabla"
-    link_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {"deck": (DEFAULT_DECK, *(deck for deck in DECKS if deck != DEFAULT_DECK))}
-    sandbox_start: ClassVar[Mapping[str, Any]] = {"prizes": "line, corners, full", "interval": MIN_INTERVAL}
+    link_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "deck": (DEFAULT_DECK, *(deck for deck in DECKS if deck != DEFAULT_DECK))
+    }
+    sandbox_start: ClassVar[Mapping[str, Any]] = {
+        "prizes": "line, corners, full",
+        "interval": MIN_INTERVAL,
+    }
     sandbox_bluffs = FALSE_CLAIM_LIMIT  # the second false claim takes a player out
     sandbox_default = True
 
@@ -195,6 +204,20 @@ class Loteria(
         self, game: GameRow, called: Sequence[int], locale: LocaleLike
     ) -> Image.Image | None:
         return render.caller_board_frame(called, self.state_of(game).deck, locale=locale)
+
+    def spoken_call(self, game: GameRow, value: int, seq: int, language: Language) -> list[Phrase]:
+        """As the cantor sings it: the card's name (in English, its Spanish name and then its
+        English one), then its verse when verses are on; in riddle mode the verse first and the
+        name last (the answer, said when the riddle is revealed)."""
+        card = self.state_of(game).deck.card(value)
+        named = card.spanish if language == "es" else f"{card.spanish}. {card.english}"
+        name = Phrase(speakable(named) + ".", language)
+        mode = verses_mode(game)
+        if mode == VERSES_OFF:
+            return [name]
+        lines = verse_of_card(card).lines(SPOKEN_LOCALES[language])
+        verse = Phrase(speakable(" ".join(lines)), language)
+        return [verse, name] if mode == VERSES_RIDDLE else [name, verse]
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         state = self.state_of(game)
@@ -336,7 +359,9 @@ class Loteria(
         verses=[
             app_commands.Choice(name=_("On"), value=VERSES_ON),
             app_commands.Choice(name=_("Off"), value=VERSES_OFF),
-            app_commands.Choice(name=_("Riddle: the verse first, the card after"), value=VERSES_RIDDLE),
+            app_commands.Choice(
+                name=_("Riddle: the verse first, the card after"), value=VERSES_RIDDLE
+            ),
         ],
     )
     async def start(

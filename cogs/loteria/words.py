@@ -74,8 +74,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         ),
         Plural(
             "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugador",
-            "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} "
-            "jugadores",
+            "Premios: **{prizes}** · una carta cada {interval} s · {deck} · hasta {most} jugadores",
             by="most",
         ),
     ),

@@ -70,7 +70,6 @@ class TicTacToeCog(DuelCog[TicTacToe, TicTacToeOptions], name="Tic-tac-toe"):
         name="tictactoe", description=_("Play tic-tac-toe on buttons"), guild_only=True
     )
 
-
     # -- engine hooks --------------------------------------------------------------------------
 
     def load(self, game: GameRow) -> TicTacToe:

@@ -110,7 +110,6 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
         name="triangle", description=_("The Tricky Triangle peg puzzle"), guild_only=True
     )
 
-
     # -- reading a game ------------------------------------------------------------------------
 
     @staticmethod
@@ -253,7 +252,9 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             return message("tri_put_away_early", locale)
         pegs = message("tri_pegs", locale, count=puzzle.pegs_left)
         hints = self.options(game).hints
-        hint_note = message("tri_with_hints", locale, hints=message("tri_hints", locale, count=hints))
+        hint_note = message(
+            "tri_with_hints", locale, hints=message("tri_hints", locale, count=hints)
+        )
         if game.status is GameStatus.FINISHED:
             said = remark(puzzle.pegs_left, locale)
             if plain:
@@ -347,7 +348,9 @@ class TriangleCog(TableGameCog, name="Tricky Triangle"):
             raise UserError("tri_no_game")
         await self.put_away(games[0], "given up")
         await answer(
-            interaction, self.say("tri_gave_up", interaction.locale, game=games[0].id), ephemeral=True
+            interaction,
+            self.say("tri_gave_up", interaction.locale, game=games[0].id),
+            ephemeral=True,
         )
 
     # -- components ----------------------------------------------------------------------------

@@ -408,4 +408,3 @@ class DotsGame:
 
     def __repr__(self) -> str:
         return f"DotsGame.from_state({self.to_state()!r})"
-

@@ -33,7 +33,9 @@ HOUSIE_SEED = (405).to_bytes(32, "big")
 MINUTE = 60.0
 
 
-def loteria_wins(seed: bytes, players: int, plan: tuple[Pattern, ...]) -> list[tuple[str, int, set[int]]]:
+def loteria_wins(
+    seed: bytes, players: int, plan: tuple[Pattern, ...]
+) -> list[tuple[str, int, set[int]]]:
     """What the rules say, by brute force: each prize in order, the first call on which any
     tabla completes it (from the call the one before was won on), and the deal positions that
     complete it then."""
@@ -41,7 +43,11 @@ def loteria_wins(seed: bytes, players: int, plan: tuple[Pattern, ...]) -> list[t
     wins, start = [], 1
     for pattern in plan:
         for call in range(start, 55):
-            won = {i for i, tabla in enumerate(tablas) if check_claim(tabla, order[:call], pattern).valid}
+            won = {
+                i
+                for i, tabla in enumerate(tablas)
+                if check_claim(tabla, order[:call], pattern).valid
+            }
             if won:
                 wins.append((pattern.value, call, won))
                 start = call
@@ -49,14 +55,20 @@ def loteria_wins(seed: bytes, players: int, plan: tuple[Pattern, ...]) -> list[t
     return wins
 
 
-def housie_wins(seed: bytes, players: int, prizes: tuple[Prize, ...]) -> list[tuple[str, int, set[int]]]:
+def housie_wins(
+    seed: bytes, players: int, prizes: tuple[Prize, ...]
+) -> list[tuple[str, int, set[int]]]:
     """Each of ``prizes`` (all played at once), the first call a ticket completes it on, and the
     deal positions that complete it then."""
     order, tickets = draw_order(seed, 90), tickets_at(seed, 0, players)
     wins = []
     for prize in prizes:
         for call in range(1, 91):
-            won = {i for i, ticket in enumerate(tickets) if check_prize(ticket, order[:call], prize).valid}
+            won = {
+                i
+                for i, ticket in enumerate(tickets)
+                if check_prize(ticket, order[:call], prize).valid
+            }
             if won:
                 wins.append((prize.value, call, won))
                 break
@@ -85,9 +97,7 @@ async def open_game(guild, channel, members, command: str, **options):
     return lobby
 
 
-async def test_loteria_winners_are_found_on_their_call_and_share(
-    emulator: Emulator, start_bot
-):
+async def test_loteria_winners_are_found_on_their_call_and_share(emulator: Emulator, start_bot):
     guild = emulator.add_guild("Game Night")
     channel = guild.add_channel("general")
     members = [guild.add_member(f"p{i}") for i in range(6)]
@@ -97,7 +107,9 @@ async def test_loteria_winners_are_found_on_their_call_and_share(
     bot = await start_bot(time_scale=100, seed_source=lambda: LOTERIA_SEED)
     cog = bot.get_cog("Lotería")
 
-    lobby = await open_game(guild, channel, members, "loteria start", prizes="line, corners", claims="auto")
+    lobby = await open_game(
+        guild, channel, members, "loteria start", prizes="line, corners", claims="auto"
+    )
     assert "Automatic claims" in lobby.content
     (game,) = await bot.storage.live_games("loteria")
     assert game.options["claims"] == "auto"
@@ -136,9 +148,7 @@ async def test_loteria_winners_are_found_on_their_call_and_share(
     assert (await bot.storage.get_game(game.id)).status is GameStatus.FINISHED
 
 
-async def test_housie_winners_are_found_on_their_call_and_share(
-    emulator: Emulator, start_bot
-):
+async def test_housie_winners_are_found_on_their_call_and_share(emulator: Emulator, start_bot):
     guild = emulator.add_guild("Tambola Club")
     channel = guild.add_channel("housie")
     members = [guild.add_member(f"p{i}", manage_guild=i == 0) for i in range(12)]
@@ -192,7 +202,9 @@ async def test_a_restart_mid_game_keeps_automatic_claims(emulator: Emulator, sta
     await open_game(guild, channel, members, "loteria start", prizes="line", claims="auto")
     (game,) = await bot.storage.live_games("loteria")
     await run_calls(bot.get_cog("Lotería"), game.id, 21)
-    emulator.inject_fault(Fault(503, method="POST", route="/channels/{channel_id}/messages", limit=1))
+    emulator.inject_fault(
+        Fault(503, method="POST", route="/channels/{channel_id}/messages", limit=1)
+    )
     with pytest.raises(discord.DiscordServerError):
         await bot.get_cog("Lotería").call_next(game.id)  # call 22 is stored, its post fails
     assert await bot.storage.winners(game.id) == []
@@ -275,9 +287,7 @@ async def test_a_servers_default_and_planned_nights(emulator: Emulator, start_bo
     manager = guild.add_member("manager", manage_guild=True)
     bot = await start_bot(time_scale=100)
 
-    saved = await (
-        await manager.slash("gamenight settings", game="loteria", claims="auto")
-    ).reply()
+    saved = await (await manager.slash("gamenight settings", game="loteria", claims="auto")).reply()
     assert "**Lotería:** a call every 10 s (default)" in saved.content
     assert "claims automatic\n" in saved.content
     assert "**Housie:**" in saved.content
@@ -302,14 +312,18 @@ async def test_a_servers_default_and_planned_nights(emulator: Emulator, start_bo
     # A Housie night planned with automatic claims opens its lobby with them.
     cog = bot.get_cog("Housie")
     await (
-        await manager.slash("housie schedule", in_channel=channels[3], when="in 30 minutes", lobby=10, claims="auto")
+        await manager.slash(
+            "housie schedule", in_channel=channels[3], when="in 30 minutes", lobby=10, claims="auto"
+        )
     ).reply()
     emulator.advance_clock(21 * MINUTE)
     bot.clock_offset += 21 * MINUTE
     cog.nights_wake.set()
     lobby = await channels[3].wait_for_message(lambda m: "Planned game night" in m.content)
     assert "Automatic claims" in lobby.content
-    night = next(g for g in await bot.storage.live_games("housie") if g.channel_id == channels[3].id)
+    night = next(
+        g for g in await bot.storage.live_games("housie") if g.channel_id == channels[3].id
+    )
     assert night.options["claims"] == "auto"
     assert night.options["require_last"] is False
 

@@ -96,9 +96,10 @@ async def test_a_pattern_drawn_on_buttons_is_saved_played_and_won(
     # The picture is drawn again with the new cell: the alt text names each row's columns.
     (redrawn,) = drawing.attachments
     assert redrawn.data != picture.data
-    assert redrawn.description == render_pattern(
-        Pattern.from_cells("two_spots", "Two Spots", [first, second])
-    ).alt_text
+    assert (
+        redrawn.description
+        == render_pattern(Pattern.from_cells("two_spots", "Two Spots", [first, second])).alt_text
+    )
     # A cell pressed twice is unmarked again.
     drawing = await (
         await host.click(drawing, cell_button(drawing, 0 if 0 not in (first, second) else 4))

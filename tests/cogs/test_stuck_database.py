@@ -242,9 +242,7 @@ async def test_bingo_answers_before_the_database(emulator: Emulator, start_bot):
     call = latest_call(channel)
     by_button = await answered_while_stuck(db, lambda: player.click(call, button_id(call, "claim")))
     assert "False claim" in (await by_button.reply()).content
-    choices = await choices_while_stuck(
-        db, lambda: host.autocomplete("bingo claim", "pattern", "")
-    )
+    choices = await choices_while_stuck(db, lambda: host.autocomplete("bingo claim", "pattern", ""))
     assert [choice["value"] for choice in choices] == ["line"]  # the pattern played now
     claimed = await answered_while_stuck(db, lambda: host.slash("bingo claim", pattern="line"))
     assert "False claim" in (await claimed.reply()).content
@@ -261,8 +259,9 @@ async def test_bingo_answers_before_the_database(emulator: Emulator, start_bot):
     stopped = await answered_while_stuck(db, lambda: host.slash("bingo stop"))
     assert not (await stopped.reply()).ephemeral
     await emulator.wait_until(
-        lambda: any(f"#{game.id}" in m.content and "seed" in m.content.lower()
-                    for m in channel.messages),
+        lambda: any(
+            f"#{game.id}" in m.content and "seed" in m.content.lower() for m in channel.messages
+        ),
         5,
         lambda: "the game's summary",
     )

@@ -1,0 +1,213 @@
+"""The calling games with voice: the real bot speaks each call in a voice channel of the
+emulator's (which decodes what it hears) before it posts it, announces wins aloud, leaves at the
+end; goes on in text when the voice connection drops or it may not join, telling the host."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.calling.spoken import speakable
+from bot.storage import GameStatus
+from bot.voice.pcm import loudness, seconds_of
+from emulator import Emulator, RateLimits
+from emulator.model import Permission
+from emulator.voice import FRAME_SECONDS
+from tests.cogs.helpers import button_id, run_calls
+
+pytestmark = [pytest.mark.emulator(rate_limits=RateLimits().faster(10))]
+
+
+async def open_game(channel, members, command: str, **options):
+    """A lobby opened in ``channel`` by the first member, joined by all, started: the lobby, and
+    the Start press (its answers)."""
+    lobby = await (await members[0].slash(command, in_channel=channel, **options)).reply()
+    for member in members:
+        await (await member.click(lobby, button_id(lobby, "join"))).reply(timeout=30)
+    start = await members[0].click(lobby, button_id(lobby, "start"))
+    await start.reply()
+    return lobby, start
+
+
+async def joined_and_ready(emulator, bot, cog, guild, stage):
+    """The game's voice: the bot in ``stage``, every phrase of the game made ahead."""
+    (game,) = await bot.storage.live_games(cog.kind)
+    call = emulator.voice(guild)
+    await emulator.wait_until(lambda: call.channel is stage or None, 30, lambda: "joined")
+    live = cog.live_game(game.id)
+    await emulator.wait_until(lambda: live.voice_ready, 10, lambda: "making the phrases")
+    assert await live.voice_ready > 0
+    return game, call
+
+
+def calls_posted(channel, marker: str):
+    return [m for m in channel.messages if marker in m.content and not m.ephemeral]
+
+
+async def check_spoken_before_posted(bot, cog, game, call, posts, per_call: int):
+    """Each call's phrases were heard whole (their length, not silence), in order, before its
+    message was posted."""
+    await call.wait_until_quiet()
+    spans = call.spans()
+    assert len(spans) >= per_call * len(posts)
+    for index, post in enumerate(posts):
+        seq = index + 1
+        value = (await bot.storage.draws(game.id))[index].value
+        before, after = cog.call_phrases(game, value, seq)
+        phrases = before + after
+        assert len(phrases) == per_call
+        heard = spans[index * per_call : (index + 1) * per_call]
+        for span, phrase in zip(heard, phrases, strict=True):
+            speech = await bot.voices.speech(phrase)
+            pcm = call.pcm(span)
+            assert abs(seconds_of(pcm) - speech.seconds) < FRAME_SECONDS
+            assert loudness(pcm) > 500
+        assert heard[-1][-1].arrived <= post.created, f"call {seq} was posted before it was said"
+        if index + 1 < len(posts):  # and the next call's speech began after this one's post
+            assert spans[(index + 1) * per_call][0].arrived >= post.created
+
+
+async def test_a_loteria_game_is_sung_in_the_voice_channel_before_each_call_is_posted(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    stage = guild.add_voice_channel("Lotería")
+    members = [guild.add_member(name) for name in ("ana", "beto")]
+    for member in members:
+        member.join_voice(stage)
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+
+    lobby, _ = await open_game(channel, members, "loteria start", voice=stage)
+    assert f"spoken** in <#{stage.id}>" in lobby.content
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    assert game.options["voice"] == stage.id
+    assert guild.members_in_voice(stage)[-1].id == emulator.bot_user.id
+
+    await run_calls(cog, game.id, 3)
+    posts = calls_posted(channel, " of 54")
+    assert len(posts) == 3
+    # The card's name, then its verse (verses are on by default).
+    await check_spoken_before_posted(bot, cog, game, call, posts, per_call=2)
+    card = cog.state_of(game).deck.card((await bot.storage.draws(game.id))[0].value)
+    name, verse = cog.call_phrases(game, card.number, 1)[0]
+    assert name.text.startswith(card.spanish)
+    assert card.english in name.text
+    assert name.language == verse.language == "en"
+
+    await (await members[0].slash("loteria stop", in_channel=channel)).reply()
+    await emulator.wait_until(lambda: call.channel is None or None, 30, lambda: "the bot left")
+    farewell = call.spans()[-1]
+    assert loudness(call.pcm(farewell)) > 500  # "That's the game", said before leaving
+    assert len(call.spans()) == 3 * 2 + 1
+    assert (await bot.storage.get_game(game.id)).status is GameStatus.FINISHED
+    assert bot.voices.speakers == {}
+
+
+async def test_housie_calls_the_number_its_nickname_and_the_number_in_both_languages(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    stage = guild.add_voice_channel("Housie")
+    members = [guild.add_member(name) for name in ("asha", "ben")]
+    for member in members:
+        member.join_voice(stage)
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Housie")
+    # The server's default: spoken in English, then again in Spanish.
+    manager = guild.add_member("owner", manage_guild=True)
+    await (
+        await manager.slash(
+            "gamenight settings",
+            in_channel=channel,
+            game="housie",
+            voice=stage,
+            voice_language="both",
+        )
+    ).reply()
+
+    await open_game(channel, members, "housie start", calls="classic")
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    await run_calls(cog, game.id, 2)
+    posts = calls_posted(channel, " of 90")
+    assert len(posts) == 2
+    await check_spoken_before_posted(bot, cog, game, call, posts, per_call=6)
+    value = (await bot.storage.draws(game.id))[0].value
+    before, _ = cog.call_phrases(game, value, 1)
+    assert [p.language for p in before] == ["en"] * 3 + ["es"] * 3
+    assert before[0] == before[2]  # the number, the nickname, the number again
+    assert before[1].text not in {before[0].text, before[4].text}
+
+
+async def test_without_connect_the_host_is_told_privately_and_the_game_goes_on_in_text(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    guild.add_member(
+        "owner"
+    )  # (a guild without a member is the bot's own: it holds every permission)
+    closed = guild.add_voice_channel("Staff", bot_denied=Permission.CONNECT)
+    members = [guild.add_member(name) for name in ("ana", "beto")]
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+
+    _, start = await open_game(channel, members, "loteria start", voice=closed)
+    told = await emulator.wait_until(
+        lambda: [m for m in start.followups if "🔇" in m.content] or None,
+        30,
+        lambda: "the host told why",
+    )
+    assert told[0].ephemeral
+    # (Without Connect, Discord counts the channel's other voice permissions denied too.)
+    assert f"I can't speak in <#{closed.id}>: I'm missing **Connect**" in told[0].content
+    assert not [m for m in channel.messages if "🔇" in m.content]  # nothing public
+    (game,) = await bot.storage.live_games("loteria")
+    await run_calls(cog, game.id, 2)
+    assert len(calls_posted(channel, " of 54")) == 2
+    assert emulator.voice(guild).frames == []
+    assert guild.members_in_voice(closed) == []
+
+
+@pytest.mark.slow
+async def test_a_voice_connection_dropped_mid_game_comes_back_and_no_call_waits_for_it(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    stage = guild.add_voice_channel("Lotería")
+    members = [guild.add_member(name) for name in ("ana", "beto")]
+    for member in members:
+        member.join_voice(stage)
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    await open_game(channel, members, "loteria start", voice=stage, verses="off")
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    await run_calls(cog, game.id, 1)
+    await call.wait_until_quiet()
+    assert len(call.spans()) == 1
+
+    await emulator.drop_voice(guild)
+    await run_calls(cog, game.id, 1)  # posted at once, spoken or not
+    assert len(calls_posted(channel, " of 54")) == 2
+    speaker = cog.live_game(game.id).speaker
+    await emulator.wait_until(
+        # (discord.py's UDP reader sits up to 30 s on the socket it had before the cut.)
+        lambda: (call.connected and speaker.connected) or None,
+        90,
+        lambda: "connected again",
+    )
+    await call.wait_until_quiet()
+    heard = len(call.audio_frames)
+    await run_calls(cog, game.id, 1)
+    await call.wait_until_quiet()
+    # The third call is heard whole again.
+    value = (await bot.storage.draws(game.id))[2].value
+    (phrase,), _ = cog.call_phrases(game, value, 3)
+    assert len(call.audio_frames) - heard == len((await bot.voices.speech(phrase)).frames)
+    assert len(calls_posted(channel, " of 54")) == 3
+
+
+def test_what_is_spoken_has_no_markdown_mentions_or_emoji():
+    assert speakable("🎉 **¡Línea!** _Gana_ Ana 🏆") == "¡Línea! Gana Ana"
