@@ -31,12 +31,12 @@ OWN_EVENT_PERMISSIONS: tuple[str, ...] = ("create_events", "manage_events")
 # there (Speak: without it Discord drops its audio). Without them the game goes on in text.
 VOICE_PERMISSIONS: tuple[str, ...] = ("view_channel", "connect", "speak")
 
-# What the invite link asks for: everything the checks require, wherever a game is played, and
-# nothing else. The bot needs no other permission: it edits only its own messages, reads no
-# messages or history, sends no embeds, reactions or custom emoji, and answers interactions
-# (which need none). DMs need no server permission.
+# What the invite link asks for: everything the checks require, wherever a game is played (its
+# calls spoken in a voice channel included), and nothing else. The bot needs no other permission:
+# it edits only its own messages, reads no messages or history, sends no embeds, reactions or
+# custom emoji, and answers interactions (which need none). DMs need no server permission.
 INVITE_PERMISSIONS: tuple[str, ...] = tuple(
-    dict.fromkeys(CHANNEL_PERMISSIONS + THREAD_PERMISSIONS + EVENT_PERMISSIONS)
+    dict.fromkeys(CHANNEL_PERMISSIONS + THREAD_PERMISSIONS + EVENT_PERMISSIONS + VOICE_PERMISSIONS)
 )
 
 PERMISSION_NAMES: dict[str, tuple[str, str]] = {

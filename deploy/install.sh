@@ -5,8 +5,11 @@
 #
 # VENV is where the virtual environment goes (for example /opt/gamenight; it must not exist yet).
 # SOURCE is the project folder or a built wheel; default: the project this script belongs to.
-# Only the bot's own dependencies are installed (no test tools). Set PYTHON to choose the
-# interpreter (default python3; Game Night needs 3.11 or newer).
+# Only the bot's own dependencies are installed (no test tools), with the voice extra (PyNaCl and
+# davey, for the calls spoken in voice channels). Voice also needs the system's libopus and
+# espeak-ng (Debian: apt-get install libopus0 espeak-ng), which this script does not install: the
+# last check says whether voice is on, and why not. Set PYTHON to choose the interpreter (default
+# python3; Game Night needs 3.11 or newer).
 #
 # deploy/Containerfile builds its image with this script and .ci/run runs it in a fresh virtual
 # environment, so the container's build steps are tested on every CI run.
@@ -26,7 +29,7 @@ fi
 
 "$python" -m venv "$venv"
 "$venv/bin/pip" install --quiet --no-cache-dir --upgrade pip
-"$venv/bin/pip" install --quiet --no-cache-dir "$source"
+"$venv/bin/pip" install --quiet --no-cache-dir "$source[voice]"
 
 # The checks run in an empty folder with an empty environment, so that what runs is the installed
 # copy (not the source folder) and no setting leaks in from outside.
@@ -51,4 +54,10 @@ run "$venv/bin/python" -m bot.render --sample "$check/pictures" >/dev/null
 test -s "$check/pictures/loteria-tabla.png"
 # A whole Lotería game, offline: the installed bot against the emulator it ships with.
 run "$venv/bin/gamenight" sandbox --players 2 --speed 100 --images "$check/sandbox" >/dev/null
+# Voice: the extra's modules are installed (an error otherwise); libopus and espeak-ng are the
+# system's, so without them voice is off (the bot runs without it) and this says why.
+run "$venv/bin/python" -c 'import nacl.secret, davey'
+run "$venv/bin/python" -c 'from bot.voice.machinery import missing_voice_parts
+off = missing_voice_parts("espeak-ng")
+print("voice: on" if off is None else f"voice is off: {off}")'
 echo "Game Night installed in $venv and checked."

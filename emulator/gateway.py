@@ -248,6 +248,16 @@ class Gateway:
         self.voice_state_handler: (
             Callable[[GatewaySession, dict[str, Any]], Awaitable[None]] | None
         ) = None
+        # Told when a session ends (the voice layer closes the voice connections it holds).
+        self.session_end_handler: Callable[[GatewaySession], None] | None = None
+
+    def _end_session(self, session: GatewaySession) -> None:
+        """``session`` can no longer be resumed; what hangs on it (voice) is told."""
+        if session.invalidated:
+            return
+        session.invalidated = True
+        if self.session_end_handler is not None:
+            self.session_end_handler(session)
 
     # Sharding
 
@@ -333,7 +343,7 @@ class Gateway:
             if session is not None:
                 session.connection = None
                 if code in (1000, 1001):
-                    session.invalidated = True
+                    self._end_session(session)
             connection.queue.put_nowait(None)
             await connection.socket.close(code=code, message=b"emulator: forced disconnect")
         self._world.notify()
@@ -348,7 +358,7 @@ class Gateway:
         for connection in list(self._connections):
             session = connection.session
             if session is not None and not resumable:
-                session.invalidated = True
+                self._end_session(session)
                 session.connection = None
             connection.send(json.dumps({"op": INVALID_SESSION, "d": resumable}))
         self._world.notify()
@@ -406,7 +416,7 @@ class Gateway:
                 session.connection = None
                 if socket.close_code in (1000, 1001):
                     # A clean close by the client ends the session, as on Discord.
-                    session.invalidated = True
+                    self._end_session(session)
             self._world.notify()
         return socket
 
@@ -583,7 +593,7 @@ class Gateway:
         )
         self._world.token = bot_token(self._world.bot_user.id)  # the same id, a new secret
         for session in self.sessions.values():
-            session.invalidated = True
+            self._end_session(session)
             session.connection = None
         for each in list(self._connections):
             each.queue.put_nowait(None)

@@ -13,9 +13,11 @@ import asyncio
 import base64
 import datetime
 import enum
+import functools
 import json
 import logging
 import mimetypes
+import operator
 import secrets
 import struct
 import time
@@ -69,6 +71,9 @@ EVERYONE_PERMISSIONS = (
     | Permission.CONNECT
     | Permission.SPEAK
 )
+
+# Every permission the emulator knows: the server owner's and an Administrator's.
+ALL_PERMISSIONS = int(functools.reduce(operator.or_, Permission))
 
 # What a bot may do in a DM.
 DM_PERMISSIONS = (
@@ -485,7 +490,7 @@ class Channel:
             return int(DM_PERMISSIONS)
         base = int(self.guild.bot_permissions())
         if base & Permission.ADMINISTRATOR:
-            return base
+            return base  # the owner and Administrator: overwrites do not apply
         return base & ~self.bot_denied
 
     def __repr__(self) -> str:
@@ -643,6 +648,21 @@ class Guild:
         self.event_moves_by_discord: list[tuple[int, EventStatus]] = []
         # Who is in which voice channel, by user id (the bot's own state included).
         self.voice_states: dict[int, VoiceState] = {}
+        # The server's owner, who holds every permission (Discord: "if guild.is_owner(member):
+        # return ALL"). None: the first member added, or before any, the application's owner
+        # (a person, as on Discord); set it to the bot user for a server the bot owns.
+        self.owner: User | None = None
+
+    @property
+    def owner_user(self) -> User:
+        """Who owns the server now (see :attr:`owner`)."""
+        if self.owner is not None:
+            return self.owner
+        return self.members[0].user if self.members else self._world.owner_user
+
+    @property
+    def bot_is_owner(self) -> bool:
+        return self.owner_user is self._world.bot_user
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
@@ -970,7 +990,12 @@ class Guild:
         return self.channels[0]
 
     def bot_permissions(self) -> int:
-        return self.everyone_role.permissions | self.bot_role.permissions
+        """The bot's server permissions, as Discord computes them: every one for the server's
+        owner; else @everyone's and its role's (Administrator holding every one)."""
+        if self.bot_is_owner:
+            return ALL_PERMISSIONS
+        granted = self.everyone_role.permissions | self.bot_role.permissions
+        return ALL_PERMISSIONS if granted & Permission.ADMINISTRATOR else granted
 
     def bot_member_payload(self) -> dict[str, Any]:
         return {
@@ -991,7 +1016,7 @@ class Guild:
     def payload(self) -> dict[str, Any]:
         """The GUILD_CREATE payload: channels, roles and all members (the bot included)."""
         members = [self.bot_member_payload(), *(m.payload() for m in self.members)]
-        owner = self.members[0].user if self.members else self._world.bot_user
+        owner = self.owner_user
         return {
             "id": str(self.id),
             "name": self.name,

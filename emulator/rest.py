@@ -945,7 +945,7 @@ class RestApi:
                 "id": str(g.id),
                 "name": g.name,
                 "icon": None,
-                "owner": False,
+                "owner": g.bot_is_owner,
                 "permissions": str(g.bot_permissions()),
                 "features": [],
                 "banner": None,

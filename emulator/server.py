@@ -28,7 +28,7 @@ from emulator.model import Guild as ModelGuild
 from emulator.ratelimit import InvalidRequestLimit, InvalidRequests, RateLimiter, RateLimits
 from emulator.rest import API_PREFIX, COMMAND_CREATES_PER_DAY, RequestRecord, RestApi
 from emulator.spec import OpenApiSpec, load_spec
-from emulator.voice import VoiceCall, VoiceRefusal, VoiceServer
+from emulator.voice import HEARTBEAT_INTERVAL_MS, VoiceCall, VoiceRefusal, VoiceServer
 
 __all__ = ["Emulator", "EmulatorFailureError", "Failure"]
 
@@ -64,7 +64,9 @@ class Emulator(InteractionWorld):
     :class:`~emulator.ratelimit.InvalidRequestLimit`) bans the bot from the API once it is
     reached (invalid requests are counted either way: :attr:`invalid_requests`);
     ``gateway_limits`` (True or a :class:`~emulator.gateway.GatewayLimits`) enforces invalid
-    intents (4013), heartbeats (4009) and 120 sends a minute (4008); ``privileged_intents``
+    intents (4013), heartbeats (4009) and 120 sends a minute (4008); the voice gateway always
+    closes a connection with 4009 when it sends no heartbeat for ``voice_heartbeat_interval``
+    (what its Hello asks for; Discord's 13.75 s) and a quarter more; ``privileged_intents``
     are those enabled for the app (4014 for others; all three by default);
     ``command_rules`` enforces the naming, size and count rules of application commands and
     ``command_creates_per_day`` new commands a day per scope.
@@ -98,6 +100,7 @@ class Emulator(InteractionWorld):
         spec_path: Path | None = None,
         validate: bool = True,
         heartbeat_interval: float = 41.25,
+        voice_heartbeat_interval: float = HEARTBEAT_INTERVAL_MS / 1000,
         shards: int | None = None,
         max_concurrency: int = 1,
         session_start_limit: int = SESSION_START_LIMIT,
@@ -163,7 +166,9 @@ class Emulator(InteractionWorld):
             command_rules=command_rules,
             command_creates_per_day=command_creates_per_day,
         )
-        self.voice_server = VoiceServer(self, self.gateway)
+        self.voice_server = VoiceServer(
+            self, self.gateway, heartbeat_interval=voice_heartbeat_interval
+        )
         self._runner: web.AppRunner | None = None
         self._base_http = ""
         self._base_ws = ""

@@ -6,7 +6,9 @@ Connect), it hears VOICE_STATE_UPDATE (its own, with its session id) and VOICE_S
 token and the endpoint of this voice gateway). It then opens the voice websocket (version 8):
 Hello, Identify, Ready (an SSRC and this server's UDP address), IP discovery over UDP, Select
 Protocol, Session Description (the mode and the secret key), Speaking, heartbeats with v8's
-``seq_ack``, Resume. Its RTP packets are decrypted with the session's key (the ``rtpsize`` AEAD
+``seq_ack`` (none for the interval and a grace: closed with 4009, the voice session over), Resume;
+the main gateway session ending closes the voice connections on it (4014) and takes the bot out
+of its voice channels. Its RTP packets are decrypted with the session's key (the ``rtpsize`` AEAD
 modes) and each Opus frame is recorded per guild in a :class:`VoiceCall`, which a test reads
 and decodes to PCM. DAVE (end-to-end encryption) is not emulated: the Session Description says
 ``dave_protocol_version`` 0, and the client sends plain Opus inside the transport encryption.
@@ -19,7 +21,7 @@ import json
 import logging
 import secrets
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +51,7 @@ NOT_AUTHENTICATED = 4003
 AUTHENTICATION_FAILED = 4004
 ALREADY_AUTHENTICATED = 4005
 SESSION_NO_LONGER_VALID = 4006
+SESSION_TIMEOUT = 4009
 SERVER_NOT_FOUND = 4011
 UNKNOWN_PROTOCOL = 4012
 DISCONNECTED = 4014
@@ -63,6 +66,9 @@ GATEWAY_VERSION = "8"
 MODES = ("aead_aes256_gcm_rtpsize", "aead_xchacha20_poly1305_rtpsize")
 # Discord's voice servers ask for a heartbeat every 13.75 s (discord.py sends one every 5 s at most).
 HEARTBEAT_INTERVAL_MS = 13_750
+# A connection silent for the interval and this share of it more is closed with 4009 ("Your
+# session has timed out"); Discord documents no tolerance, the main gateway's rule uses the same.
+HEARTBEAT_GRACE = 0.25
 IP_DISCOVERY_SIZE = 74
 IP_DISCOVERY_REQUEST = 0x1
 IP_DISCOVERY_RESPONSE = 0x2
@@ -257,6 +263,7 @@ class _VoiceSocket:
         self.request = request
         self.session: VoiceSession | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.last_heartbeat = asyncio.get_running_loop().time()
 
     def send(self, frame: str) -> None:
         self.queue.put_nowait(frame)
@@ -338,9 +345,18 @@ class VoiceServer:
     """Discord's voice side: answers the bot's op 4, serves the voice websocket (v8) at
     ``/voice`` and receives RTP over UDP on the same host; :meth:`call` holds what it heard."""
 
-    def __init__(self, world: World, gateway: Gateway) -> None:
+    def __init__(
+        self,
+        world: World,
+        gateway: Gateway,
+        *,
+        heartbeat_interval: float = HEARTBEAT_INTERVAL_MS / 1000,
+        heartbeat_grace: float = HEARTBEAT_GRACE,
+    ) -> None:
         self._world = world
         self._gateway = gateway
+        self.heartbeat_interval = heartbeat_interval
+        self.heartbeat_grace = heartbeat_grace
         self.endpoint = ""  # host:port/voice, as VOICE_SERVER_UPDATE gives it (set at start)
         self.host = "127.0.0.1"
         self.udp_port = 0
@@ -352,6 +368,7 @@ class VoiceServer:
         self._sockets: set[_VoiceSocket] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         gateway.voice_state_handler = self.on_voice_state_update
+        gateway.session_end_handler = self.on_session_end
 
     # Lifecycle
 
@@ -446,6 +463,26 @@ class VoiceServer:
         )
         self._world.notify()
 
+    def on_session_end(self, session: GatewaySession) -> None:
+        """The bot's main gateway session ended: Discord drops its voice connections on that
+        session (4014, "the main gateway session was dropped") and its voice states."""
+        bot = self._world.bot_user
+        for call in self.calls.values():
+            voice = call.session
+            if voice is None or voice.ended or voice.session_id != session.id:
+                continue
+            guild = voice.guild
+            state = guild.voice_states.get(bot.id)
+            if state is not None and state.session_id == session.id:
+                guild.set_voice_state(bot, None, session_id=session.id)
+            self._spawn(self._end(voice, DISCONNECTED, b"main gateway session ended"))
+        self._world.notify()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _refuse(self, guild_id: int, channel_id: int, reason: str) -> None:
         self.refusals.append(VoiceRefusal(guild_id, channel_id, reason))
         self._world.notify()
@@ -484,6 +521,7 @@ class VoiceServer:
         writer = asyncio.create_task(connection.writer())
         self._tasks.add(writer)
         writer.add_done_callback(self._tasks.discard)
+        self._spawn(self._watch_heartbeats(connection))
         try:
             if request.query.get("v") != GATEWAY_VERSION:
                 # Discord serves older versions too; the emulator speaks only discord.py's v8.
@@ -495,7 +533,10 @@ class VoiceServer:
                 return socket
             connection.send(
                 json.dumps(
-                    {"op": HELLO, "d": {"v": 8, "heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
+                    {
+                        "op": HELLO,
+                        "d": {"v": 8, "heartbeat_interval": round(self.heartbeat_interval * 1000)},
+                    }
                 )
             )
             async for message in socket:
@@ -550,6 +591,7 @@ class VoiceServer:
                 "voice_protocol", f"voice heartbeat {data!r}: v8 sends {{'t': ..., 'seq_ack': ...}}"
             )
             return
+        connection.last_heartbeat = asyncio.get_running_loop().time()
         voice = connection.session
         seq_ack = data.get("seq_ack")
         if voice is not None and (not isinstance(seq_ack, int) or seq_ack > voice.seq):
@@ -558,6 +600,30 @@ class VoiceServer:
                 f"voice heartbeat's seq_ack {seq_ack!r}, but the last message sent was {voice.seq}",
             )
         connection.send(json.dumps({"op": HEARTBEAT_ACK, "d": {"t": data["t"]}}))
+
+    async def _watch_heartbeats(self, connection: _VoiceSocket) -> None:
+        """Close ``connection`` with 4009 once no heartbeat came for the interval and its grace:
+        its voice session has timed out (a resume is refused with 4006; the client starts a
+        new one with op 4)."""
+        loop = asyncio.get_running_loop()
+        allowed = self.heartbeat_interval * (1 + self.heartbeat_grace)
+        while not connection.socket.closed:
+            late = loop.time() - connection.last_heartbeat - allowed
+            if late < 0:
+                await asyncio.sleep(-late)
+                continue
+            self._world.record_failure(
+                "voice_heartbeat_timeout",
+                f"no voice heartbeat for {allowed:g} s (interval {self.heartbeat_interval:g} s): "
+                "the voice connection is closed with 4009",
+            )
+            voice = connection.session
+            if voice is not None and voice.socket is connection:
+                await self._end(voice, SESSION_TIMEOUT, b"session timed out")
+            else:
+                await connection.close(SESSION_TIMEOUT, b"session timed out")
+            self._world.notify()
+            return
 
     def _find_session(self, data: dict[str, Any]) -> tuple[VoiceSession | None, int]:
         """The voice session ``data`` names, or the close code that refuses it."""

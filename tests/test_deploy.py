@@ -433,3 +433,74 @@ def test_the_compose_fleet_sends_every_process_through_the_rest_proxy():
             bot["image"],
             bot["build"],
         ), name
+
+
+# -- voice ---------------------------------------------------------------------------------------
+
+
+def test_install_sh_installs_the_voice_extra_and_says_whether_voice_is_on():
+    script = (DEPLOY / "install.sh").read_text()
+    installs = [
+        shlex.split(line)
+        for line in script.splitlines()
+        if re.match(r'\s*"\$venv/bin/pip" install', line) and "--upgrade" not in line
+    ]
+    assert installs == [
+        ['$venv/bin/pip', "install", "--quiet", "--no-cache-dir", "$source[voice]"]
+    ]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "voice" in extras["optional-dependencies"]
+    # The modules the extra brings are imported by the checks, and whether voice is on is said.
+    assert "import nacl.secret, davey" in script
+    assert "missing_voice_parts" in script
+
+
+def test_the_image_installs_libopus_and_espeak_ng_and_checks_that_it_speaks():
+    steps = instructions(DEPLOY / "Containerfile")
+    final = steps[max(i for i, (word, _) in enumerate(steps) if word == "FROM") :]
+    runs = [rest for word, rest in final if word == "RUN"]
+    installed = {
+        word
+        for run in runs
+        for part in run.split("&&")
+        if shlex.split(part)[:2] == ["apt-get", "install"]
+        for word in shlex.split(part)[2:]
+        if not word.startswith("-")
+    }
+    assert {"libopus0", "espeak-ng"} <= installed
+    # After the copy of the virtual environment, the image checks that voice is on; that
+    # check, run here with this Python (which has all three), passes, and fails without espeak-ng.
+    copied = next(i for i, (word, rest) in enumerate(final) if word == "COPY")
+    (check,) = [
+        rest
+        for word, rest in final[copied:]
+        if word == "RUN" and "missing_voice_parts" in rest
+    ]
+    program, *arguments = shlex.split(check)
+    assert program == "/opt/gamenight/bin/python"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
+    ran = subprocess.run(
+        [sys.executable, *arguments], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (ran.returncode, ran.stderr) == (0, "")
+    without = subprocess.run(
+        [sys.executable, *(a.replace('"espeak-ng"', '"no-such-espeak"') for a in arguments)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert without.returncode == 1
+    assert "no-such-espeak is not installed (Debian: apt-get install espeak-ng)" in without.stderr
+
+
+def test_env_example_says_where_to_download_a_piper_voice():
+    text = (ROOT / ".env.example").read_text()
+    start = text.index("\n\n", text.index("GAMENIGHT_RETENTION_DAYS="))
+    comment = text[start : text.index("# GAMENIGHT_PIPER_BIN=")]
+    assert "GAMENIGHT_PIPER_MODEL=" in comment
+    assert "https://huggingface.co/rhasspy/piper-voices" in comment
+    for voice in ("en_US-lessac-medium", "es_MX-claude-high", "es_ES-davefx-medium"):
+        assert f"{voice}.onnx" in comment, voice
+    assert ".onnx.json" in comment

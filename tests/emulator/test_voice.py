@@ -435,3 +435,146 @@ def test_aes256_gcm_rtpsize_packets_decrypt_too():
     assert decrypt_rtpsize("aead_aes256_gcm_rtpsize", key, header + sealed + counter) == b"frame"
     with pytest.raises(ValueError, match="authenticate"):
         decrypt_rtpsize("aead_aes256_gcm_rtpsize", bytes(32), header + sealed + counter)
+
+
+# -- heartbeats, the main session's end, the owner's permissions ----------------------------------
+
+
+async def identified(http: aiohttp.ClientSession, emulator: Emulator, guild, grant) -> RawVoice:
+    socket = await http.ws_connect(f"ws://{emulator.voice_endpoint}/?v=8")
+    raw = RawVoice(socket)
+    hello = await raw.receive()
+    assert hello["op"] == 8
+    await raw.send(
+        0,
+        {
+            "server_id": str(guild.id),
+            "user_id": str(emulator.bot_user.id),
+            "session_id": grant.session_id,
+            "token": grant.token,
+        },
+    )
+    assert (await raw.receive())["op"] == 2
+    return raw
+
+
+async def test_a_voice_connection_without_heartbeats_times_out_with_4009():
+    async with Emulator(voice_heartbeat_interval=0.4) as emulator:
+        guild = emulator.add_guild("Game Night")
+        guild.add_channel("general")
+        stage = guild.add_voice_channel("Calling")
+        client = voice_client()
+        async with run_bot(emulator, client), aiohttp.ClientSession() as http:
+            grant = await granted(emulator, client, guild.id, stage.id)
+            # One that heartbeats as Hello asks stays open past the interval and its grace...
+            steady = await identified(http, emulator, guild, grant)
+            for beat in range(8):
+                await steady.send(3, {"t": beat, "seq_ack": 1})
+                assert await steady.receive() == {"op": 6, "d": {"t": beat}}
+                await asyncio.sleep(0.15)
+            assert not steady.socket.closed
+            assert emulator.take_failures() == []
+            # ...one that stops is closed with 4009: its session is over, a resume is refused.
+            assert await steady.closed_with() == 4009
+            (failure,) = emulator.take_failures()
+            assert failure.kind == "voice_heartbeat_timeout"
+            assert not emulator.voice(guild).connected
+            async with http.ws_connect(f"ws://{emulator.voice_endpoint}/?v=8") as socket:
+                raw = RawVoice(socket)
+                await raw.receive()
+                await raw.send(
+                    7,
+                    {
+                        "server_id": str(guild.id),
+                        "session_id": grant.session_id,
+                        "token": grant.token,
+                        "seq_ack": 1,
+                    },
+                )
+                assert await raw.closed_with() == 4006
+
+
+async def test_discord_pys_voice_heartbeats_keep_its_connection_open():
+    # discord.py heartbeats at Hello's interval (at most every 5 s): no 4009 while it plays.
+    async with Emulator(voice_heartbeat_interval=0.3) as emulator:
+        guild = emulator.add_guild("Game Night")
+        guild.add_channel("general")
+        stage = guild.add_voice_channel("Calling")
+        client = voice_client()
+        async with run_bot(emulator, client):
+            voice = await joined(client, stage.id)
+            await play(voice, tone(1.5))
+            call = emulator.voice(guild)
+            assert call.connected
+            assert call.identified == 1
+            assert emulator.take_failures() == []
+            await voice.disconnect()
+
+
+async def test_the_main_gateway_session_ending_closes_the_voice_connection_with_4014(
+    emulator: Emulator,
+):
+    guild = emulator.add_guild("Game Night")
+    guild.add_channel("general")
+    stage = guild.add_voice_channel("Calling")
+    alice = guild.add_member("alice")
+    alice.join_voice(stage)
+    client = voice_client()
+    async with run_bot(emulator, client), aiohttp.ClientSession() as http:
+        grant = await granted(emulator, client, guild.id, stage.id)
+        raw = await identified(http, emulator, guild, grant)
+        assert guild.members_in_voice(stage) == [alice.user, emulator.bot_user]
+        # The bot's main session ends (Discord invalidates it: op 9, not resumable).
+        emulator.gateway.invalidate_sessions(resumable=False)
+        assert await raw.closed_with() == 4014
+        # Discord takes the bot out of the channel; the voice session cannot be resumed.
+        assert guild.members_in_voice(stage) == [alice.user]
+        assert emulator.voice(guild).channel is None
+        async with http.ws_connect(f"ws://{emulator.voice_endpoint}/?v=8") as socket:
+            again = RawVoice(socket)
+            await again.receive()
+            await again.send(
+                7,
+                {
+                    "server_id": str(guild.id),
+                    "session_id": grant.session_id,
+                    "token": grant.token,
+                    "seq_ack": 0,
+                },
+            )
+            assert await again.closed_with() == 4006
+
+
+async def test_a_server_the_bot_owns_lets_it_join_whatever_the_overwrites(emulator: Emulator):
+    # Discord: the owner holds every permission ("if guild.is_owner(member): return ALL").
+    owned = emulator.add_guild("The bot's own")
+    owned.owner = emulator.bot_user
+    owned.add_channel("general")
+    closed = owned.add_voice_channel("Staff", bot_denied=Permission.CONNECT | Permission.SPEAK)
+    # A server with nobody in it yet is a person's (the app's owner), not the bot's: the
+    # overwrite holds, and discord.py computes the same.
+    other = emulator.add_guild("Somebody's")
+    other.add_channel("general")
+    shut = other.add_voice_channel("Staff", bot_denied=Permission.CONNECT)
+    client = voice_client()
+    async with run_bot(emulator, client):
+        own_guild = client.get_guild(owned.id)
+        assert own_guild is not None
+        assert own_guild.owner_id == emulator.bot_user.id
+        assert closed.bot_permissions() & (Permission.CONNECT | Permission.SPEAK)
+        voice = await joined(client, closed.id)
+        await play(voice, tone(0.3))
+        call = emulator.voice(owned)
+        await call.wait_for_frames(10)
+        assert call.dropped_without_speak == 0
+        await voice.disconnect()
+
+        their_guild = client.get_guild(other.id)
+        assert their_guild is not None
+        assert their_guild.owner_id != emulator.bot_user.id
+        channel = client.get_channel(shut.id)
+        assert isinstance(channel, discord.VoiceChannel)
+        assert not channel.permissions_for(their_guild.me).connect
+        with pytest.raises(asyncio.TimeoutError):
+            await joined(client, shut.id, connect_timeout=1.0)
+        assert [r.reason for r in emulator.voice_refusals] == ["the bot lacks Connect"]

@@ -19,6 +19,7 @@ from bot.permissions import (
     EVENT_PERMISSIONS,
     INVITE_PERMISSIONS,
     THREAD_PERMISSIONS,
+    VOICE_PERMISSIONS,
     can_create_events,
     invite_permissions,
     missing_permissions,
@@ -44,29 +45,42 @@ def bits(names: set[str] | tuple[str, ...]) -> int:
 # -- the bits ------------------------------------------------------------------------------------
 
 
+def can_speak(granted: discord.Permissions) -> bool:
+    """The check before a game joins a voice channel (``Voices.join``)."""
+    return all(getattr(granted, name) for name in VOICE_PERMISSIONS)
+
+
 def test_the_invite_asks_for_exactly_what_the_checks_require():
     required = set(needed_in(A_TEXT_CHANNEL)) | set(needed_in(A_THREAD)) | {"create_events"}
+    required |= {"connect", "speak"}
     assert invite_permissions().value == bits(required)
     assert set(INVITE_PERMISSIONS) == (
-        set(CHANNEL_PERMISSIONS) | set(THREAD_PERMISSIONS) | set(EVENT_PERMISSIONS)
+        set(CHANNEL_PERMISSIONS)
+        | set(THREAD_PERMISSIONS)
+        | set(EVENT_PERMISSIONS)
+        | set(VOICE_PERMISSIONS)
     )
     assert can_create_events(invite_permissions())
-    # Enough for a game in a channel and in a thread...
+    # Enough for a game in a channel and in a thread, its calls spoken in a voice channel...
     assert missing_permissions(invite_permissions(), A_TEXT_CHANNEL) == []
     assert missing_permissions(invite_permissions(), A_THREAD) == []
+    assert can_speak(invite_permissions())
     # ...and nothing spare: without any one of its bits, some check refuses.
     for name in INVITE_PERMISSIONS:
         fewer = discord.Permissions(invite_permissions().value)
         setattr(fewer, name, False)
         refused = missing_permissions(fewer, A_TEXT_CHANNEL) + missing_permissions(fewer, A_THREAD)
-        assert refused or not can_create_events(fewer)
+        assert refused or not can_create_events(fewer) or not can_speak(fewer)
 
 
 def test_the_invite_bits_are_discords_values():
-    # View Channel 1 << 10, Send Messages 1 << 11, Attach Files 1 << 15, Send Messages in
-    # Threads 1 << 38, Create Events 1 << 44 (Discord's permission table).
-    assert invite_permissions().value == (1 << 10) | (1 << 11) | (1 << 15) | (1 << 38) | (1 << 44)
-    assert invite_permissions().value == 17867063987200
+    # View Channel 1 << 10, Send Messages 1 << 11, Attach Files 1 << 15, Connect 1 << 20,
+    # Speak 1 << 21, Send Messages in Threads 1 << 38, Create Events 1 << 44 (Discord's
+    # permission table).
+    assert invite_permissions().value == (
+        (1 << 10) | (1 << 11) | (1 << 15) | (1 << 20) | (1 << 21) | (1 << 38) | (1 << 44)
+    )
+    assert invite_permissions().value == 17867067132928
 
 
 # -- the link ------------------------------------------------------------------------------------
@@ -119,7 +133,10 @@ def test_gamenight_invite_prints_the_link_alone_on_stdout(tmp_path: Path):
     result = run_invite([], {"DISCORD_TOKEN": token}, tmp_path)
     assert result.returncode == 0
     assert result.stdout == invite_url(1045678901234567890) + "\n"
-    assert "View Channel, Send Messages, Attach Files, Send Messages in Threads" in result.stderr
+    assert (
+        "View Channel, Send Messages, Attach Files, Send Messages in Threads, Create Events, "
+        "Connect, Speak (permissions=17867067132928)"
+    ) in result.stderr
     assert "the-secret-part" not in result.stdout + result.stderr
     # .env works as for the bot, and --client-id wins over the token.
     (tmp_path / ".env").write_text(f"DISCORD_TOKEN={token}\n")
