@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -17,6 +18,7 @@ from PIL import Image
 
 import cogs.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.call_names import nickname
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
@@ -27,6 +29,7 @@ from bot.calling import (
     CallingGameCog,
     CallingOptions,
     Verdict,
+    option,
 )
 from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
@@ -72,6 +75,14 @@ BOARD_EVERY = 10  # the caller's board goes with every tenth call
 LOBBY_PATTERNS_ONE_BY_ONE = 4  # up to this many patterns: a picture each; more: one book
 SEPARATORS = re.compile(r"[\s,>→]+")  # what may stand between codes ("-" and "_" are in codes)
 NO_CUSTOM_PATTERNS: Mapping[str, Pattern] = MappingProxyType({})
+CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"  # each number with its nickname, or plainly
+
+
+@dataclass(frozen=True, kw_only=True)
+class BingoOptions(CallingOptions):
+    """Bingo's options: those of every calling game and how the numbers are called."""
+
+    calls: str | None = option(str)  # CALLS_CLASSIC or CALLS_PLAIN (None: a game stored before)
 
 
 def parse_patterns(text: str, custom: Mapping[str, Pattern]) -> tuple[Pattern, ...]:
@@ -145,7 +156,9 @@ class Bingo(
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         builtin = PATTERN_BOOK.get(prize)
-        return render.pattern_name(builtin, locale) if builtin is not None else self.custom_name(prize)
+        return (
+            render.pattern_name(builtin, locale) if builtin is not None else self.custom_name(prize)
+        )
 
     def pattern_label(self, game: GameRow, code: str, locale: LocaleLike) -> str:
         """The name of ``game``'s pattern ``code`` in ``locale`` (a custom one as it was named)."""
@@ -188,7 +201,12 @@ class Bingo(
         earlier = self.called(game)[: seq - 1]
         pictures = [
             render.render_call(
-                value, recent=earlier[-5:], call_number=seq, total=HIGHEST_NUMBER, locale=locale
+                value,
+                recent=earlier[-5:],
+                call_number=seq,
+                total=HIGHEST_NUMBER,
+                nickname=self.call_nickname(game, value),
+                locale=locale,
             )
         ]
         text = self.call_text(game, value, seq)
@@ -197,9 +215,19 @@ class Bingo(
             text += "\n" + self.say("bingo_board_after", locale, seq=seq)
         return text, pictures
 
+    def call_nickname(self, game: GameRow, value: int) -> str | None:
+        """The number's traditional nickname in the channel's language ("Legs eleven" for 11),
+        when the host chose classic calls (the default; a game stored before the option was
+        called plainly)."""
+        if (self.options_of(game).calls or CALLS_PLAIN) != CALLS_CLASSIC:
+            return None
+        return nickname(value, self.channel_locale(game))
+
     def call_text(self, game: GameRow, value: int, seq: int) -> str:
-        """The call by name ("B-7") and what is being played for now (or that all is won)."""
+        """The call by name ("B-7"), its nickname with classic calls, and what is being played
+        for now (or that all is won)."""
         locale = self.channel_locale(game)
+        called_as = self.call_nickname(game, value)
         playing_now = self.state_of(game).current_prize
         playing = (
             self.say("bingo_playing_for", locale, pattern=render.pattern_name(playing_now, locale))
@@ -210,6 +238,7 @@ class Bingo(
             "bingo_call_line",
             locale,
             name=call_name(value),
+            nickname=f" · *{called_as}*" if called_as else "",
             seq=seq,
             total=HIGHEST_NUMBER,
             playing=playing,
@@ -302,16 +331,17 @@ class Bingo(
             "false_claim", locale, user=user.mention, reason=reason, consequence=consequence
         )
 
-    def options_of(self, game: GameRow) -> CallingOptions:
-        return CallingOptions.from_stored(game.options)
+    def options_of(self, game: GameRow) -> BingoOptions:
+        return BingoOptions.from_stored(game.options)
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
+    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, BingoOptions]:
         """A planned night plays what the start command would with no options given."""
         plan = parse_patterns(defaults.prizes or DEFAULT_PATTERNS, NO_CUSTOM_PATTERNS)
-        options = CallingOptions(
+        options = BingoOptions(
             interval=defaults.interval or DEFAULT_INTERVAL,
             max_players=DEFAULT_MAX_PLAYERS,
             require_last=False,
+            calls=CALLS_CLASSIC,
         )
         return BingoGame.new(seed, plan).to_state(), options
 
@@ -350,6 +380,13 @@ class Bingo(
         interval=_("Seconds between numbers (5-120)"),
         max_players=_("Most players who can join"),
         slept_rule=_("A win must include the last number called"),
+        calls=_("Call the numbers plainly, or with their traditional names"),
+    )
+    @app_commands.choices(
+        calls=[
+            app_commands.Choice(name=_("Classic: with their names"), value=CALLS_CLASSIC),
+            app_commands.Choice(name=_("Plain: the numbers only"), value=CALLS_PLAIN),
+        ]
     )
     async def start(
         self,
@@ -358,6 +395,7 @@ class Bingo(
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
+        calls: str = CALLS_CLASSIC,
     ) -> None:
         settings = await self.host_settings(interaction)
         # What the host leaves out, the server's defaults fill (/gamenight settings).
@@ -366,14 +404,16 @@ class Bingo(
         interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
         check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
         check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
+        if calls not in {CALLS_CLASSIC, CALLS_PLAIN}:
+            raise UserError("bingo_bad_calls")
         plan = parse_patterns(patterns, self.server_patterns(interaction.guild_id))
         seed = self.bot.new_seed()
         await self.open_lobby(
             interaction,
             seed=seed,
             state=BingoGame.new(seed, plan).to_state(),
-            options=CallingOptions(
-                interval=interval, max_players=max_players, require_last=slept_rule
+            options=BingoOptions(
+                interval=interval, max_players=max_players, require_last=slept_rule, calls=calls
             ),
             settings=settings,
         )

@@ -16,6 +16,7 @@ from PIL import Image
 
 import cogs.housie.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.call_names import nickname
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
@@ -39,7 +40,6 @@ from bot.replies import UserError, answer, check_range, defer_public, send_ephem
 from bot.storage import BoardRow, GameDefaults, GameRow, GameStatus, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from cogs.housie import samples
-from cogs.housie.call_names import nickname
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import HousieGame, Prize, PrizeCheck, Ticket, check_prize

@@ -540,6 +540,10 @@ CALL_BALL = 176
 CALL_HEIGHT = CALL_BAND + 20 + CALL_BALL + CALL_MARGIN
 CALL_COLUMN = CALL_MARGIN + CALL_BALL + 28  # where the call's name and the earlier calls start
 CALL_COLUMN_WIDTH = CALL_WIDTH - CALL_COLUMN - CALL_MARGIN
+CALL_NAME_SIZE = 76
+CALL_NAME_SIZE_NICKNAMED = 58  # smaller when the nickname goes under it
+NICKNAME_LARGEST = 26
+NICKNAME_SMALLEST = 18
 SMALL_BALL = 60
 SMALL_GAP = 6
 RECENT_SHOWN = 5
@@ -619,6 +623,7 @@ def _compose_call(
     earlier: Sequence[int],
     call_number: int,
     total: int,
+    nickname: str | None,
     locale: LocaleLike,
 ) -> None:
     call_band(
@@ -632,14 +637,20 @@ def _compose_call(
     ball_top = CALL_BAND + 20
     canvas.paste(_CALL_BALLS.get(canvas, number), (CALL_MARGIN, ball_top))
     paper = Palette.PAPER
+    shown = nickname.strip() if nickname is not None else ""
     canvas.text(
         (CALL_COLUMN, ball_top + 4),
         call_name(number),
-        font(FontFace.SLAB, 76),
+        font(FontFace.SLAB, CALL_NAME_SIZE_NICKNAMED if shown else CALL_NAME_SIZE),
         COLUMN_COLOURS[column_of(number)],
         "lt",
         over=paper,
     )
+    if shown:  # one line under the name, shrunk (then cut) to the column's width
+        text, face = fit_text(
+            shown, FontFace.SLAB, NICKNAME_LARGEST, NICKNAME_SMALLEST, CALL_COLUMN_WIDTH
+        )
+        canvas.text((CALL_COLUMN, ball_top + 78), text, face, Palette.INK, "ls", over=paper)
     row_top = ball_top + CALL_BALL - SMALL_BALL
     label = message("pic_bingo_earlier" if earlier else "pic_bingo_first", locale)
     canvas.text(
@@ -657,7 +668,11 @@ def _compose_call(
 def _call_samples() -> Iterator[Image.Image]:
     yield tiled([_call_ball(number) for number in range(1, HIGHEST + 1)], 15)
     yield tiled([_small_ball(number) for number in range(1, HIGHEST + 1)])
-    for number, earlier in ((75, []), (8, [1, 22, 33, 54, 75])):
+    for number, earlier, nickname in (
+        (75, [], None),
+        (8, [1, 22, 33, 54, 75], None),
+        (11, [3], "Legs eleven, ¡qué bizcocho!"),
+    ):
         yield CALLS.image(
             (CALL_WIDTH, CALL_HEIGHT),
             _compose_call,
@@ -665,6 +680,7 @@ def _call_samples() -> Iterator[Image.Image]:
             earlier,
             len(earlier) + 1,
             HIGHEST,
+            nickname,
             None,
         )
 
@@ -683,12 +699,20 @@ def call_image(
     recent: Sequence[int],
     call_number: int,
     total: int = HIGHEST,
+    nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> Image.Image:
     """The call in exact colours (RGB): what ``render_call`` maps onto its palette."""
     earlier = _earlier_calls(number, recent, call_number, total)
     return CALLS.image(
-        (CALL_WIDTH, CALL_HEIGHT), _compose_call, number, earlier, call_number, total, locale
+        (CALL_WIDTH, CALL_HEIGHT),
+        _compose_call,
+        number,
+        earlier,
+        call_number,
+        total,
+        nickname,
+        locale,
     )
 
 
@@ -698,11 +722,16 @@ def call_alt_text(
     recent: Sequence[int],
     call_number: int,
     total: int = HIGHEST,
+    nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> str:
-    """The alt text of a call: its name and the calls before it, in ``locale``'s language."""
+    """The alt text of a call: its name (and nickname) and the calls before it, in
+    ``locale``'s language."""
     earlier = _earlier_calls(number, recent, call_number, total)
-    text = message("alt_bingo_call", locale, seq=call_number, total=total, name=call_name(number))
+    name = call_name(number)
+    if nickname is not None and nickname.strip():
+        name += f", “{nickname.strip()}”"
+    text = message("alt_bingo_call", locale, seq=call_number, total=total, name=name)
     if earlier:
         text += message("alt_before", locale, items=", ".join(map(call_name, earlier)))
     return limit_alt_text(text)
@@ -714,18 +743,34 @@ def render_call(
     recent: Sequence[int],
     call_number: int,
     total: int = HIGHEST,
+    nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> Rendered:
     """The number just called as a large ball of its column's colour, its name ("B-7") large
-    beside it, and the last five calls before it, latest first.
+    beside it with its ``nickname`` under it if given (``bot.call_names.nickname``; a long one
+    shrunk), and the last five calls before it, latest first.
 
     ``recent`` is the calls before this one in call order (oldest first); the band shows
     "Call ``call_number`` of ``total``". Words and alt text in ``locale``'s language."""
     earlier = _earlier_calls(number, recent, call_number, total)
     canvas = CALLS.on_palette(
-        (CALL_WIDTH, CALL_HEIGHT), _compose_call, number, earlier, call_number, total, locale
+        (CALL_WIDTH, CALL_HEIGHT),
+        _compose_call,
+        number,
+        earlier,
+        call_number,
+        total,
+        nickname,
+        locale,
     )
-    alt = call_alt_text(number, recent=recent, call_number=call_number, total=total, locale=locale)
+    alt = call_alt_text(
+        number,
+        recent=recent,
+        call_number=call_number,
+        total=total,
+        nickname=nickname,
+        locale=locale,
+    )
     return Rendered(
         canvas.png(compress_level=CALL_COMPRESSION),
         alt,
