@@ -274,6 +274,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
         "Tu noche de {titulo} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
     ),
+    "night_missed_prizes": (
+        "Your {title} night #{night} could not open in <#{channel}>: {reason}",
+        "Tu noche de {titulo} #{night} no pudo abrirse en <#{channel}>: {reason}",
+    ),
     "night_channel_gone": (
         "Your {title} night #{night} is called off: its channel was deleted.",
         "Tu noche de {titulo} #{night} se canceló: se borró su canal.",

@@ -120,6 +120,14 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Name at least one pattern, for example `line, blackout`.",
         "Nombra al menos una figura, por ejemplo `line, blackout`.",
     ),
+    "bingo_default_pattern_gone": (
+        "The server's default Bingo patterns include {name}, a pattern of this server's own "
+        "that was deleted since: change them with `/gamenight settings game:bingo prizes:`.",
+        "Las figuras de bingo por defecto del servidor incluyen {name}, una figura propia de "
+        "este servidor que se borró después: cámbialas con "
+        "`/gamenight settings game:bingo prizes:`.",
+    ),
+    "bingo_pattern_deleted": ("{name} (deleted since)", "{name} (borrada)"),
     "bingo_bad_pattern": (
         "{word} is not a pattern; choose from {choices}.",
         "{word} no es una figura; elige entre {choices}.",

@@ -274,7 +274,9 @@ class Housie(
     def options_of(self, game: GameRow) -> HousieOptions:
         return HousieOptions.from_stored(game.options)
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, HousieOptions]:
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults, *, guild_id: int | None = None
+    ) -> tuple[str, HousieOptions]:
         """A planned night plays what the start command would with no options given."""
         switches = DEFAULT_SWITCHES if defaults.prizes is None else parse_switches(defaults.prizes)
         state = HousieGame.new(prizes_of(switches), seed)
@@ -287,14 +289,18 @@ class Housie(
         )
         return state.to_state(), options
 
-    def default_prizes(self, text: str) -> str:
+    def default_prizes(self, text: str, *, guild_id: int | None = None) -> str:
         return switches_text(parse_switches(text))
 
-    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+    def describe_prizes(
+        self, stored: str | None, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> str:
         switches = DEFAULT_SWITCHES if stored is None else parse_switches(stored)
         return ", ".join(self.prize_name(prize.value, locale) for prize in prizes_of(switches))
 
-    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+    def prize_suggestions(
+        self, typed: str, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> list[tuple[str, str]]:
         offered = [
             (
                 ", ".join(switch_name(s, locale) for s in switches or (ONLY_FULL_HOUSE,)),
