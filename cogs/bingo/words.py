@@ -73,6 +73,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "bingo_settings_prizes": ("Bingo patterns", "figuras de bingo"),
     # What the cog says (cogs/bingo/__init__.py).
     "bingo_board": (Plural("card", "cards"), Plural("cartón", "cartones")),
+    "bingo_dealt": ("dealt", "repartidos"),  # the lobby's "(dealt 3 of 4)": cartones
     "bingo_numbers_out": ("all 75 numbers were called", "se cantaron los 75 números"),
     "bingo_call_line": (
         "🎱 **{name}**{nickname} · number {seq} of {total}{playing}",

@@ -295,6 +295,12 @@ async def test_a_spanish_server_plays_bingo_in_spanish(emulator: Emulator, start
     bot = await start_bot(time_scale=100)
     lobby, game = await open_game(players[0], players, {"patterns": "x"}, bot)
     assert "Figuras: **Equis**" in lobby.content
+    # The lobby's progress agrees with the game's boards: cartones repartidos.
+    await emulator.wait_until(
+        lambda: "(repartidos 2 de 2)" in channel.get_message(lobby.id).content or None,
+        10,
+        lambda: channel.get_message(lobby.id).content,
+    )
     assert lobby.attachments[0].description.startswith("Patrón de bingo Equis")
     await run_calls(bot.get_cog("Bingo"), game.id, 1)
     call = channel.messages[-1]

@@ -423,3 +423,16 @@ def test_the_help_picture_is_the_whole_book_in_each_language_drawn_once():
     spanish = help_picture("es-ES")
     assert spanish == bingo.render_pattern_book(list(PATTERN_BOOK.values()), locale="es-ES")
     assert spanish.alt_text != english.alt_text
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_a_winning_cards_cry_fits_its_band_whole_for_every_pattern(locale):
+    room = bingo.won_room(1, locale)
+    for pattern in PATTERN_BOOK.values():
+        cry = message("pic_bingo_won", locale, pattern=bingo.pattern_name(pattern, locale)).upper()
+        lines, face = bingo.won_lines(cry, room)
+        assert " ".join(lines) == cry  # nothing cut
+        assert all(text_width(line, face) <= room for line in lines), cry
+    # "¡CUALQUIER LÍNEA!" on one line, as large as the English.
+    line = message("pic_bingo_won", "es-ES", pattern="Cualquier línea").upper()
+    assert len(bingo.won_lines(line, bingo.won_room(1, "es-ES"))[0]) == 1

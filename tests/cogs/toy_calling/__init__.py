@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 WORDS: dict[str, tuple[str | Plural, str | Plural]] = {
     "toycall_board": (Plural("card", "cards"), Plural("carta", "cartas")),
+    "toycall_dealt": ("dealt", "repartidas"),
     "toycall_prize_two": ("Two numbers", "Dos números"),
     "toycall_prize_all": ("All three", "Los tres"),
     "toycall_call": ("Toy call {seq}: **{value}**", "Llamada de juguete {seq}: **{value}**"),
