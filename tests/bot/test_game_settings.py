@@ -39,13 +39,13 @@ def test_the_loaded_games_describe_the_prizes_option_as_before():
 
 
 def test_a_new_games_prizes_join_the_description_whatever_order_it_loads_in(restored):
-    MESSAGES["zz_prizes"] = ("a zebra", "cebras")
+    MESSAGES["zz_prizes"] = ("a zebra", "eso")
     register_game_settings(GameSettings("zz", prizes="zz_prizes"))
     english, spanish = game_settings.prizes_description()
     assert english == (
         "Default prizes: Bingo patterns, or Housie prizes, or a Lotería plan, or a zebra"
     )
-    assert spanish.endswith("o premios de tómbola, o un plan de Lotería, o cebras")
+    assert spanish.endswith("o premios de tómbola, o un plan de Lotería, o eso")
 
 
 def test_the_prizes_description_names_no_game_rather_than_grow_past_the_limit(restored):
