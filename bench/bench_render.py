@@ -31,6 +31,7 @@ from collections.abc import Callable
 import PIL
 
 from bot.app import game_cogs
+from bot.call_names import nickname
 from bot.render import leaderboard, warm_up
 from bot.render.common import Rendered
 from bot.render.housie import caller_board_frame as housie_board_frame
@@ -40,7 +41,6 @@ from bot.render.loteria import caller_board_frame as loteria_board_frame
 from bot.render.loteria import render_call, render_card, render_tabla
 from bot.render.loteria.results import LoteriaWin, render_loteria_result
 from bot.render.replay import ReplayWin, render_replay
-from cogs.housie.call_names import nickname
 from cogs.loteria.verses import verse
 from engine.fairness import draw_order
 from engine.housie import tickets_at

@@ -53,6 +53,11 @@ class GameSettings:
 
 _GAMES: dict[str, GameSettings] = {}
 
+# The prizes option's description is at most this long in any language: Discord's limit is 100,
+# and this leaves a game's words room to change. Past it (more games, longer words) the
+# description names no game.
+PRIZES_DESCRIPTION_MOST = 90
+
 
 def register_game_settings(settings: GameSettings) -> None:
     """Add (or, the same game again, replace) what ``settings.kind`` adds to the settings
@@ -89,8 +94,9 @@ def options() -> list[GameOption]:
 
 def prizes_description() -> tuple[str, str]:
     """The ``prizes`` option's description in English and Spanish, from what each game's
-    default prizes are ("Default prizes: a Lotería plan, or the Housie prizes to play"), in the
-    order of the English words."""
+    default prizes are ("Default prizes: Housie prizes, or a Lotería plan"), in the
+    order of the English words; one that names no game when either would be longer than
+    ``PRIZES_DESCRIPTION_MOST``."""
     phrases = sorted(
         (message(game.prizes, "en-US"), message(game.prizes, "es-ES"))
         for game in registered()
@@ -98,10 +104,16 @@ def prizes_description() -> tuple[str, str]:
     )
     english = ", or ".join(phrase for phrase, _ in phrases)
     spanish = ", o ".join(phrase for _, phrase in phrases)
-    return (
+    described = (
         message("settings_prizes_option", "en-US", what=english),
         message("settings_prizes_option", "es-ES", what=spanish),
     )
+    if max(map(len, described)) > PRIZES_DESCRIPTION_MOST:
+        return (
+            message("settings_prizes_option_any", "en-US"),
+            message("settings_prizes_option_any", "es-ES"),
+        )
+    return described
 
 
 def with_option(defaults: GameDefaults, option: GameOption, value: str) -> GameDefaults:

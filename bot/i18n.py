@@ -289,6 +289,10 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Your {title} night #{night} could not open: I can no longer post in <#{channel}>.",
         "Tu noche de {titulo} #{night} no pudo abrirse: ya no puedo publicar en <#{channel}>.",
     ),
+    "night_missed_prizes": (
+        "Your {title} night #{night} could not open in <#{channel}>: {reason}",
+        "Tu noche de {titulo} #{night} no pudo abrirse en <#{channel}>: {reason}",
+    ),
     "night_channel_gone": (
         "Your {title} night #{night} is called off: its channel was deleted.",
         "Tu noche de {titulo} #{night} se canceló: se borró su canal.",
@@ -509,6 +513,11 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     # The prizes option's description, from what each game's default prizes are
     # (bot.game_settings.prizes_description): "a Lotería plan, or ...".
     "settings_prizes_option": ("Default prizes: {what}", "Premios por defecto: {what}"),
+    # When the games' words no longer fit the limit (bot.game_settings.PRIZES_DESCRIPTION_MOST).
+    "settings_prizes_option_any": (
+        "Default prizes of the game chosen, as its start command takes them",
+        "Premios por defecto del juego elegido, como los toma su comando para empezar",
+    ),
     "settings_retention": (
         Plural(
             "-# Games are deleted {count} day after they end (set by whoever runs the bot).",
@@ -657,7 +666,8 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "status_finished": ("Game over.", "Juego terminado."),
     "status_cancelled": ("Cancelled.", "Cancelada."),
     "players_line": ("Players: **{count}**", "Jugadores: **{count}**"),
-    "dealt_progress": (" (dealt {dealt} of {count})", " (repartidas {dealt} de {count})"),
+    # {word}: the game's "<kind>_dealt", which agrees with its boards in Spanish.
+    "dealt_progress": (" ({word} {dealt} of {count})", " ({word} {dealt} de {count})"),
     "commitment_line": (
         "Fairness commitment (SHA-256 of the seed): `{commitment}`",
         "Compromiso de juego limpio (SHA-256 de la semilla): `{commitment}`",

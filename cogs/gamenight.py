@@ -245,6 +245,7 @@ class GameNight(
             claims=claims,
             voice=None if voice is None else voice.id,
             voice_language=voice_language,
+            guild_id=guild_id,
             **game_options,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -273,11 +274,13 @@ class GameNight(
         claims: str | None = None,
         voice: int | None = None,
         voice_language: str | None = None,
+        guild_id: int | None = None,
         **game_options: str | None,
     ) -> Callable[[ServerSettings], ServerSettings] | None:
         """The change the options ask for (None: they ask for none), every value checked first
         (a bad one is refused and nothing changes); ``game_options``: the games' own
-        (``bot.game_settings``), by name."""
+        (``bot.game_settings``), by name; ``guild_id``: the server changed (a game's default
+        prizes may be its own, as Bingo's custom patterns)."""
         if language is not None and language not in {choice.value for choice in ServerLanguage}:
             raise UserError("settings_bad_language")
         chosen = [
@@ -315,7 +318,8 @@ class GameNight(
             if interval is not None:
                 check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
             if prizes is not None:
-                stored_prizes = cog.default_prizes(prizes)  # the start command's refusals
+                # The start command's refusals (the server's own prizes as it holds them).
+                stored_prizes = cog.default_prizes(prizes, guild_id=guild_id)
         asked = (language, host_role, kind, zone_name)
         if all(value is None for value in asked) and not chosen:
             return None
@@ -395,7 +399,9 @@ class GameNight(
                     game=cog.game_kind().name(locale),
                     interval=defaults.interval or DEFAULT_INTERVAL,
                     interval_mark=builtin if defaults.interval is None else "",
-                    prizes=cog.describe_prizes(defaults.prizes, locale),
+                    prizes=cog.describe_prizes(
+                        defaults.prizes, locale, guild_id=interaction.guild_id
+                    ),
                     prizes_mark=builtin if defaults.prizes is None else "",
                     claims=message(f"claims_mode_{defaults.claims or CLAIMS_MANUAL}", locale),
                     claims_mark=builtin if defaults.claims is None else "",
@@ -459,7 +465,9 @@ class GameNight(
             return []
         return [
             app_commands.Choice(name=name[:100], value=value[:100])
-            for name, value in cog.prize_suggestions(current[:100], interaction.locale)
+            for name, value in cog.prize_suggestions(
+                current[:100], interaction.locale, guild_id=interaction.guild_id
+            )
         ][:AUTOCOMPLETE_LIMIT]
 
     # -- forget-me -----------------------------------------------------------------------------

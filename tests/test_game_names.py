@@ -35,7 +35,7 @@ SEARCHED = ("bot", "cogs", "engine")
 # The English words that are also a game's kind, where they mean the word: (file, word).
 ORDINARY_WORDS = {
     ("bot/ops/config_check.py", "dots"),  # a token's parts "separated by dots"
-    ("cogs/housie/call_names.py", "loteria"),  # 54's nickname: "Cards in a Lotería deck"
+    ("bot/call_names.py", "loteria"),  # 54's nickname: "Cards in a Lotería deck"
     # The family of games, in the words describing these: "90-ball bingo", "the Mexican bingo".
     ("cogs/housie/__init__.py", "bingo"),
     ("cogs/housie/words.py", "bingo"),

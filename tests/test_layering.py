@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "bot.fleet",
         "bot.plurals",
         "bot.i18n",
+        "bot.call_names",
         "bot.reasons",
         "bot.config",
         "bot.logs",

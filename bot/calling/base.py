@@ -324,16 +324,23 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         worker thread."""
         return []
 
-    def default_prizes(self, text: str) -> str:
+    def default_prizes(self, text: str, *, guild_id: int | None = None) -> str:
         """``text`` as a server's default prizes for ``start`` (``/gamenight settings``), checked
-        as ``start`` checks its own, with the same refusals; returns the form stored."""
+        as ``start`` checks its own, with the same refusals; returns the form stored.
+        ``guild_id``, here and in the other hooks of a server's defaults (``describe_prizes``,
+        ``prize_suggestions``, ``scheduled_game``): the server whose defaults they are, for a
+        game whose prizes may be the server's own (Bingo's custom patterns)."""
         raise NotImplementedError
 
-    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+    def describe_prizes(
+        self, stored: str | None, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> str:
         """Default prizes as stored by :meth:`default_prizes` (None: ``start``'s own)."""
         raise NotImplementedError
 
-    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+    def prize_suggestions(
+        self, typed: str, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> list[tuple[str, str]]:
         """``(name, value)`` default prizes to offer while ``typed`` is being typed."""
         return []
 
@@ -528,9 +535,13 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
             voice_language=options.voice_language or defaults.voice_language,
         )
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults, *, guild_id: int | None = None
+    ) -> tuple[str, CallingOptions]:
         """The first state and the options of a game a planned night opens: the start
-        command's with no options given, the server's ``defaults`` for this game applied."""
+        command's with no options given, the server's ``defaults`` for this game applied. A
+        ``UserError`` when they can no longer be played (a prize of the server's own deleted
+        since): the night is missed, its host told why."""
         raise NotImplementedError
 
     @classmethod

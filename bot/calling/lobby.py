@@ -165,7 +165,10 @@ class LobbyCog(CallingBase[GameT, CheckT]):
         count = len(players)
         players_line = self.say("players_line", locale, count=count)
         if players:
-            players_line += self.say("dealt_progress", locale, dealt=delivered, count=count)
+            dealt = self.say(f"{self.kind}_dealt", locale)  # agrees with the game's boards
+            players_line += self.say(
+                "dealt_progress", locale, word=dealt, dealt=delivered, count=count
+            )
         if waiting:
             players_line += self.say(
                 "undelivered_progress", locale, count=waiting, show=self.show_command

@@ -193,7 +193,14 @@ class GameNights(CallerCog[GameT, CheckT]):
         seed = self.bot.new_seed()
         # The server's settings as they are when the lobby opens, not when the night was planned.
         settings = await self.storage.server_settings(schedule.guild_id)
-        state, options = self.scheduled_game(seed, settings.defaults(self.kind))
+        try:
+            state, options = self.scheduled_game(
+                seed, settings.defaults(self.kind), guild_id=schedule.guild_id
+            )
+        except UserError as unplayable:  # the server's default prizes name one deleted since
+            locale = await self.public_locale(schedule.guild_id)
+            await self.miss(schedule, "night_missed_prizes", reason=unplayable.text(locale))
+            return
         # How its wins are found: as planned (``schedule``'s ``claims``), else the server's way.
         chosen = schedule.options.get(CLAIMS_OPTION)
         options = self.with_claims(

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -17,6 +18,7 @@ from PIL import Image
 
 import cogs.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.call_names import nickname
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
@@ -27,10 +29,11 @@ from bot.calling import (
     CallingGameCog,
     CallingOptions,
     Verdict,
+    option,
 )
 from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
-from bot.i18n import LocaleLike
+from bot.i18n import LocaleLike, message
 from bot.reasons import reason_text
 from bot.render import Rendered
 from bot.render import bingo as render
@@ -41,7 +44,7 @@ from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from bot.verify_link import LinkRules
 from cogs.bingo import samples
-from cogs.bingo.patterns import PATTERNS_IN_LINK, CustomPatterns, link_values
+from cogs.bingo.patterns import PATTERNS_IN_LINK, CustomPatterns, link_values, shown
 from engine.bingo import (
     HIGHEST_NUMBER,
     PATTERN_BOOK,
@@ -72,6 +75,14 @@ BOARD_EVERY = 10  # the caller's board goes with every tenth call
 LOBBY_PATTERNS_ONE_BY_ONE = 4  # up to this many patterns: a picture each; more: one book
 SEPARATORS = re.compile(r"[\s,>→]+")  # what may stand between codes ("-" and "_" are in codes)
 NO_CUSTOM_PATTERNS: Mapping[str, Pattern] = MappingProxyType({})
+CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"  # each number with its nickname, or plainly
+
+
+@dataclass(frozen=True, kw_only=True)
+class BingoOptions(CallingOptions):
+    """Bingo's options: those of every calling game and how the numbers are called."""
+
+    calls: str | None = option(str)  # CALLS_CLASSIC or CALLS_PLAIN (None: a game stored before)
 
 
 def parse_patterns(text: str, custom: Mapping[str, Pattern]) -> tuple[Pattern, ...]:
@@ -79,7 +90,7 @@ def parse_patterns(text: str, custom: Mapping[str, Pattern]) -> tuple[Pattern, .
     at most once: the built-ins by code, and the server's ``custom`` patterns (by code; a custom
     code never shadows a built-in's). Refuses privately, naming the codes, a code that is
     neither, and a code named twice."""
-    codes = [code for code in SEPARATORS.split(text.strip().lower()) if code]
+    codes = pattern_codes(text)
     if not codes:
         raise UserError("bingo_no_patterns")
     patterns = []
@@ -92,6 +103,11 @@ def parse_patterns(text: str, custom: Mapping[str, Pattern]) -> tuple[Pattern, .
             raise UserError("bingo_pattern_twice", code=f"`{code}`")
         patterns.append(pattern)
     return tuple(patterns)
+
+
+def pattern_codes(text: str) -> list[str]:
+    """The codes of a list of patterns as typed or stored (``"line, x > blackout"``)."""
+    return [code for code in SEPARATORS.split(text.strip().lower()) if code]
 
 
 def pattern_suggestions(typed: str, custom: Mapping[str, Pattern]) -> list[str]:
@@ -145,9 +161,21 @@ class Bingo(
 
     def prize_name(self, prize: str, locale: LocaleLike = None) -> str:
         builtin = PATTERN_BOOK.get(prize)
-        return (
-            render.pattern_name(builtin, locale) if builtin is not None else self.custom_name(prize)
-        )
+        if builtin is not None:
+            return render.pattern_name(builtin, locale)
+        return self.custom_name(prize)
+
+    def default_plan(self, stored: str | None, guild_id: int | None) -> tuple[Pattern, ...]:
+        """The patterns a server's defaults (``/gamenight settings``, as stored) play: its own
+        as the bot holds them. One of its own deleted since is refused, naming it and how to
+        change the defaults (the start command with no patterns given, a planned night)."""
+        if stored is None:
+            return parse_patterns(DEFAULT_PATTERNS, NO_CUSTOM_PATTERNS)
+        custom = self.server_patterns(guild_id)
+        for code in pattern_codes(stored):
+            if code not in PATTERN_BOOK and code not in custom:
+                raise UserError("bingo_default_pattern_gone", name=shown(self.custom_name(code)))
+        return parse_patterns(stored, custom)
 
     def pattern_label(self, game: GameRow, code: str, locale: LocaleLike) -> str:
         """The name of ``game``'s pattern ``code`` in ``locale`` (a custom one as it was named)."""
@@ -190,7 +218,12 @@ class Bingo(
         earlier = self.called(game)[: seq - 1]
         pictures = [
             render.render_call(
-                value, recent=earlier[-5:], call_number=seq, total=HIGHEST_NUMBER, locale=locale
+                value,
+                recent=earlier[-5:],
+                call_number=seq,
+                total=HIGHEST_NUMBER,
+                nickname=self.call_nickname(game, value),
+                locale=locale,
             )
         ]
         text = self.call_text(game, value, seq)
@@ -199,9 +232,19 @@ class Bingo(
             text += "\n" + self.say("bingo_board_after", locale, seq=seq)
         return text, pictures
 
+    def call_nickname(self, game: GameRow, value: int) -> str | None:
+        """The number's traditional nickname in the channel's language ("Legs eleven" for 11),
+        when the host chose classic calls (the default; a game stored before the option was
+        called plainly)."""
+        if (self.options_of(game).calls or CALLS_PLAIN) != CALLS_CLASSIC:
+            return None
+        return nickname(value, self.channel_locale(game))
+
     def call_text(self, game: GameRow, value: int, seq: int) -> str:
-        """The call by name ("B-7") and what is being played for now (or that all is won)."""
+        """The call by name ("B-7"), its nickname with classic calls, and what is being played
+        for now (or that all is won)."""
         locale = self.channel_locale(game)
+        called_as = self.call_nickname(game, value)
         playing_now = self.state_of(game).current_prize
         playing = (
             self.say("bingo_playing_for", locale, pattern=render.pattern_name(playing_now, locale))
@@ -212,6 +255,7 @@ class Bingo(
             "bingo_call_line",
             locale,
             name=call_name(value),
+            nickname=f" · *{called_as}*" if called_as else "",
             seq=seq,
             total=HIGHEST_NUMBER,
             playing=playing,
@@ -304,16 +348,20 @@ class Bingo(
             "false_claim", locale, user=user.mention, reason=reason, consequence=consequence
         )
 
-    def options_of(self, game: GameRow) -> CallingOptions:
-        return CallingOptions.from_stored(game.options)
+    def options_of(self, game: GameRow) -> BingoOptions:
+        return BingoOptions.from_stored(game.options)
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
-        """A planned night plays what the start command would with no options given."""
-        plan = parse_patterns(defaults.prizes or DEFAULT_PATTERNS, NO_CUSTOM_PATTERNS)
-        options = CallingOptions(
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults, *, guild_id: int | None = None
+    ) -> tuple[str, BingoOptions]:
+        """A planned night plays what the start command would with no options given: the
+        server's default patterns, its own among them."""
+        plan = self.default_plan(defaults.prizes, guild_id)
+        options = BingoOptions(
             interval=defaults.interval or DEFAULT_INTERVAL,
             max_players=DEFAULT_MAX_PLAYERS,
             require_last=False,
+            calls=CALLS_CLASSIC,
         )
         return BingoGame.new(seed, plan).to_state(), options
 
@@ -321,15 +369,33 @@ class Bingo(
     def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
         return {"pattern": prize}
 
-    def default_prizes(self, text: str) -> str:
-        return ", ".join(pattern.code for pattern in parse_patterns(text, NO_CUSTOM_PATTERNS))
+    def default_prizes(self, text: str, *, guild_id: int | None = None) -> str:
+        """The built-ins and the server's own patterns, by code, as the start command reads
+        them."""
+        custom = self.server_patterns(guild_id)
+        return ", ".join(pattern.code for pattern in parse_patterns(text, custom))
 
-    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
-        plan = parse_patterns(stored or DEFAULT_PATTERNS, NO_CUSTOM_PATTERNS)
-        return " → ".join(render.pattern_name(pattern, locale) for pattern in plan)
+    def describe_prizes(
+        self, stored: str | None, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> str:
+        """The patterns by name; one of the server's own deleted since, said so."""
+        custom = self.server_patterns(guild_id)
+        names = []
+        for code in pattern_codes(stored or DEFAULT_PATTERNS):
+            pattern = PATTERN_BOOK.get(code) or custom.get(code)
+            if pattern is None:
+                gone = shown(self.custom_name(code))
+                names.append(message("bingo_pattern_deleted", locale, name=gone))
+            else:
+                name = render.pattern_name(pattern, locale)
+                names.append(name if pattern.is_builtin else shown(name))
+        return " → ".join(names)
 
-    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
-        return [(plan, plan) for plan in pattern_suggestions(typed, NO_CUSTOM_PATTERNS)[:25]]
+    def prize_suggestions(
+        self, typed: str, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> list[tuple[str, str]]:
+        offered = pattern_suggestions(typed, self.server_patterns(guild_id))
+        return [(plan, plan) for plan in offered[:25]]
 
     def describe_options(self, game: GameRow) -> str:
         locale = self.channel_locale(game)
@@ -352,6 +418,13 @@ class Bingo(
         interval=_("Seconds between numbers (5-120)"),
         max_players=_("Most players who can join"),
         slept_rule=_("A win must include the last number called"),
+        calls=_("Call the numbers plainly, or with their traditional names"),
+    )
+    @app_commands.choices(
+        calls=[
+            app_commands.Choice(name=_("Classic: with their names"), value=CALLS_CLASSIC),
+            app_commands.Choice(name=_("Plain: the numbers only"), value=CALLS_PLAIN),
+        ]
     )
     async def start(
         self,
@@ -360,22 +433,28 @@ class Bingo(
         interval: app_commands.Range[int, MIN_INTERVAL, MAX_INTERVAL] | None = None,
         max_players: app_commands.Range[int, 1, MAX_PLAYERS_LIMIT] = DEFAULT_MAX_PLAYERS,
         slept_rule: bool = False,
+        calls: str = CALLS_CLASSIC,
     ) -> None:
         settings = await self.host_settings(interaction)
         # What the host leaves out, the server's defaults fill (/gamenight settings).
         defaults = settings.defaults(self.kind)
-        patterns = patterns if patterns is not None else defaults.prizes or DEFAULT_PATTERNS
         interval = interval if interval is not None else defaults.interval or DEFAULT_INTERVAL
         check_range("interval", interval, MIN_INTERVAL, MAX_INTERVAL)
         check_range("max_players", max_players, 1, MAX_PLAYERS_LIMIT)
-        plan = parse_patterns(patterns, self.server_patterns(interaction.guild_id))
+        if calls not in {CALLS_CLASSIC, CALLS_PLAIN}:
+            raise UserError("bingo_bad_calls")
+        plan = (
+            self.default_plan(defaults.prizes, interaction.guild_id)
+            if patterns is None
+            else parse_patterns(patterns, self.server_patterns(interaction.guild_id))
+        )
         seed = self.bot.new_seed()
         await self.open_lobby(
             interaction,
             seed=seed,
             state=BingoGame.new(seed, plan).to_state(),
-            options=CallingOptions(
-                interval=interval, max_players=max_players, require_last=slept_rule
+            options=BingoOptions(
+                interval=interval, max_players=max_players, require_last=slept_rule, calls=calls
             ),
             settings=settings,
         )

@@ -313,14 +313,14 @@ class CustomPatterns(GameCog[Any]):
 
     def custom_name(self, code: str) -> str:
         """The name of custom pattern ``code`` as a server holding it named it (a code is its
-        name's letters, so servers' names of one code differ in case and marks at most), or the
-        code itself once no server holds it: a prize's name, which the calling base asks for
-        with no game to read it from."""
+        name's letters, so servers' names of one code differ in case and marks at most), or,
+        once no server holds it, its code read as words (``corazon_roto``: "Corazon roto"): a
+        prize's name, which the calling base asks for with no game to read it from."""
         for patterns in self.custom_patterns.values():
             pattern = patterns.get(code)
             if pattern is not None:
                 return pattern.name
-        return code
+        return code.replace("_", " ").strip().capitalize() or code
 
     async def _refresh(self, guild_id: int) -> dict[str, Pattern]:
         """The server's patterns as the database has them (another process of a fleet may have

@@ -1,9 +1,10 @@
 """Bingo's sample pictures (``python -m bot.render --sample``): a card plain, daubed and winning,
-the calls, the caller's board, the patterns of a lobby, two in Spanish and the end picture, from a
+the calls (the first plain, the others with their nicknames), the caller's board, the patterns of a lobby, two in Spanish and the end picture, from a
 fixed seed, so they are the same on every run."""
 
 from __future__ import annotations
 
+from bot.call_names import nickname
 from bot.render import Rendered
 from bot.render.bingo import (
     render_call,
@@ -60,7 +61,12 @@ def _english() -> list[tuple[str, Rendered]]:
         ("bingo-call-first.png", render_call(order[0], recent=[], call_number=1)),
         (
             "bingo-call.png",
-            render_call(called[-1], recent=called[:-1], call_number=len(called)),
+            render_call(
+                called[-1],
+                recent=called[:-1],
+                call_number=len(called),
+                nickname=nickname(called[-1]),
+            ),
         ),
         ("bingo-board.png", render_caller_board(order[:40])),
         ("bingo-pattern.png", render_pattern(pattern_named("x"))),
@@ -89,6 +95,12 @@ def _spanish() -> list[tuple[str, Rendered]]:
         ),
         (
             "bingo-call-es.png",
-            render_call(order[29], recent=order[:29], call_number=30, locale=SPANISH),
+            render_call(
+                order[29],
+                recent=order[:29],
+                call_number=30,
+                nickname=nickname(order[29], SPANISH),
+                locale=SPANISH,
+            ),
         ),
     ]

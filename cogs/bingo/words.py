@@ -35,6 +35,12 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
         "Para ganar hay que incluir el último número cantado"
     ),
     "The pattern you completed": "La figura que completaste",
+    "calls": "cantos",
+    "Call the numbers plainly, or with their traditional names": (
+        "Cantar los números sin más, o con sus nombres tradicionales"
+    ),
+    "Classic: with their names": "Clásico: con sus nombres",
+    "Plain: the numbers only": "Sencillo: solo los números",
     # /bingo pattern: the server's own patterns (cogs/bingo/patterns.py).
     "create": "crear",
     "name": "nombre",
@@ -67,10 +73,15 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
     "bingo_settings_prizes": ("Bingo patterns", "figuras de bingo"),
     # What the cog says (cogs/bingo/__init__.py).
     "bingo_board": (Plural("card", "cards"), Plural("cartón", "cartones")),
+    "bingo_dealt": ("dealt", "repartidos"),  # the lobby's "(dealt 3 of 4)": cartones
     "bingo_numbers_out": ("all 75 numbers were called", "se cantaron los 75 números"),
     "bingo_call_line": (
-        "🎱 **{name}** · number {seq} of {total}{playing}",
-        "🎱 **{name}** · número {seq} de {total}{playing}",
+        "🎱 **{name}**{nickname} · number {seq} of {total}{playing}",
+        "🎱 **{name}**{nickname} · número {seq} de {total}{playing}",
+    ),
+    "bingo_bad_calls": (
+        "Choose classic or plain calls.",
+        "Elige cantos clásicos o sencillos.",
     ),
     "bingo_playing_for": (" · playing for **{pattern}**", " · se juega **{pattern}**"),
     "bingo_playing_nothing_left": (
@@ -110,6 +121,14 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Name at least one pattern, for example `line, blackout`.",
         "Nombra al menos una figura, por ejemplo `line, blackout`.",
     ),
+    "bingo_default_pattern_gone": (
+        "The server's default Bingo patterns include {name}, a pattern of this server's own "
+        "that was deleted since: change them with `/gamenight settings game:bingo prizes:`.",
+        "Las figuras de bingo por defecto del servidor incluyen {name}, una figura propia de "
+        "este servidor que se borró después: cámbialas con "
+        "`/gamenight settings game:bingo prizes:`.",
+    ),
+    "bingo_pattern_deleted": ("{name} (deleted since)", "{name} (borrada)"),
     "bingo_bad_pattern": (
         "{word} is not a pattern; choose from {choices}.",
         "{word} no es una figura; elige entre {choices}.",
@@ -133,7 +152,8 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "and the seconds between numbers. Players press **Join** (or use `/bingo join`); each "
         "gets a different card by DM.\n"
         "2. The host presses **Start**, and the caller draws a number every few seconds and "
-        "posts it in the channel as **B-7**, **N-42**...: the letter is the card's column.\n"
+        "posts it in the channel as **B-7**, **N-42**...: the letter is the card's column; "
+        "with its traditional name too, unless the host chose plain calls.\n"
         "3. Check your card as the numbers come: `/bingo card` shows it with the called numbers "
         "daubed (only you see it), and `/bingo board` shows everyone the numbers called so far.\n"
         "4. When you complete the pattern being played, press **BINGO!** under a call (or use "
@@ -146,7 +166,8 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "orden, y los segundos entre números. Los jugadores pulsan **Unirse** (o usan "
         "`/bingo unirse`) y cada uno recibe por mensaje directo un cartón distinto.\n"
         "2. El anfitrión pulsa **Empezar**, y el cantor saca un número cada pocos segundos y lo "
-        "publica en el canal como **B-7**, **N-42**...: la letra es la columna del cartón.\n"
+        "publica en el canal como **B-7**, **N-42**...: la letra es la columna del cartón; "
+        "también con su nombre tradicional, salvo si el anfitrión eligió cantos sencillos.\n"
         "3. Revisa tu cartón según salen los números: `/bingo cartón` te lo muestra con los "
         "números cantados marcados (solo lo ves tú), y `/bingo tablero` muestra a todos los "
         "números cantados hasta ahora.\n"

@@ -16,6 +16,7 @@ from PIL import Image
 
 import cogs.housie.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
+from bot.call_names import nickname
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
@@ -43,7 +44,6 @@ from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from bot.voice.phrase import Phrase
 from bot.voice.voices import Language
 from cogs.housie import samples
-from cogs.housie.call_names import nickname
 from engine import housie
 from engine.errors import GameError, quoted
 from engine.housie import HousieGame, Prize, PrizeCheck, Ticket, check_prize
@@ -287,7 +287,9 @@ class Housie(
     def options_of(self, game: GameRow) -> HousieOptions:
         return HousieOptions.from_stored(game.options)
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, HousieOptions]:
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults, *, guild_id: int | None = None
+    ) -> tuple[str, HousieOptions]:
         """A planned night plays what the start command would with no options given."""
         switches = DEFAULT_SWITCHES if defaults.prizes is None else parse_switches(defaults.prizes)
         state = HousieGame.new(prizes_of(switches), seed)
@@ -300,14 +302,18 @@ class Housie(
         )
         return state.to_state(), options
 
-    def default_prizes(self, text: str) -> str:
+    def default_prizes(self, text: str, *, guild_id: int | None = None) -> str:
         return switches_text(parse_switches(text))
 
-    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+    def describe_prizes(
+        self, stored: str | None, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> str:
         switches = DEFAULT_SWITCHES if stored is None else parse_switches(stored)
         return ", ".join(self.prize_name(prize.value, locale) for prize in prizes_of(switches))
 
-    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+    def prize_suggestions(
+        self, typed: str, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> list[tuple[str, str]]:
         offered = [
             (
                 ", ".join(switch_name(s, locale) for s in switches or (ONLY_FULL_HOUSE,)),

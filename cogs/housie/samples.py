@@ -4,11 +4,11 @@ so they are the same on every run."""
 
 from __future__ import annotations
 
+from bot.call_names import nickname
 from bot.render import Rendered
 from bot.render.common import SAMPLE_GAME, SAMPLE_SEED
 from bot.render.housie import render_caller_board, render_housie_call, render_ticket
 from bot.render.housie import results as render_results
-from cogs.housie.call_names import nickname
 from engine.fairness import draw_order
 from engine.housie import Prize, Ticket
 

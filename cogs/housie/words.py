@@ -57,7 +57,7 @@ COMMAND_TRANSLATIONS: dict[str, str] = {
 # key -> (English, Spanish), formatted with str.format(**values).
 MESSAGES: dict[str, tuple[Text, Text]] = {
     # What it adds to /gamenight settings (bot.game_settings).
-    "housie_settings_prizes": ("the Housie prizes to play", "los premios de tómbola que se juegan"),
+    "housie_settings_prizes": ("Housie prizes", "premios de tómbola"),
     # What the cog says (cogs/housie/__init__.py).
     "housie_call": (
         "🔢 **{value}** · number {seq} of {total}",
@@ -129,6 +129,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         " juega siempre).",
     ),
     "housie_board": (Plural("ticket", "tickets"), Plural("cartón", "cartones")),
+    "housie_dealt": ("dealt", "repartidos"),  # the lobby's "(dealt 3 of 4)": cartones
     "reason_numbers_out": ("all 90 numbers were called", "se cantaron los 90 números"),
     # Its pages of /help (``Housie.help_keys``).
     "help_housie_summary": (

@@ -296,7 +296,9 @@ class Loteria(
     def options_of(self, game: GameRow) -> LoteriaOptions:
         return LoteriaOptions.from_stored(game.options)
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, LoteriaOptions]:
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults, *, guild_id: int | None = None
+    ) -> tuple[str, LoteriaOptions]:
         """A planned night plays what the start command would with no options given."""
         plan = parse_prizes(defaults.prizes or DEFAULT_PLAN)
         state = LoteriaGame.new(seed, plan, defaults.deck or DEFAULT_DECK)
@@ -315,14 +317,18 @@ class Loteria(
     def claim_options(cls, prize: str, board_number: int) -> dict[str, Any]:
         return {"pattern": prize}
 
-    def default_prizes(self, text: str) -> str:
+    def default_prizes(self, text: str, *, guild_id: int | None = None) -> str:
         return ", ".join(pattern.value for pattern in parse_prizes(text))
 
-    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+    def describe_prizes(
+        self, stored: str | None, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> str:
         plan = parse_prizes(stored or DEFAULT_PLAN)
         return " → ".join(self.prize_name(pattern.value, locale) for pattern in plan)
 
-    def prize_suggestions(self, typed: str, locale: LocaleLike) -> list[tuple[str, str]]:
+    def prize_suggestions(
+        self, typed: str, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> list[tuple[str, str]]:
         return [(plan, plan) for plan in self.plans_for(typed)]
 
     @staticmethod

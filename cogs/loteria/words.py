@@ -99,6 +99,7 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "Cada premio se juega una sola vez por partida.",
     ),
     "loteria_board": (Plural("tabla", "tablas"), Plural("tabla", "tablas")),
+    "loteria_dealt": ("dealt", "repartidas"),  # the lobby's "(dealt 3 of 4)": tablas
     "reason_deck_out": ("the deck ran out", "se acabó la baraja"),
     # Its pages of /help (``Loteria.help_keys``).
     "help_loteria_summary": (

@@ -28,9 +28,8 @@ def line(value: str | None, locale: object, builtin: str) -> str:
 
 def test_the_loaded_games_describe_the_prizes_option_as_before():
     assert game_settings.prizes_description() == (
-        "Default prizes: Bingo patterns, or a Lotería plan, or the Housie prizes to play",
-        "Premios por defecto: figuras de bingo, o un plan de Lotería, o los premios de tómbola "
-        "que se juegan",
+        "Default prizes: Bingo patterns, or Housie prizes, or a Lotería plan",
+        "Premios por defecto: figuras de bingo, o premios de tómbola, o un plan de Lotería",
     )
     (deck,) = game_settings.options()
     assert deck.name == "deck"
@@ -40,14 +39,26 @@ def test_the_loaded_games_describe_the_prizes_option_as_before():
 
 
 def test_a_new_games_prizes_join_the_description_whatever_order_it_loads_in(restored):
-    MESSAGES["zz_prizes"] = ("every zebra", "cada cebra")
+    MESSAGES["zz_prizes"] = ("a zebra", "eso")
     register_game_settings(GameSettings("zz", prizes="zz_prizes"))
     english, spanish = game_settings.prizes_description()
     assert english == (
-        "Default prizes: Bingo patterns, or a Lotería plan, or every zebra, or the Housie prizes "
-        "to play"
+        "Default prizes: Bingo patterns, or Housie prizes, or a Lotería plan, or a zebra"
     )
-    assert spanish.endswith("o cada cebra, o los premios de tómbola que se juegan")
+    assert spanish.endswith("o premios de tómbola, o un plan de Lotería, o eso")
+
+
+def test_the_prizes_description_names_no_game_rather_than_grow_past_the_limit(restored):
+    """Discord refuses a description over 100 characters in any language, and the whole
+    command with it: with more games, or longer words, the description names none."""
+    for number in range(3):
+        key = f"zz{number}_prizes"
+        MESSAGES[key] = (f"the patterns of game {number}", f"las figuras del juego {number}")
+        register_game_settings(GameSettings(f"zz{number}", prizes=key))
+    english, spanish = game_settings.prizes_description()
+    assert english == "Default prizes of the game chosen, as its start command takes them"
+    assert spanish == "Premios por defecto del juego elegido, como los toma su comando para empezar"
+    assert max(len(english), len(spanish)) <= game_settings.PRIZES_DESCRIPTION_MOST
 
 
 def test_a_games_own_option_sets_its_field_of_the_defaults(restored):

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from bot.call_names import nickname
 from emulator import Emulator
 from engine.bingo import HIGHEST_NUMBER, Card, call_name, cards_at, check_claim, pattern_named
 from engine.fairness import commitment, draw_order
@@ -15,7 +16,8 @@ from tests.cogs.helpers import button_id, grace_over, run_calls
 
 pytestmark = pytest.mark.backends()
 
-CALL = re.compile(r"🎱 \*\*([BINGO]-\d+)\*\* · number (\d+) of 75")
+# A call: its name, its nickname (classic calls, the default) and its number in the game.
+CALL = re.compile(r"🎱 \*\*([BINGO]-\d+)\*\*(?: · \*([^*]+)\*)? · number (\d+) of 75")
 
 
 def completion_calls(seed: bytes, players: int, code: str) -> list[int]:
@@ -30,7 +32,7 @@ def completion_calls(seed: bytes, players: int, code: str) -> list[int]:
 
 def announced(channel) -> list[tuple[str, int]]:
     return [
-        (match[1], int(match[2])) for m in channel.messages if (match := CALL.search(m.content))
+        (match[1], int(match[3])) for m in channel.messages if (match := CALL.search(m.content))
     ]
 
 
@@ -107,7 +109,11 @@ async def test_a_bingo_night_of_two_patterns_in_sequence(
     assert announced(channel) == [(call_name(order[n]), n + 1) for n in range(first_line)]
     first = next(m for m in channel.messages if CALL.search(m.content))
     assert "playing for **Any line**" in first.content
-    assert first.attachments[0].description.startswith(f"Bingo call 1 of 75: {call_name(order[0])}")
+    # Classic calls (the start command's default): each number with its traditional nickname,
+    # in the text and on the picture.
+    named = f"{call_name(order[0])}, “{nickname(order[0])}”"
+    assert f"**{call_name(order[0])}** · *{nickname(order[0])}* · number 1" in first.content
+    assert first.attachments[0].description.startswith(f"Bingo call 1 of 75: {named}.")
     if first_line >= 10:
         tenth = next(m for m in channel.messages if "number 10 of 75" in m.content)
         assert [a.filename for a in tenth.attachments][1] == "bingo-board-10.png"
@@ -198,10 +204,15 @@ async def test_the_slept_rule_refuses_a_win_claimed_a_call_late(emulator: Emulat
     bot = await start_bot(time_scale=100, seed_source=lambda: seed)
     cog = bot.get_cog("Bingo")
     lobby, game = await open_game(
-        players[0], players, {"patterns": "line", "slept_rule": True}, bot
+        players[0], players, {"patterns": "line", "slept_rule": True, "calls": "plain"}, bot
     )
     assert "Patterns: **Any line**" in lobby.content
     await run_calls(cog, game.id, line_at + 1)
+    # Plain calls: the numbers without their nicknames, in the text and on the picture.
+    calls = [m for m in guild.channels[0].messages if CALL.search(m.content)]
+    assert len(calls) == line_at + 1
+    assert all(CALL.search(m.content)[2] is None for m in calls)
+    assert all("“" not in m.attachments[0].description for m in calls)
     sleeper = players[position]
     late = await (await sleeper.slash("bingo claim")).reply()
     assert "False claim" in late.content
@@ -284,12 +295,20 @@ async def test_a_spanish_server_plays_bingo_in_spanish(emulator: Emulator, start
     bot = await start_bot(time_scale=100)
     lobby, game = await open_game(players[0], players, {"patterns": "x"}, bot)
     assert "Figuras: **Equis**" in lobby.content
+    # The lobby's progress agrees with the game's boards: cartones repartidos.
+    await emulator.wait_until(
+        lambda: "(repartidos 2 de 2)" in channel.get_message(lobby.id).content or None,
+        10,
+        lambda: channel.get_message(lobby.id).content,
+    )
     assert lobby.attachments[0].description.startswith("Patrón de bingo Equis")
     await run_calls(bot.get_cog("Bingo"), game.id, 1)
     call = channel.messages[-1]
-    assert re.search(
-        r"🎱 \*\*[BINGO]-\d+\*\* · número 1 de 75 · se juega \*\*Equis\*\*", call.content
+    (called, *_) = bot.get_cog("Bingo").called(await bot.storage.get_game(game.id))
+    assert f"🎱 **{call_name(called)}** · *{nickname(called, 'es-ES')}* · número 1 de 75" in (
+        call.content
     )
+    assert re.search(r"número 1 de 75 · se juega \*\*Equis\*\*", call.content)
     assert "¡BINGO!" in str(call.buttons)
     false = await (await players[1].slash("bingo claim")).reply()
     assert "el cartón no completa Equis" in false.content

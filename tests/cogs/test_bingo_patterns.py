@@ -375,3 +375,79 @@ async def test_every_pattern_interaction_is_answered_before_the_database(
     )
     assert "deleted" in (await deleted.reply()).content
     assert list(await stored(bot, guild)) == ["grid", "stuck"]
+
+
+async def test_a_custom_pattern_as_the_servers_default_and_a_planned_nights(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    other = guild.add_channel("other")
+    manager = guild.add_member("manager", manage_guild=True)
+    host = guild.add_member("host")
+    elsewhere = emulator.add_guild("Elsewhere")
+    elsewhere.add_channel("general")
+    their_manager = elsewhere.add_member("their-manager", manage_guild=True)
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Bingo")
+    await (
+        await host.slash(
+            "bingo pattern create", name="Corazón", cells="..... .X.X. XXXXX .XXX. ..X.."
+        )
+    ).reply()
+
+    # The server's own pattern is a default it may choose, offered as it is typed; not another
+    # server's.
+    offered = await manager.autocomplete(
+        "gamenight settings", "prizes", "line, cora", game="bingo"
+    )
+    assert [c["value"] for c in offered] == ["line, corazon"]
+    theirs = await (
+        await their_manager.slash("gamenight settings", game="bingo", prizes="corazon")
+    ).reply()
+    assert theirs.ephemeral
+    assert "'corazon' is not a pattern" in theirs.content
+    chosen = await (
+        await manager.slash("gamenight settings", game="bingo", prizes="line, Corazon")
+    ).reply()
+    assert "Any line → Corazón" in chosen.content
+    assert bot.settings_of(guild.id).defaults("bingo").prizes == "line, corazon"
+
+    # A start with no patterns plays it, and so does a planned night.
+    lobby = await (await host.slash("bingo start", in_channel=other)).reply()
+    assert "Patterns: **Any line → Corazón**" in lobby.content
+    await (await host.click(lobby, button_id(lobby, "cancel"))).reply()
+    await (await host.slash("bingo schedule", when="in 20 minutes")).reply()
+    emulator.advance_clock(15 * 60)
+    bot.clock_offset += 15 * 60
+    cog.nights_wake.set()
+    opened = await channel.wait_for_message(lambda m: "Planned game night #1" in m.content)
+    assert "Patterns: **Any line → Corazón**" in opened.content
+    (night,) = await bot.storage.pending_schedules("bingo")
+    game = await bot.storage.get_game(night.game_id)
+    assert cog.state_of(game).prize_codes == ("line", "corazon")
+
+    # Deleted since: the settings say so, a start with no patterns and a night are refused
+    # clearly, and the prize is named as words rather than its code.
+    await (await host.slash("bingo pattern delete", name="corazon")).reply()
+    shown = await (await manager.slash("gamenight settings")).reply()
+    assert "Any line → Corazon (deleted since)" in shown.content
+    refused = await (await host.slash("bingo start", in_channel=other)).reply()
+    assert refused.ephemeral
+    assert (
+        "The server's default Bingo patterns include Corazon, a pattern of this server's own "
+        "that was deleted since: change them with `/gamenight settings game:bingo prizes:`."
+    ) in refused.content
+    assert [live.id for live in await bot.storage.live_games("bingo")] == [game.id]
+    assert cog.prize_name("corazon") == "Corazon"
+    await (await host.slash("bingo schedule", when="in 20 minutes", in_channel=other)).reply()
+    emulator.advance_clock(15 * 60)
+    bot.clock_offset += 15 * 60
+    cog.nights_wake.set()
+    missed = await host.wait_for_dm(lambda m: "could not open" in m.content)
+    assert missed.content == (
+        f"Your Bingo night #2 could not open in <#{other.id}>: The server's default Bingo "
+        "patterns include Corazon, a pattern of this server's own that was deleted since: "
+        "change them with `/gamenight settings game:bingo prizes:`."
+    )
+    assert not [m for m in other.messages if "Planned game night #2" in m.content]

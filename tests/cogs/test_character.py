@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs.housie.call_names import nickname
+from bot.call_names import nickname
 from cogs.loteria.verses import verse_of
 from emulator import Emulator
 from engine.fairness import draw_order

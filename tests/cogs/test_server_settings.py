@@ -344,11 +344,10 @@ async def test_the_settings_command_is_synced_with_every_games_options(
     ]  # fmt: skip
     prizes, deck = options["prizes"], options["deck"]
     assert prizes["description"] == (
-        "Default prizes: Bingo patterns, or a Lotería plan, or the Housie prizes to play"
+        "Default prizes: Bingo patterns, or Housie prizes, or a Lotería plan"
     )
     assert prizes["description_localizations"]["es-ES"] == (
-        "Premios por defecto: figuras de bingo, o un plan de Lotería, o los premios de tómbola "
-        "que se juegan"
+        "Premios por defecto: figuras de bingo, o premios de tómbola, o un plan de Lotería"
     )
     assert deck["description"] == "The Lotería deck when the host does not choose one"
     assert deck["description_localizations"]["es-419"] == (

@@ -93,6 +93,12 @@ async def test_a_spanish_server_plays_in_spanish(emulator: Emulator, start_bot):
     assert "Solo el anfitrión" in refused.content
     refused_en = await (await bob.click(lobby, button_id(lobby, "start"))).reply()
     assert "Only the host" in refused_en.content
+    # The lobby's progress agrees with the game's boards: tablas repartidas.
+    await emulator.wait_until(
+        lambda: "(repartidas 2 de 2)" in channel.get_message(lobby.id).content or None,
+        10,
+        lambda: channel.get_message(lobby.id).content,
+    )
 
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games("loteria")
@@ -124,6 +130,12 @@ async def test_housie_in_a_spanish_server(emulator: Emulator, start_bot):
     assert "tus 2 cartones" in joined.content
     tickets = [picture.description for picture in host.dms[-1].attachments]
     assert [alt.split(" (")[0] for alt in tickets] == ["Cartón de tómbola 1", "Cartón de tómbola 2"]
+    # The lobby's progress agrees with the game's boards: cartones repartidos.
+    await emulator.wait_until(
+        lambda: "(repartidos 1 de 1)" in channel.get_message(lobby.id).content or None,
+        10,
+        lambda: channel.get_message(lobby.id).content,
+    )
     await (await host.click(lobby, button_id(lobby, "start"))).reply()
     (game,) = await bot.storage.live_games()
     await run_calls(cog, game.id, 1)

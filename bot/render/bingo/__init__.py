@@ -12,9 +12,9 @@ is 25 pastes, a few lines of text and a small encode. The words and the alt text
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from functools import partial
+from functools import lru_cache, partial
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 import bot.render.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.i18n import LocaleLike, message
@@ -155,6 +155,43 @@ def _cell_piece(canvas: Canvas, number: int, marked: bool, winning: bool, lang: 
     )
 
 
+WON_LARGEST = 24  # the winning pill's words on one line, from this size
+WON_ONE_LINE = 15  # down to this; smaller, on two lines
+WON_TWO_LINES = 17
+WON_SMALLEST = 11
+WON_PADDING = 24  # the pill's width beyond its words
+
+
+def _balanced_break(text: str) -> str:
+    """``text`` with its middle-most space made a line break."""
+    spaces = [index for index, char in enumerate(text) if char == " "]
+    if not spaces:
+        return text
+    split = min(spaces, key=lambda index: abs(len(text) - 2 * index))
+    return text[:split] + "\n" + text[split + 1 :]
+
+
+@lru_cache(maxsize=128)  # each pattern's cry in each language comes round again
+def won_lines(text: str, width: float) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """A winning card's cry ("¡CUALQUIER LÍNEA!") in ``width``: one line as large as fits down
+    to ``WON_ONE_LINE``, else two balanced lines (cut only past ``WON_SMALLEST``)."""
+    face = fit_font(text, FontFace.SLAB, WON_LARGEST, WON_ONE_LINE, width)
+    if text_width(text, face) <= width or " " not in text:
+        shown, face = fit_text(text, FontFace.SLAB, WON_LARGEST, WON_ONE_LINE, width)
+        return (shown,), face
+    lines, face = fit_wrapped(
+        _balanced_break(text), FontFace.SLAB, WON_TWO_LINES, WON_SMALLEST, width, 2
+    )
+    return tuple(lines), face
+
+
+def won_room(card_number: int, locale: LocaleLike) -> float:
+    """The width a winning card's cry has in its band, beside the card's number."""
+    label = message("pic_bingo_card_number", locale, number=card_number)
+    used = MARGIN + text_width(label, font(FontFace.SANS_BOLD, 22))
+    return CARD_WIDTH - MARGIN - used - 16 - WON_PADDING
+
+
 def _card_band(
     canvas: Canvas,
     card_number: int,
@@ -162,14 +199,17 @@ def _card_band(
     won: bool,
     locale: LocaleLike,
 ) -> None:
-    """The title band: BINGO and the card's number, and on the right the pattern played for, or
-    a gold pill naming it when this card won it."""
+    """The title band: BINGO and the card's number, and on the right the pattern played for; on
+    a card that won it, the card's number and a gold pill crying the pattern (the letters
+    B-I-N-G-O under the band say the game), on two lines when one is too narrow."""
     band = Palette.BOARD
     canvas.draw.rectangle((0, 0, CARD_WIDTH - 1, BAND - 1), fill=canvas.ink(band))
     title_font = font(FontFace.SLAB, 30)
     title = message("pic_bingo_title", locale)
-    canvas.text((MARGIN, BAND / 2 + 2), title, title_font, Palette.PAPER, "lm", over=band)
-    used = MARGIN + text_width(title, title_font)
+    used = MARGIN - 14.0
+    if not won:
+        canvas.text((MARGIN, BAND / 2 + 2), title, title_font, Palette.PAPER, "lm", over=band)
+        used = MARGIN + text_width(title, title_font)
     number_font = font(FontFace.SANS_BOLD, 22)
     label = message("pic_bingo_card_number", locale, number=card_number)
     canvas.text((used + 14, BAND / 2 + 1), label, number_font, Palette.GOLD_LIGHT, "lm", over=band)
@@ -179,14 +219,23 @@ def _card_band(
     if won:
         named = pattern_name(pattern, locale) if pattern is not None else ""
         text = message("pic_bingo_won", locale, pattern=named) if named else title + "!"
-        shown, face = fit_text(text.upper(), FontFace.SLAB, 24, 13, room - 24)
-        width = text_width(shown, face) + 24
+        lines, face = won_lines(text.upper(), won_room(card_number, locale))
+        width = max(text_width(line, face) for line in lines) + WON_PADDING
+        inset = 11 if len(lines) == 1 else 5
         canvas.draw.rounded_rectangle(
-            (right - width, 11, right, BAND - 11), radius=10, fill=canvas.ink(Palette.GOLD)
+            (right - width, inset, right, BAND - inset), radius=10, fill=canvas.ink(Palette.GOLD)
         )
-        canvas.text(
-            (right - width / 2, BAND / 2 + 1), shown, face, Palette.INK, "mm", over=Palette.GOLD
-        )
+        pitch = face.size * 1.1
+        first = BAND / 2 + 1 - pitch * (len(lines) - 1) / 2
+        for index, line in enumerate(lines):
+            canvas.text(
+                (right - width / 2, first + pitch * index),
+                line,
+                face,
+                Palette.INK,
+                "mm",
+                over=Palette.GOLD,
+            )
     elif pattern is not None:
         shown, face = fit_text(pattern_name(pattern, locale), FontFace.SANS_BOLD, 20, 12, room)
         canvas.text((right, BAND / 2 + 1), shown, face, Palette.PAPER, "rm", over=band)
@@ -540,6 +589,10 @@ CALL_BALL = 176
 CALL_HEIGHT = CALL_BAND + 20 + CALL_BALL + CALL_MARGIN
 CALL_COLUMN = CALL_MARGIN + CALL_BALL + 28  # where the call's name and the earlier calls start
 CALL_COLUMN_WIDTH = CALL_WIDTH - CALL_COLUMN - CALL_MARGIN
+CALL_NAME_SIZE = 76
+CALL_NAME_SIZE_NICKNAMED = 58  # smaller when the nickname goes under it
+NICKNAME_LARGEST = 26
+NICKNAME_SMALLEST = 18
 SMALL_BALL = 60
 SMALL_GAP = 6
 RECENT_SHOWN = 5
@@ -619,6 +672,7 @@ def _compose_call(
     earlier: Sequence[int],
     call_number: int,
     total: int,
+    nickname: str | None,
     locale: LocaleLike,
 ) -> None:
     call_band(
@@ -632,14 +686,20 @@ def _compose_call(
     ball_top = CALL_BAND + 20
     canvas.paste(_CALL_BALLS.get(canvas, number), (CALL_MARGIN, ball_top))
     paper = Palette.PAPER
+    shown = nickname.strip() if nickname is not None else ""
     canvas.text(
         (CALL_COLUMN, ball_top + 4),
         call_name(number),
-        font(FontFace.SLAB, 76),
+        font(FontFace.SLAB, CALL_NAME_SIZE_NICKNAMED if shown else CALL_NAME_SIZE),
         COLUMN_COLOURS[column_of(number)],
         "lt",
         over=paper,
     )
+    if shown:  # one line under the name, shrunk (then cut) to the column's width
+        text, face = fit_text(
+            shown, FontFace.SLAB, NICKNAME_LARGEST, NICKNAME_SMALLEST, CALL_COLUMN_WIDTH
+        )
+        canvas.text((CALL_COLUMN, ball_top + 78), text, face, Palette.INK, "ls", over=paper)
     row_top = ball_top + CALL_BALL - SMALL_BALL
     label = message("pic_bingo_earlier" if earlier else "pic_bingo_first", locale)
     canvas.text(
@@ -657,7 +717,11 @@ def _compose_call(
 def _call_samples() -> Iterator[Image.Image]:
     yield tiled([_call_ball(number) for number in range(1, HIGHEST + 1)], 15)
     yield tiled([_small_ball(number) for number in range(1, HIGHEST + 1)])
-    for number, earlier in ((75, []), (8, [1, 22, 33, 54, 75])):
+    for number, earlier, nickname in (
+        (75, [], None),
+        (8, [1, 22, 33, 54, 75], None),
+        (11, [3], "Legs eleven, ¡qué bizcocho!"),
+    ):
         yield CALLS.image(
             (CALL_WIDTH, CALL_HEIGHT),
             _compose_call,
@@ -665,6 +729,7 @@ def _call_samples() -> Iterator[Image.Image]:
             earlier,
             len(earlier) + 1,
             HIGHEST,
+            nickname,
             None,
         )
 
@@ -683,12 +748,20 @@ def call_image(
     recent: Sequence[int],
     call_number: int,
     total: int = HIGHEST,
+    nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> Image.Image:
     """The call in exact colours (RGB): what ``render_call`` maps onto its palette."""
     earlier = _earlier_calls(number, recent, call_number, total)
     return CALLS.image(
-        (CALL_WIDTH, CALL_HEIGHT), _compose_call, number, earlier, call_number, total, locale
+        (CALL_WIDTH, CALL_HEIGHT),
+        _compose_call,
+        number,
+        earlier,
+        call_number,
+        total,
+        nickname,
+        locale,
     )
 
 
@@ -698,11 +771,16 @@ def call_alt_text(
     recent: Sequence[int],
     call_number: int,
     total: int = HIGHEST,
+    nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> str:
-    """The alt text of a call: its name and the calls before it, in ``locale``'s language."""
+    """The alt text of a call: its name (and nickname) and the calls before it, in
+    ``locale``'s language."""
     earlier = _earlier_calls(number, recent, call_number, total)
-    text = message("alt_bingo_call", locale, seq=call_number, total=total, name=call_name(number))
+    name = call_name(number)
+    if nickname is not None and nickname.strip():
+        name += f", “{nickname.strip()}”"
+    text = message("alt_bingo_call", locale, seq=call_number, total=total, name=name)
     if earlier:
         text += message("alt_before", locale, items=", ".join(map(call_name, earlier)))
     return limit_alt_text(text)
@@ -714,18 +792,34 @@ def render_call(
     recent: Sequence[int],
     call_number: int,
     total: int = HIGHEST,
+    nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> Rendered:
     """The number just called as a large ball of its column's colour, its name ("B-7") large
-    beside it, and the last five calls before it, latest first.
+    beside it with its ``nickname`` under it if given (``bot.call_names.nickname``; a long one
+    shrunk), and the last five calls before it, latest first.
 
     ``recent`` is the calls before this one in call order (oldest first); the band shows
     "Call ``call_number`` of ``total``". Words and alt text in ``locale``'s language."""
     earlier = _earlier_calls(number, recent, call_number, total)
     canvas = CALLS.on_palette(
-        (CALL_WIDTH, CALL_HEIGHT), _compose_call, number, earlier, call_number, total, locale
+        (CALL_WIDTH, CALL_HEIGHT),
+        _compose_call,
+        number,
+        earlier,
+        call_number,
+        total,
+        nickname,
+        locale,
     )
-    alt = call_alt_text(number, recent=recent, call_number=call_number, total=total, locale=locale)
+    alt = call_alt_text(
+        number,
+        recent=recent,
+        call_number=call_number,
+        total=total,
+        nickname=nickname,
+        locale=locale,
+    )
     return Rendered(
         canvas.png(compress_level=CALL_COMPRESSION),
         alt,

@@ -716,7 +716,7 @@ def render_housie_call(
     nickname: str | None = None,
     locale: LocaleLike = None,
 ) -> Rendered:
-    """The number just called as a large ball, its call name (``cogs.housie.call_names.nickname``)
+    """The number just called as a large ball, its call name (``bot.call_names.nickname``)
     beside it, and the last five calls before it, latest first.
 
     ``recent`` is the calls before this one in call order (oldest first); ``call_number`` of 90

@@ -6,14 +6,16 @@ import io
 import pytest
 from PIL import Image
 
+from bot.call_names import nickname
 from bot.i18n import message
 from bot.render import bingo
 from bot.render.bingo.help import render_bingo_patterns as help_picture
 from bot.render.bingo.words import MESSAGES
-from bot.render.common import BAND_CACHE, Palette, Rendered
+from bot.render.common import BAND_CACHE, FontFace, Palette, Rendered, font, text_width
 from engine.bingo import (
     CELLS,
     FREE_CELL,
+    HIGHEST_NUMBER,
     PATTERN_BOOK,
     SIDE,
     Card,
@@ -243,6 +245,35 @@ def test_a_call_shows_its_ball_in_its_columns_colour_and_the_earlier_calls():
     assert open_checked(spanish).tobytes() != other.tobytes()
 
 
+def test_a_call_shows_its_nickname_under_its_name():
+    plain = bingo.call_image(11, recent=[3], call_number=2)
+    named = bingo.call_image(11, recent=[3], call_number=2, nickname=nickname(11))
+    # The nickname's line (between the name and the earlier calls' label) has ink only with it.
+    ball_top = bingo.CALL_BAND + 20
+    line = (bingo.CALL_COLUMN, ball_top + 60, bingo.CALL_WIDTH - bingo.CALL_MARGIN, ball_top + 80)
+    assert dark_pixels(named.crop(line)) > 100
+    assert dark_pixels(plain.crop(line)) == 0
+    rendered = bingo.render_call(11, recent=[3], call_number=2, nickname="Legs eleven")
+    assert rendered.alt_text == "Bingo call 2 of 75: B-11, “Legs eleven”. Before it: B-3."
+    spanish = bingo.render_call(
+        11, recent=[], call_number=1, nickname=nickname(11, "es-ES"), locale="es-ES"
+    )
+    assert spanish.alt_text == "Bingo, cantada 1 de 75: B-11, “Los dos palillos”."
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_every_nickname_of_a_75_ball_game_fits_its_line_whole(locale):
+    for number in range(1, HIGHEST_NUMBER + 1):
+        name = nickname(number, locale)
+        face = font(FontFace.SLAB, bingo.NICKNAME_SMALLEST)
+        assert text_width(name, face) <= bingo.CALL_COLUMN_WIDTH, name  # never cut
+
+
+def dark_pixels(image: Image.Image) -> int:
+    """How many pixels are as dark as text's ink (the paper and the muted label are not)."""
+    return sum(image.convert("L").histogram()[:90])
+
+
 def test_a_call_refuses_impossible_values():
     with pytest.raises(ValueError, match="outside"):
         bingo.render_call(76, recent=[], call_number=1)
@@ -392,3 +423,16 @@ def test_the_help_picture_is_the_whole_book_in_each_language_drawn_once():
     spanish = help_picture("es-ES")
     assert spanish == bingo.render_pattern_book(list(PATTERN_BOOK.values()), locale="es-ES")
     assert spanish.alt_text != english.alt_text
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_a_winning_cards_cry_fits_its_band_whole_for_every_pattern(locale):
+    room = bingo.won_room(1, locale)
+    for pattern in PATTERN_BOOK.values():
+        cry = message("pic_bingo_won", locale, pattern=bingo.pattern_name(pattern, locale)).upper()
+        lines, face = bingo.won_lines(cry, room)
+        assert " ".join(lines) == cry  # nothing cut
+        assert all(text_width(line, face) <= room for line in lines), cry
+    # "¡CUALQUIER LÍNEA!" on one line, as large as the English.
+    line = message("pic_bingo_won", "es-ES", pattern="Cualquier línea").upper()
+    assert len(bingo.won_lines(line, bingo.won_room(1, "es-ES"))[0]) == 1

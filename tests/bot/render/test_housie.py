@@ -1,6 +1,7 @@
 import pytest
 from PIL import ImageChops
 
+from bot.call_names import nickname
 from bot.render import housie
 from bot.render.common import (
     FixedPalette,
@@ -22,7 +23,6 @@ from bot.render.housie import (
     render_ticket,
     ticket_image,
 )
-from cogs.housie.call_names import nickname
 from engine.housie import Prize, Ticket, check_prize, encode_ticket_code, ticket_for_seat
 from tests.bot.render.conftest import open_checked
 

@@ -11,6 +11,7 @@ from string import Formatter
 import pytest
 from PIL import Image, ImageChops
 
+from bot.call_names import nickname
 from bot.i18n import MESSAGES, message
 from bot.render import dots, housie, loteria, tictactoe, triangle
 from bot.render.bingo import words as bingo_words
@@ -22,7 +23,6 @@ from bot.render.common import (
     Rendered,
     missing_glyphs,
 )
-from cogs.housie.call_names import nickname
 from cogs.loteria.verses import verse
 from engine.dots import DotsGame
 from engine.housie import Prize, check_prize, ticket_for_seat

@@ -6,6 +6,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.call_names import nickname
 from bot.render import housie, loteria
 from bot.render.common import (
     BAND_CACHE,
@@ -18,7 +19,6 @@ from bot.render.common import (
     font,
     palette_of,
 )
-from cogs.housie.call_names import nickname
 from engine.housie import Prize, check_prize, ticket_for_seat
 from engine.loteria import CLASSIC_DECK, FAMILY_DECK, Pattern, Tabla
 from tests.bot.render.conftest import open_checked

@@ -50,7 +50,8 @@ def test_a_whole_bingo_game_offline_in_spanish(tmp_path, capsys):
     assert code == 0, out
     assert "uses /bingo start patterns:line, x, blackout" in out
     assert "Figuras: Cualquier línea → Equis → Cartón lleno" in out
-    assert re.search(r"🎱 [BINGO]-\d+ · número 1 de 75 · se juega Cualquier línea", out)
+    # Each number with its nickname (classic calls, the start command's default).
+    assert re.search(r"🎱 [BINGO]-\d+ · [^·\n]+ · número 1 de 75 · se juega Cualquier línea", out)
     # (The blackout may come with the 75th number, when the game ends whoever claims.)
     for pattern in ("Cualquier línea", "Equis"):
         assert re.search(rf"🎉 ¡{pattern}! .+ gana en la cantada \d+", out), pattern

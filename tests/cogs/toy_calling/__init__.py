@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 WORDS: dict[str, tuple[str | Plural, str | Plural]] = {
     "toycall_board": (Plural("card", "cards"), Plural("carta", "cartas")),
+    "toycall_dealt": ("dealt", "repartidas"),
     "toycall_prize_two": ("Two numbers", "Dos números"),
     "toycall_prize_all": ("All three", "Los tres"),
     "toycall_call": ("Toy call {seq}: **{value}**", "Llamada de juguete {seq}: **{value}**"),
@@ -95,16 +96,20 @@ class ToyCalling(
             "toycall_options", locale, prizes=prizes, interval=self.options_of(game).interval
         )
 
-    def scheduled_game(self, seed: bytes, defaults: GameDefaults) -> tuple[str, CallingOptions]:
+    def scheduled_game(
+        self, seed: bytes, defaults: GameDefaults, *, guild_id: int | None = None
+    ) -> tuple[str, CallingOptions]:
         options = CallingOptions(
             interval=defaults.interval or DEFAULT_INTERVAL, max_players=DEFAULT_MAX_PLAYERS
         )
         return ToyGame(seed).to_state(), options
 
-    def default_prizes(self, text: str) -> str:
+    def default_prizes(self, text: str, *, guild_id: int | None = None) -> str:
         return ", ".join(PRIZES)
 
-    def describe_prizes(self, stored: str | None, locale: LocaleLike) -> str:
+    def describe_prizes(
+        self, stored: str | None, locale: LocaleLike, *, guild_id: int | None = None
+    ) -> str:
         return " → ".join(self.prize_name(prize, locale) for prize in PRIZES)
 
     @app_commands.command(name="start", description=_("Open a toy lobby in this channel"))

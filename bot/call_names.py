@@ -1,4 +1,5 @@
-"""Housie call names: a nickname for every number 1..90, in English and Spanish.
+"""Call names: a nickname for every number 1..90, in English and Spanish, for the games that
+call numbers (each game chooses whether and where to show them; 75-ball games use 1..75).
 
 In the manner of Indian Tambola and British bingo callers, who never just say "twenty-two" but
 "two little ducks, twenty-two": rhymes with the number, the shapes of its digits (2 a swan, 6 a
@@ -14,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import LocaleLike, is_spanish
-from engine.housie import HIGHEST_NUMBER
 
+HIGHEST_NICKNAMED = 90  # the numbers with a call name: 1..90
 NICKNAME_CHARS = 32
 
 
@@ -128,11 +129,12 @@ NICKNAMES: tuple[Nickname, ...] = (
 
 def nickname_of(number: int) -> Nickname:
     """Number ``number``'s call name (``ValueError`` outside 1..90)."""
-    if type(number) is not int or not 1 <= number <= HIGHEST_NUMBER:
-        raise ValueError(f"there is no Housie number {number!r} (1..{HIGHEST_NUMBER})")
+    if type(number) is not int or not 1 <= number <= HIGHEST_NICKNAMED:
+        raise ValueError(f"no call name for {number!r} (1..{HIGHEST_NICKNAMED})")
     return NICKNAMES[number - 1]
 
 
 def nickname(number: int, locale: LocaleLike = None) -> str:
-    """Number ``number``'s call name in the player's language: Spanish for Spanish locales."""
+    """Number ``number``'s call name in the player's language: Spanish for Spanish locales (what
+    a game shows beside a call, or speaks)."""
     return nickname_of(number).text(locale)

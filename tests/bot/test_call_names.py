@@ -1,7 +1,11 @@
+"""The call names every game that calls numbers may show beside a call (bot.call_names)."""
+
 import pytest
 
+import cogs.bingo.words
+import cogs.housie.words  # noqa: F401
+from bot.call_names import NICKNAME_CHARS, NICKNAMES, nickname, nickname_of
 from bot.i18n import message
-from cogs.housie.call_names import NICKNAME_CHARS, NICKNAMES, nickname, nickname_of
 from tests.cogs.text_checks import DISCORD_MESSAGE_LIMIT, fold
 
 EVERY_NUMBER = range(1, 91)
