@@ -26,10 +26,12 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
+    SPOKEN_LOCALES,
     CallingGameCog,
     CallingOptions,
     Verdict,
     option,
+    speakable,
 )
 from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
@@ -43,6 +45,8 @@ from bot.replies import UserError, answer, check_range, defer_public
 from bot.storage import BoardRow, GameDefaults, GameRow, PlayerRow, WinnerRow
 from bot.throttle import BOARD_VIEW_RATE, Lane, member_cooldown
 from bot.verify_link import LinkRules
+from bot.voice.phrase import Phrase
+from bot.voice.voices import Language
 from cogs.bingo import samples
 from cogs.bingo.patterns import PATTERNS_IN_LINK, CustomPatterns, link_values, shown
 from engine.bingo import (
@@ -231,6 +235,16 @@ class Bingo(
             pictures.append(render.render_caller_board([*earlier, value], locale=locale))
             text += "\n" + self.say("bingo_board_after", locale, seq=seq)
         return text, pictures
+
+    def spoken_call(self, game: GameRow, value: int, seq: int, language: Language) -> list[Phrase]:
+        """As a bingo caller says it: the letter and the number, with classic calls its
+        nickname and the letter and number again."""
+        letter = call_name(value).split("-")[0]
+        called = Phrase(f"{letter} {value}.", language)
+        if (self.options_of(game).calls or CALLS_PLAIN) != CALLS_CLASSIC:
+            return [called]
+        name = speakable(nickname(value, SPOKEN_LOCALES[language]))
+        return [called, Phrase(name, language), called] if name else [called]
 
     def call_nickname(self, game: GameRow, value: int) -> str | None:
         """The number's traditional nickname in the channel's language ("Legs eleven" for 11),

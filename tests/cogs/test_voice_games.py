@@ -140,6 +140,30 @@ async def test_housie_calls_the_number_its_nickname_and_the_number_in_both_langu
     assert before[1].text not in {before[0].text, before[4].text}
 
 
+async def test_bingo_calls_the_letter_and_number_with_its_nickname_in_the_games_language(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Noche de juegos", locale="es-ES")
+    channel = guild.add_channel("general")
+    stage = guild.add_voice_channel("Bingo")
+    members = [guild.add_member(name) for name in ("ana", "beto")]
+    for member in members:
+        member.join_voice(stage)
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Bingo")
+    await open_game(channel, members, "bingo start", voice=stage)
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    await run_calls(cog, game.id, 1)
+    posts = [m for m in channel.messages if "🎱" in m.content and not m.ephemeral]
+    assert len(posts) == 1
+    await check_spoken_before_posted(bot, cog, game, call, posts, per_call=3)
+    value = (await bot.storage.draws(game.id))[0].value
+    (called, nickname, again), _ = cog.call_phrases(game, value, 1)
+    assert called == again
+    assert called.text == f"{'BINGO'[(value - 1) // 15]} {value}."
+    assert nickname.language == "es"  # the game's language, a Spanish server's
+
+
 async def test_without_connect_the_host_is_told_privately_and_the_game_goes_on_in_text(
     emulator: Emulator, start_bot
 ):
