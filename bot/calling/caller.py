@@ -358,7 +358,11 @@ class CallerCog(SpokenCog[GameT, CheckT]):
         content, images = await self.call_pictures(game, value, seq)
         # Spoken before it is posted, the first time it is (not by an end posting a call left
         # behind: that holds the game's lock).
-        spoken = ([], []) if locked or seen >= seq else self.call_phrases(game, value, seq)
+        live = self.live_game(game_id)
+        spoken: tuple[Sequence[Phrase], Sequence[Phrase]] = ([], [])
+        if not locked and seen < seq and live.voice_said < seq:
+            live.voice_said = seq  # (once: two posts of one call, after a wake, say it once)
+            spoken = self.call_phrases(game, value, seq)
         # A client that lost the game's shard to another process posts no more of its calls
         # (the new owner posts this one, and the nonce would fold two posts into one anyway).
         await self.storage.check_fence(game_id)

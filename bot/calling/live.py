@@ -221,6 +221,7 @@ class LiveGame:
     voice_ready: asyncio.Task[int] | None = None
     voice_sayings: set[asyncio.Task[Any]] = field(default_factory=set)
     voice_starter: discord.Interaction[Any] | None = None
+    voice_said: int = 0  # the last call said aloud (each is said once)
 
     def tasks(self) -> tuple[asyncio.Task[Any] | None, ...]:
         """The caller, the lobby refresher, the re-delivery task, the next call's drawing, and

@@ -235,8 +235,8 @@ class SpokenCog(RecapCog[GameT, CheckT]):
         """Stop what ``game_id``'s voice is saying now (the game was paused)."""
         live = self.live.get(game_id)
         speaker = live.speaker if live is not None else None
-        if speaker is not None and speaker.voice is not None:
-            speaker.voice.stop()
+        if speaker is not None:
+            speaker.hush()
 
     async def leave_voice(self, game: GameRow, *, farewell: bool) -> None:
         """Leave ``game``'s voice channel (``farewell``: after saying the game is over), and

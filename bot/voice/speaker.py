@@ -86,6 +86,7 @@ class Speaker:
         self.skipped = 0
         self.rejoins = 0
         self._saying = asyncio.Lock()
+        self._hushes = 0  # how many times it was hushed: a say_all under way stops at a change
         self._watcher: asyncio.Task[None] | None = None
 
     @property
@@ -128,13 +129,20 @@ class Speaker:
     async def say_all(self, phrases: Sequence[Phrase], gap: float = PHRASE_GAP) -> int:
         """Speak ``phrases`` in turn, a short pause between them; how many were spoken."""
         spoken = 0
+        hushes = self._hushes
         for index, phrase in enumerate(phrases):
-            if self.left is not None:
+            if self.left is not None or self._hushes != hushes:
                 break
             if index:
                 await asyncio.sleep(gap)
             spoken += await self.say(phrase)
         return spoken
+
+    def hush(self) -> None:
+        """Stop what is being said now, and the rest of the phrases being said with it."""
+        self._hushes += 1
+        if self.voice is not None:
+            self.voice.stop()
 
     async def _play(self, speech: Speech, phrase: Phrase) -> bool:
         if self.left is not None:

@@ -4,6 +4,8 @@ end; goes on in text when the voice connection drops or it may not join, telling
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.calling.spoken import speakable
@@ -235,3 +237,42 @@ async def test_a_voice_connection_dropped_mid_game_comes_back_and_no_call_waits_
 
 def test_what_is_spoken_has_no_markdown_mentions_or_emoji():
     assert speakable("🎉 **¡Línea!** _Gana_ Ana 🏆") == "¡Línea! Gana Ana"
+
+
+async def frames_of(bot, phrases) -> int:
+    """How many Opus frames ``phrases`` are, said whole."""
+    return sum([len((await bot.voices.speech(phrase)).frames) for phrase in phrases])
+
+
+async def test_pausing_hushes_the_voice_and_resuming_speaks_again(emulator: Emulator, start_bot):
+    guild = emulator.add_guild("Game Night")
+    channel = guild.add_channel("general")
+    stage = guild.add_voice_channel("Lotería")
+    members = [guild.add_member(name) for name in ("ana", "beto")]
+    for member in members:
+        member.join_voice(stage)
+    bot = await start_bot(time_scale=100)
+    cog = bot.get_cog("Lotería")
+    await open_game(channel, members, "loteria start", voice=stage)
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    assert await bot.storage.draws(game.id) == []
+
+    calling = asyncio.create_task(cog.call_next(game.id))
+    await call.wait_for_frames(10)  # the first call is being said
+    await (await members[0].slash("loteria pause", in_channel=channel)).reply()
+    assert await calling  # posted once hushed
+    await call.wait_until_quiet()
+    value = (await bot.storage.draws(game.id))[0].value
+    before, _ = cog.call_phrases(game, value, 1)
+    whole = await frames_of(bot, before)
+    assert len(call.audio_frames) < whole  # cut short by the pause
+    assert len(calls_posted(channel, " of 54")) == 1
+
+    await (await members[0].slash("loteria resume", in_channel=channel)).reply()
+    heard = len(call.audio_frames)
+    await run_calls(cog, game.id, 1)
+    await call.wait_until_quiet()
+    value = (await bot.storage.draws(game.id))[1].value
+    before, _ = cog.call_phrases(game, value, 2)
+    whole = await frames_of(bot, before)
+    assert len(call.audio_frames) - heard == whole

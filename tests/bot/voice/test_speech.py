@@ -25,7 +25,7 @@ from bot.voice.cache import SpeechCache
 from bot.voice.engines import Espeak, Piper
 from bot.voice.machinery import NoVoice, Voices
 from bot.voice.pcm import BYTES_PER_SECOND, loudness, read_wav, resample, seconds_of, to_discord_pcm
-from bot.voice.phrase import Phrase, SilentCalls, VoiceLanguages, in_languages
+from bot.voice.phrase import Phrase, VoiceLanguages, in_languages
 from bot.voice.speech import FRAME_SECONDS, Speech, encode
 from bot.voice.voices import PiperVoice, read_piper_voice
 
@@ -180,7 +180,6 @@ def test_a_phrase_is_english_or_spanish_and_both_is_english_then_spanish():
 
     assert [p.text for p in in_languages(phrases, VoiceLanguages.BOTH)] == ["one", "uno"]
     assert [p.text for p in in_languages(phrases, VoiceLanguages.SPANISH)] == ["uno"]
-    assert SilentCalls().spoken_call(None, 7, 1, "en") == []  # type: ignore[arg-type]
 
 
 def no_game_names_in(folder: Path) -> list[str]:
