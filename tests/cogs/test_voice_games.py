@@ -11,7 +11,7 @@ import pytest
 from bot.calling.spoken import speakable
 from bot.storage import GameStatus
 from bot.voice.pcm import loudness, seconds_of
-from emulator import Emulator, RateLimits
+from emulator import DriverError, Emulator, RateLimits
 from emulator.model import Permission
 from emulator.voice import FRAME_SECONDS
 from tests.cogs.helpers import button_id, run_calls
@@ -276,3 +276,53 @@ async def test_pausing_hushes_the_voice_and_resuming_speaks_again(emulator: Emul
     before, _ = cog.call_phrases(game, value, 2)
     whole = await frames_of(bot, before)
     assert len(call.audio_frames) - heard == whole
+
+
+async def test_the_servers_default_the_hosts_choice_and_a_planned_night_name_the_voice_channel(
+    emulator: Emulator, start_bot
+):
+    guild = emulator.add_guild("Game Night")
+    rooms = [guild.add_channel(f"room{i}") for i in range(3)]
+    usual = guild.add_voice_channel("Usual")
+    other = guild.add_voice_channel("Other")
+    manager = guild.add_member("manager", manage_guild=True)
+    bot = await start_bot(time_scale=100)
+
+    saved = await (
+        await manager.slash(
+            "gamenight settings", game="loteria", voice=usual, voice_language="both"
+        )
+    ).reply()
+    assert f"spoken in <#{usual.id}> (English, then Spanish)" in saved.content
+    refused = await (await manager.slash("gamenight settings", voice=usual)).reply()
+    assert refused.ephemeral
+    assert "game" in refused.content  # which game's default: it must say
+    with pytest.raises(DriverError, match="channels of types"):  # Discord offers voice channels only
+        await manager.slash("loteria start", in_channel=rooms[0], voice=rooms[1])
+
+    await (await manager.slash("loteria start", in_channel=rooms[0])).reply()
+    await (await manager.slash("housie start", in_channel=rooms[1], voice=other)).reply()
+    games = {g.channel_id: g for g in await bot.storage.live_games()}
+    assert games[rooms[0].id].options["voice"] == usual.id
+    assert games[rooms[0].id].options["voice_language"] == "both"
+    assert games[rooms[1].id].options["voice"] == other.id  # Housie has no default: the host's
+
+    cog = bot.get_cog("Lotería")
+    await (await manager.slash("loteria stop", in_channel=rooms[0])).reply()
+    await (
+        await manager.slash(
+            "loteria schedule", in_channel=rooms[2], when="in 30 minutes", lobby=10, voice=other
+        )
+    ).reply()
+    emulator.advance_clock(21 * 60)
+    bot.clock_offset += 21 * 60
+    cog.nights_wake.set()
+    lobby = await rooms[2].wait_for_message(lambda m: "Planned game night" in m.content)
+    assert f"spoken** in <#{other.id}>" in lobby.content
+    night = next(g for g in await bot.storage.live_games("loteria") if g.channel_id == rooms[2].id)
+    assert night.options["voice"] == other.id  # as planned, over the server's default
+
+    off = await (
+        await manager.slash("gamenight settings", game="loteria", voice_language="off")
+    ).reply()
+    assert "spoken in" not in off.content
