@@ -500,6 +500,17 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         " · spoken in <#{channel}> ({language})",
         " · con voz en <#{channel}> ({language})",
     ),
+    "lobby_voice": (
+        "🔊 **The calls are spoken** in <#{channel}>: join it to hear them.",
+        "🔊 **Los cantos se oyen** en <#{channel}>: entra para escucharlos.",
+    ),
+    # Said aloud (bot.calling.spoken): plain words, no markdown or emoji, read by a speech engine.
+    "voice_win": ("{prize}! Won by {names}.", "¡{prize}! Lo gana {names}."),
+    "voice_winners_more": ("{names} and {count} more", "{names} y {count} más"),
+    "voice_game_over": (
+        "That's the game. Thank you for playing!",
+        "Se acabó la partida. ¡Gracias por jugar!",
+    ),
     "voice_language_game": ("the game's language", "el idioma de la partida"),
     "voice_language_en": ("English", "inglés"),
     "voice_language_es": ("Spanish", "español"),

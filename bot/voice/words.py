@@ -1,6 +1,5 @@
-"""The voice's words, in English and Spanish: why a game's calls are not spoken (for its host),
-the lobby's line, and what the bot says aloud besides the calls (``bot.calling.spoken``: a win,
-the end). Registered with ``bot.i18n`` when the machinery is imported."""
+"""The voice machinery's words for a game's host: why a game's calls are not spoken, in English
+and Spanish. Registered with ``bot.i18n`` when the machinery is imported."""
 
 from __future__ import annotations
 
@@ -35,17 +34,6 @@ MESSAGES: dict[str, tuple[Text, Text]] = {
         "the calls are in text only.",
         "🔇 Ya no encuentro el canal de voz <#{channel}> (borrado, o no lo veo): los cantos van "
         "solo por escrito.",
-    ),
-    "lobby_voice": (
-        "🔊 **The calls are spoken** in <#{channel}>: join it to hear them.",
-        "🔊 **Los cantos se oyen** en <#{channel}>: entra para escucharlos.",
-    ),
-    # Said aloud: plain words (no markdown, no emoji), read by a speech engine.
-    "voice_win": ("{prize}! Won by {names}.", "¡{prize}! Lo gana {names}."),
-    "voice_winners_more": ("{names} and {count} more", "{names} y {count} más"),
-    "voice_game_over": (
-        "That's the game. Thank you for playing!",
-        "Se acabó la partida. ¡Gracias por jugar!",
     ),
 }
 

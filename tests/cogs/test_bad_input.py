@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import message
+from emulator.model import Permission
 from engine.housie import decode_ticket_code
 from tests.cogs.helpers import button_id, run_calls
 from tests.conftest import SIGNING_KEY
@@ -379,7 +380,10 @@ def values_for(parameter: app_commands.Parameter, people: dict[str, Any]) -> st.
     if kind in (AppCommandOptionType.user, AppCommandOptionType.mentionable):
         return st.sampled_from(people["members"])
     if kind is AppCommandOptionType.channel:
-        return st.sampled_from(people["channels"])
+        # Discord offers only the channel types the option declares (a voice channel for voice).
+        allowed = {int(t.value) for t in parameter.channel_types}
+        offered = [c for c in people["channels"] if not allowed or int(c.kind) in allowed]
+        return st.sampled_from(offered)
     if kind is AppCommandOptionType.role:
         return st.sampled_from(people["roles"])
     raise AssertionError(f"no values for {parameter.name} ({kind})")
@@ -407,10 +411,12 @@ async def hostile_server(emulator, start_bot, caplog) -> HostileServer:
     manager = guild.add_member("manager", manage_guild=True)
     member = guild.add_member("member")
     hosts = guild.add_role("hosts")
+    stage = guild.add_voice_channel("stage")
+    closed = guild.add_voice_channel("closed", bot_denied=Permission.CONNECT)
     bot = await start_bot(time_scale=100)
     people = {
         "members": [manager, member],
-        "channels": [general, other],
+        "channels": [general, other, stage, closed],
         "roles": [hosts, guild.everyone_role, guild.bot_role],
     }
     return HostileServer(emulator, bot, [manager, member], people, caplog)

@@ -279,7 +279,9 @@ async def test_bad_values_get_the_start_commands_refusals_and_change_nothing(
     unknown = await (await manager.slash("gamenight settings", game="chess", interval=30)).reply()
     assert "'chess' is not a game with defaults" in unknown.content
     nothing = await (await manager.slash("gamenight settings", game="loteria")).reply()
-    assert nothing.content == "Give Lotería an `interval`, `prizes` or `near_misses`."
+    assert nothing.content == (
+        "Give Lotería an `interval`, `prizes`, `claims`, `near_misses`, `voice` or `voice_language`."
+    )
     # Nothing was stored, not even the good parts of a refused change.
     mixed = await (
         await manager.slash("gamenight settings", language="es", game="housie", prizes="jackpot")
@@ -340,8 +342,10 @@ async def test_the_settings_command_is_synced_with_every_games_options(
     options = {o["name"]: o for o in settings.get("options", [])}
     assert list(options) == [
         "language", "host_role", "game", "interval", "prizes", "time_zone", "near_misses",
-        "claims", "deck",
+        "claims", "voice", "voice_language", "deck",
     ]  # fmt: skip
+    assert options["voice"]["type"] == 7  # a channel
+    assert options["voice"]["channel_types"] == [2, 13]  # voice and stage channels only
     prizes, deck = options["prizes"], options["deck"]
     assert prizes["description"] == (
         "Default prizes: Bingo patterns, or Housie prizes, or a Lotería plan"
