@@ -445,9 +445,7 @@ def test_install_sh_installs_the_voice_extra_and_says_whether_voice_is_on():
         for line in script.splitlines()
         if re.match(r'\s*"\$venv/bin/pip" install', line) and "--upgrade" not in line
     ]
-    assert installs == [
-        ['$venv/bin/pip', "install", "--quiet", "--no-cache-dir", "$source[voice]"]
-    ]
+    assert installs == [["$venv/bin/pip", "install", "--quiet", "--no-cache-dir", "$source[voice]"]]
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert "voice" in extras["optional-dependencies"]
     # The modules the extra brings are imported by the checks, and whether voice is on is said.
@@ -472,15 +470,18 @@ def test_the_image_installs_libopus_and_espeak_ng_and_checks_that_it_speaks():
     # check, run here with this Python (which has all three), passes, and fails without espeak-ng.
     copied = next(i for i, (word, rest) in enumerate(final) if word == "COPY")
     (check,) = [
-        rest
-        for word, rest in final[copied:]
-        if word == "RUN" and "missing_voice_parts" in rest
+        rest for word, rest in final[copied:] if word == "RUN" and "missing_voice_parts" in rest
     ]
     program, *arguments = shlex.split(check)
     assert program == "/opt/gamenight/bin/python"
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
     ran = subprocess.run(
-        [sys.executable, *arguments], env=env, capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, *arguments],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert (ran.returncode, ran.stderr) == (0, "")
     without = subprocess.run(

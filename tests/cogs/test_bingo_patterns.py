@@ -398,9 +398,7 @@ async def test_a_custom_pattern_as_the_servers_default_and_a_planned_nights(
 
     # The server's own pattern is a default it may choose, offered as it is typed; not another
     # server's.
-    offered = await manager.autocomplete(
-        "gamenight settings", "prizes", "line, cora", game="bingo"
-    )
+    offered = await manager.autocomplete("gamenight settings", "prizes", "line, cora", game="bingo")
     assert [c["value"] for c in offered] == ["line, corazon"]
     theirs = await (
         await their_manager.slash("gamenight settings", game="bingo", prizes="corazon")
