@@ -1,10 +1,13 @@
 """Audio in the form discord.py plays: 48 kHz, stereo, signed 16-bit little-endian PCM.
 
 Speech engines write WAV files at their own rate (espeak-ng 22,050 Hz mono, Piper voices 16,000
-or 22,050 Hz mono); this module reads them and converts them with linear interpolation, in pure
-Python (no ffmpeg, no sox, no numpy; ``audioop`` is gone in Python 3.13). For speech, already
-band-limited to the engine's rate, linear interpolation is audibly fine, and a phrase converts
-in milliseconds (``bench/bench_voice.py``); it runs once per phrase, before it is cached.
+or 22,050 Hz mono); this module reads them and converts them with linear interpolation (no ffmpeg, no sox, no
+numpy): by the standard library's ``audioop`` where Python still has it (3.11 and 3.12, where
+discord.py imports it too), in pure Python where it is gone (3.13). For speech, already
+band-limited to the engine's rate, linear interpolation is audibly fine. It runs once per
+phrase, before it is cached, but in a worker thread beside the event loop: ``audioop`` does it
+in C in under 2 ms, where the pure Python loop holds the interpreter 25 ms a phrase
+(``bench/bench_voice.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,17 @@ import array
 import math
 import struct
 import sys
+import warnings
 from dataclasses import dataclass
+from types import ModuleType
+
+_audioop: ModuleType | None
+try:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (gone in 3.13: the fallback below)
+        import audioop as _audioop
+except ImportError:
+    _audioop = None
 
 SAMPLE_RATE = 48_000
 CHANNELS = 2
@@ -73,6 +86,13 @@ def read_wav(data: bytes) -> Wav:
 def to_discord_pcm(wav: Wav) -> bytes:
     """``wav`` as discord.py plays it: mixed to mono, resampled to 48 kHz by linear
     interpolation, and the same samples on both channels."""
+    if _audioop is not None and sys.byteorder == "little":
+        data = wav.samples.tobytes()
+        if wav.channels == 2:
+            data = _audioop.tomono(data, SAMPLE_BYTES, 0.5, 0.5)
+        if wav.rate != SAMPLE_RATE and data:
+            data, _ = _audioop.ratecv(data, SAMPLE_BYTES, 1, wav.rate, SAMPLE_RATE, None)
+        return bytes(_audioop.tostereo(data, SAMPLE_BYTES, 1, 1))
     mono = wav.samples
     if wav.channels == 2:
         mono = array.array("h", ((a + b) // 2 for a, b in zip(mono[0::2], mono[1::2], strict=True)))

@@ -20,6 +20,7 @@ from pathlib import Path
 import discord
 import pytest
 
+import bot.voice.pcm as pcm_module
 from bot.config import ConfigError, Settings
 from bot.voice.cache import SpeechCache
 from bot.voice.engines import Espeak, Piper
@@ -42,7 +43,17 @@ def wav_bytes(rate: int, samples: list[int], channels: int = 1) -> bytes:
     return out.getvalue()
 
 
-def test_a_wav_is_resampled_to_48k_stereo_keeping_its_length_and_tone():
+# Resampled by the standard library's audioop where Python has it, else in pure Python (3.13):
+# both ways are held to the same.
+CONVERSIONS = ["audioop", "pure python"] if pcm_module._audioop is not None else ["pure python"]
+
+
+@pytest.mark.parametrize("conversion", CONVERSIONS)
+def test_a_wav_is_resampled_to_48k_stereo_keeping_its_length_and_tone(
+    conversion: str, monkeypatch: pytest.MonkeyPatch
+):
+    if conversion == "pure python":
+        monkeypatch.setattr(pcm_module, "_audioop", None)
     rate = 22_050
     tone = [round(8000 * math.sin(2 * math.pi * 440 * i / rate)) for i in range(rate)]  # 1 s
     pcm = to_discord_pcm(read_wav(wav_bytes(rate, tone)))
@@ -63,6 +74,22 @@ def test_a_wav_from_a_pipe_with_unfinished_lengths_is_read_to_its_end():
     data[4:8] = b"\xff\xff\xff\x7f"
     data[40:44] = b"\xff\xff\xff\x7f"  # the data chunk's length, as espeak-ng writes to stdout
     assert list(read_wav(bytes(data)).samples) == list(range(100))
+
+
+@pytest.mark.parametrize("channels", [1, 2])
+def test_both_conversions_give_the_same_audio(channels: int, monkeypatch: pytest.MonkeyPatch):
+    if pcm_module._audioop is None:
+        pytest.skip("this Python has no audioop: only the pure Python conversion exists")
+    rate = 16_000
+    wave = [round(6000 * math.sin(2 * math.pi * 300 * i / rate)) for i in range(rate // 2)]
+    samples = [s for sample in wave for s in [sample] * channels]
+    wav = read_wav(wav_bytes(rate, samples, channels=channels))
+    fast = array.array("h", to_discord_pcm(wav))
+    monkeypatch.setattr(pcm_module, "_audioop", None)
+    slow = array.array("h", to_discord_pcm(wav))
+    assert abs(len(fast) - len(slow)) <= 4  # a sample or so at the end
+    shared = min(len(fast), len(slow))
+    assert max(abs(a - b) for a, b in zip(fast[:shared], slow[:shared], strict=True)) < 400
 
 
 def test_resample_interpolates_between_samples():
