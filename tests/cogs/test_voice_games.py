@@ -30,7 +30,9 @@ async def open_game(channel, members, command: str, **options):
     return lobby, start
 
 
-async def voice_night(emulator, start_bot, cog_name: str, *, locale: str = "en-US"):
+async def voice_night(
+    emulator, start_bot, cog_name: str, *, locale: str = "en-US", seed: bytes | None = None
+):
     """A server with a text channel, a voice channel both members are in, and the bot: the
     guild, the channel, the voice channel, the members, the bot and the game's cog."""
     guild = emulator.add_guild("Game Night", locale=locale)
@@ -39,7 +41,8 @@ async def voice_night(emulator, start_bot, cog_name: str, *, locale: str = "en-U
     members = [guild.add_member(name) for name in ("ana", "beto")]
     for member in members:
         member.join_voice(stage)
-    bot = await start_bot(time_scale=100)
+    chosen = {} if seed is None else {"seed_source": lambda: seed}
+    bot = await start_bot(time_scale=100, **chosen)
     return guild, channel, stage, members, bot, bot.get_cog(cog_name)
 
 
@@ -308,3 +311,35 @@ async def test_the_servers_default_the_hosts_choice_and_a_planned_night_name_the
         await manager.slash("gamenight settings", game="loteria", voice_language="off")
     ).reply()
     assert "spoken in" not in off.content
+
+
+@pytest.mark.slow
+async def test_a_win_is_said_aloud_after_its_call(emulator: Emulator, start_bot):
+    # Seed 33 with 6 tablas: Line is completed on call 22 by the tablas dealt 1st and 3rd
+    # (tests/cogs/test_auto_claims.py); the bot finds the winners itself.
+    guild, channel, stage, members, bot, cog = await voice_night(
+        emulator, start_bot, "Lotería", seed=(33).to_bytes(32, "big")
+    )
+    members += [guild.add_member(f"p{i}") for i in range(4)]
+    await open_game(
+        channel, members, "loteria start", voice=stage, verses="off", prizes="line", claims="auto"
+    )
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    await run_calls(cog, game.id, 22)
+    await channel.wait_for_message(lambda m: "🎉" in m.content)
+    last_call = calls_posted(channel, "card 22 of 54")[0]
+    (said,) = cog.win_phrases(game, "line", [members[0].name, members[2].name])
+    assert "ana" in said.text
+    speech = await bot.voices.speech(said)
+    await emulator.wait_until(
+        lambda: (
+            sum(f.arrived > last_call.created for f in call.frames) >= len(speech.frames) or None
+        ),
+        30,
+        lambda: "the win said",
+    )
+    await call.wait_until_quiet()
+    # After the last call, the win, whole (and the five silence frames that end speech).
+    after = [f for f in call.frames if f.arrived > last_call.created]
+    assert len(speech.frames) <= len(after) <= len(speech.frames) + 5
+    assert loudness(call.pcm(after)) > 500
