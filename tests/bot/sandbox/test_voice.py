@@ -92,3 +92,31 @@ def test_without_voice_it_says_why_and_exits_with_status_2(tmp_path):
 def test_voice_is_for_a_game_of_calls(tmp_path, capsys):
     assert main(["--voice", "--game=dots", f"--images={tmp_path}"]) == 2
     assert "has no calls to speak" in capsys.readouterr().err
+
+
+def test_spans_go_with_their_call_even_one_posted_mid_speech_and_the_rest_with_the_win():
+    from types import SimpleNamespace
+
+    from bot.sandbox._voice import CallPost, assign_spans
+    from bot.voice.phrase import Phrase
+    from emulator.voice import VoiceFrame
+
+    def span(start: float, frames: int):
+        return [VoiceFrame(b"x", n, n * 960, 1, start + n * 0.02) for n in range(frames)]
+
+    def post(message_id: int, created: float):
+        return SimpleNamespace(id=message_id, created=created)
+
+    first, win, second = post(1, 2.0), post(2, 2.5), post(3, 6.5)
+    spans = [span(0.0, 30), span(1.0, 40), span(2.6, 50), span(4.0, 20), span(6.0, 35)]
+    calls = [
+        CallPost(first, (Phrase("1."), Phrase("Kelly's eye")), (30, 40)),
+        # Posted at a stop while its second phrase was still being said.
+        CallPost(second, (Phrase("2."), Phrase("One little duck")), (20, 35)),
+    ]
+    heard = assign_spans(spans, calls, [win])
+    assert [(h.message.id, h.call, [len(s) for s in h.spans]) for h in heard] == [
+        (1, True, [30, 40]),
+        (2, False, [50]),  # the win, said after it was posted
+        (3, True, [20, 35]),
+    ]
