@@ -12,7 +12,9 @@ Its private modules, one topic each:
 - ``_transcript``: what is printed (markdown as terminal text, colours, ``NO_COLOR``) and the
   saved images;
 - ``_players``: the simulated members and how they decide to claim (:class:`Intent`);
-- ``_orchestration``: one run, the emulator, the bot and the game driven from lobby to summary.
+- ``_orchestration``: one run, the emulator, the bot and the game driven from lobby to summary;
+- ``_page``: the night as an HTML page beside the images;
+- ``_voice``: with ``--voice``, what the bot says in the voice channel saved as WAV files.
 """
 
 from bot.sandbox._cli import main

@@ -1,7 +1,7 @@
 """The command line of ``python -m bot sandbox``: its options (argparse, which exits with status
 2 on bad ones) and :func:`main`, which runs the sandbox and turns how it ended into an exit code:
 0 once the game is over, 1 if something went wrong, 2 for bad options (an ``--images`` folder it
-cannot make included), 130 after Ctrl-C.
+cannot make, and ``--voice`` where the bot cannot speak, included), 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -113,6 +113,13 @@ def build_parser() -> argparse.ArgumentParser:
         f"starts (with --game {EVERY_GAME}: {SHORT_NIGHT_SECONDS:g} s for a game of calls)",
     )
     parser.add_argument(
+        "--voice",
+        action="store_true",
+        help="the members sit in a voice channel where the bot speaks the calls; each call's "
+        "audio is saved as a WAV file beside its picture and plays from the page (needs the "
+        "voice extra, libopus and espeak-ng: without them it says why and exits with status 2)",
+    )
+    parser.add_argument(
         "--verbose", action="store_true", help="also log what the bot and discord.py do"
     )
     return parser
@@ -129,6 +136,7 @@ def parse_options(argv: Sequence[str]) -> SandboxOptions:
         seconds=parsed.seconds,
         verbose=parsed.verbose,
         lang=parsed.lang,
+        voice=parsed.voice,
     )
 
 

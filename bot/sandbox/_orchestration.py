@@ -5,6 +5,8 @@ are validated against Discord's OpenAPI description (it needs jsonschema, the ``
 and the description's file) and, if not, why.
 
 Also what a run is asked for (:class:`SandboxOptions`), how it logs, and its folder of images.
+With ``voice`` the members sit in a voice channel the host names at the start, and what the bot
+says there is saved beside the pictures (:mod:`bot.sandbox._voice`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ from bot.plurals import counted
 from bot.sandbox._page import write_page
 from bot.sandbox._players import NAMES, REACTION_SECONDS, Intent, SimulatedPlayer
 from bot.sandbox._transcript import Style, Transcript
+from bot.sandbox._voice import (
+    VOICE_CHANNEL,
+    CallPost,
+    assign_spans,
+    save_spoken,
+    voice_unavailable,
+)
 from bot.storage import GameRow, Storage
 from bot.table import TableGameCog
 from emulator import (
@@ -53,6 +62,8 @@ DEFAULT_SPEED = 10.0
 DEFAULT_IMAGES = Path("sandbox-images")
 REPLY_TIMEOUT = 15.0
 SUMMARY_TIMEOUT = 10.0
+# The bot says its farewell after the end summary, then leaves the voice channel.
+LEAVE_VOICE_TIMEOUT = 60.0
 EVERY_GAME = "all"  # --game all: a short night of each game
 SHORT_NIGHT_SECONDS = 40.0  # a calling game's time limit in a night of every game, unless told
 MOST_PRESSES = 400  # a table game that needs more is going round in circles
@@ -119,6 +130,7 @@ class SandboxOptions:
     seconds: float | None = None
     verbose: bool = False
     lang: str = "en"
+    voice: bool = False  # the calls spoken in a voice channel, saved as WAV files
 
     @property
     def games(self) -> list[str]:
@@ -206,6 +218,7 @@ class Sandbox:
 
     emu: Emulator
     transcript: Transcript
+    guild: Guild
     channel: Channel
     players: list[SimulatedPlayer]
     storage: Storage
@@ -219,6 +232,7 @@ class Sandbox:
         self.claim_tasks: set[asyncio.Task[None]] = set()
         self.kind = options.games[0]  # the game being played
         self.page: Path | None = None
+        self.voice_channel: Channel | None = None  # with --voice: where the members sit
 
     @property
     def cog(self) -> type[CallingGameCog]:
@@ -227,6 +241,8 @@ class Sandbox:
 
     async def run(self) -> int:
         options = self.options
+        if options.voice:
+            self.check_voice()
         images = new_run_folder(options.images, options.game)
         try:
             return await self._run(images)
@@ -255,8 +271,16 @@ class Sandbox:
                 self.transcript = Transcript(emu, self.out, self.style, images)
                 self._introduce(images)
                 guild = emu.add_guild("Sandbox", locale=options.locale)
+                self.guild = guild
                 self.channel = guild.add_channel("game-night")
                 self.players = self._seat_players(guild)
+                if options.voice:
+                    self.voice_channel = guild.add_voice_channel(VOICE_CHANNEL)
+                    for player in self.players:
+                        player.member.join_voice(self.voice_channel)
+                    self.transcript.note(
+                        f"Everyone sits in the voice channel 🔊{VOICE_CHANNEL}.", "dim"
+                    )
                 settings = Settings(
                     token=emu.token,
                     database_path=Path(temp) / "sandbox.sqlite3",
@@ -284,6 +308,14 @@ class Sandbox:
                 self._report_failures()
                 saved = counted(len(self.transcript.saved), "image", "images")
                 self.transcript.note(f"{saved} saved in {self.transcript.images}/", "bold")
+                if options.voice:
+                    spoken = self.transcript.spoken.values()
+                    calls = counted(sum(s.call for s in spoken), "spoken call", "spoken calls")
+                    self.transcript.note(
+                        f"{calls} saved as WAV files beside their pictures "
+                        f"({counted(len(spoken), 'recording', 'recordings')} in all).",
+                        "bold",
+                    )
         return 1 if self.problems else 0
 
     def _introduce(self, images: Path) -> None:
@@ -315,6 +347,12 @@ class Sandbox:
                 "dim",
             )
         note(f"Images go to {images}/", "dim")
+        if options.voice:
+            note(
+                "The bot speaks the calls in a voice channel; each call's audio is saved as a "
+                "WAV file beside its picture and plays from the page.",
+                "dim",
+            )
 
     def _seat_players(self, guild: Guild) -> list[SimulatedPlayer]:
         count = self.member_count()
@@ -363,6 +401,16 @@ class Sandbox:
         plan = table_games()[kind].sandbox_plan
         return 1 if plan is None else plan.members
 
+    def check_voice(self) -> None:
+        """``--voice`` needs the voice machinery and a calling game: else nothing runs."""
+        why = voice_unavailable()
+        if why is not None:
+            raise SandboxSetupError(f"--voice: the bot cannot speak here: {why}")
+        if not any(kind in calling_games() for kind in self.options.games):
+            raise SandboxSetupError(
+                f"--voice: {self.options.title} has no calls to speak; choose a game of calls"
+            )
+
     # -- acting ---------------------------------------------------------------------------------
 
     async def answer(self, started: InteractionResult, what: str) -> Message | None:
@@ -393,6 +441,7 @@ class Sandbox:
         for player in self.players:
             player.new_game(self.cog.sandbox_bluffs)
 
+        started = asyncio.get_running_loop().time()
         lobby = await self.open_lobby(host)
         match = re.search(rf"gn:{kind}:join:(\d+)", " ".join(lobby.custom_ids))
         if match is None:
@@ -420,6 +469,7 @@ class Sandbox:
                 task.cancel()
             await asyncio.gather(table, *self.claim_tasks, return_exceptions=True)
         await self.wait_for_summary(game_id)
+        await self.record_voice(game_id, started)  # (the farewell heard before the verify)
         self.transcript.action(host.name, f"uses /{kind} verify game:{game_id}")
         await self.answer(await host.member.slash(f"{kind} verify", game=game_id), "verify")
         await self.summarise(game_id)
@@ -428,6 +478,9 @@ class Sandbox:
         kind = self.kind
         options = dict(self.cog.sandbox_start)
         shown = " ".join(f"{name}:{value}" for name, value in options.items())
+        if self.voice_channel is not None:
+            options["voice"] = self.voice_channel
+            shown += f" voice:🔊{self.voice_channel.name}"
         self.transcript.action(host.name, f"uses /{kind} start {shown}")
         lobby = await self.answer(await host.member.slash(f"{kind} start", **options), "start")
         if lobby is None:
@@ -565,6 +618,62 @@ class Sandbox:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+
+    # -- the voice ------------------------------------------------------------------------------
+
+    async def record_voice(self, game_id: int, started: float) -> None:
+        """With ``--voice``: once the bot has said its farewell and left, what it said in the
+        game (since ``started``, the loop's clock) saved as WAV files beside the pictures, each
+        call's named after its picture, the rest (wins, farewell) after the message it goes
+        with."""
+        if self.voice_channel is None:
+            return
+        call = self.emu.voice(self.guild)
+        try:
+            await self.emu.wait_until(
+                lambda: call.channel is None or None,
+                LEAVE_VOICE_TIMEOUT,
+                lambda: "the bot leaving the voice channel after its farewell",
+            )
+        except TimeoutError as error:
+            self.problems.append(str(error))
+            self.transcript.note(f"⚠ {error}", "red")
+        self.transcript.flush()
+        game = await self.storage.get_game(game_id)
+        cog = self.bot.get_cog(self.cog.__cog_name__)
+        if game is None or not isinstance(cog, CallingGameCog):
+            raise SandboxError(f"game {game_id} or its cog is gone")
+        bot_id = self.emu.bot_user.id
+        posts = []
+        for draw in await self.storage.draws(game_id):
+            post = self.find_message(draw.message_id)
+            if post is not None:
+                before, after = cog.call_phrases(game, draw.value, draw.seq)
+                phrases = (*before, *after)
+                made = [await self.bot.voices.speech(phrase) for phrase in phrases]
+                frames = tuple(None if m is None else len(m.frames) for m in made)
+                posts.append(CallPost(post, phrases, frames, after=len(after)))
+        called = {post.message.id for post in posts}
+        others = [
+            m
+            for m in self.channel.messages
+            if m.author.id == bot_id and m.created >= started and m.id not in called
+        ]
+        spans = [span for span in call.spans() if span[0].arrived >= started]
+        heard = assign_spans(spans, posts, others)
+        paths = {group.message.id: self.audio_path(group.message, group.call) for group in heard}
+        for spoken in save_spoken(call, heard, paths):
+            self.transcript.spoken[spoken.message_id] = spoken
+        if posts and not any(group.call for group in heard):
+            self.problems.append("no call was heard in the voice channel")
+            self.transcript.note("⚠ No call was heard in the voice channel.", "red")
+
+    def audio_path(self, message: Message, call: bool) -> Path:
+        """Where what was said with ``message`` goes: beside its first picture, named after it
+        (``-said`` added for what is not a call), else after the message."""
+        pictures = [self.transcript.file_of(message, a) for a in message.attachments]
+        stem = pictures[0].stem if pictures else f"voice-{message.id}"
+        return self.transcript.images / f"{stem}{'' if call else '-said'}.wav"
 
     # -- the end --------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The night as one page: ``index.html`` beside the saved images, the channel and each member's
 DMs laid out as Discord shows them: messages in order with their author and time, pictures
 inline with their alt text, buttons and selects drawn, private replies marked as seen by one
-member only. Self-contained: the pictures are relative links to the files beside it, the style is
+member only; with ``--voice``, what the bot said in the voice channel as an audio player beside
+the call it goes with. Self-contained: the pictures (and recordings) are relative links to the files beside it, the style is
 in the page, there is no script, and nothing is fetched from the network.
 
 Every text on it is escaped: member names, channel names and message contents are user input.
@@ -36,6 +37,7 @@ WORDS = {
         "dms": "direct messages",
         "messages": "messages",
         "edited": "(edited)",
+        "spoken": "Said in the voice channel",
     },
     "es": {
         "used": "usó",
@@ -43,6 +45,7 @@ WORDS = {
         "dms": "mensajes directos",
         "messages": "mensajes",
         "edited": "(editado)",
+        "spoken": "Dicho en el canal de voz",
     },
 }
 
@@ -121,6 +124,12 @@ figure.picture figcaption b { background: #1e1f22; color: #dbdee1; border-radius
 .used .command { color: #c9cdfb; }
 .only { margin-top: 4px; font-size: 12px; color: #949ba4; }
 footer { max-width: 960px; margin: 0 auto; padding: 16px; color: #949ba4; font-size: 13px; }
+"""
+# Only on a page with recordings (``--voice``): a page without them stays as it was.
+VOICE_STYLE = """
+figure.voice { margin: 6px 0 0; max-width: 520px; }
+figure.voice audio { display: block; width: 100%; }
+figure.voice figcaption { font-size: 12px; color: #949ba4; margin-top: 2px; overflow-wrap: anywhere; }
 """
 
 
@@ -314,6 +323,14 @@ class PageWriter:
                 f'<figure class="picture"><img src="{src}" alt="{escape(alt, quote=True)}">'
                 f"<figcaption><b>ALT</b>{escape(alt)}</figcaption></figure>"
             )
+        spoken = self.transcript.spoken.get(message.id)
+        if spoken is not None:
+            src = escape(spoken.path.relative_to(self.folder).as_posix(), quote=True)
+            said = " · ".join(phrase.text for phrase in spoken.phrases) or self.words["spoken"]
+            body.append(
+                f'<figure class="voice"><audio controls preload="none" src="{src}"></audio>'
+                f"<figcaption>🔊 {escape(said)} ({spoken.seconds:.1f} s)</figcaption></figure>"
+            )
         body.append(_components(message.components, self.markdown.inline))
         if message.ephemeral_for is not None:
             viewer = self.emu.get_user(message.ephemeral_for)
@@ -342,11 +359,12 @@ class PageWriter:
             )
         title = escape(f"Game Night sandbox: {self.title}")
         when = datetime.now().astimezone()
+        style = STYLE + VOICE_STYLE if self.transcript.spoken else STYLE
         return (
             f'<!doctype html>\n<html lang="{escape(self.lang, quote=True)}">\n<head>\n'
             '<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<title>{title}</title>\n<style>{style}</style>\n</head>\n<body>\n"
             f'<header class="night"><h1>{title}</h1>'
             f'<p><time datetime="{when.isoformat()}">{when:%Y-%m-%d %H:%M}</time> · '
             f'<span class="count" data-messages="{count}">{count} {self.words["messages"]}</span></p>'

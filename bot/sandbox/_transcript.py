@@ -12,9 +12,12 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from emulator import Attachment, Emulator, Message
+
+if TYPE_CHECKING:
+    from bot.sandbox._voice import Spoken
 
 
 def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
@@ -98,6 +101,7 @@ class Transcript:
         self.images = images
         self.saved: list[Path] = []
         self.files: dict[int, Path] = {}  # each saved attachment's file, by attachment id
+        self.spoken: dict[int, Spoken] = {}  # with --voice: what was said, by message id
         self._shown: dict[int, str] = {}
         self._started = time.monotonic()
 
