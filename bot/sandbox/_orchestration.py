@@ -565,7 +565,13 @@ class Sandbox:
             if seat is None or seat.out:
                 return
             boards = await self.storage.boards(game_id, player.member.id)
-            intent = player.decide(self.cog.engine, game, boards)
+            # The calls the bot counts as seen: those whose message it has stored. A simulated
+            # member reacts within milliseconds at the sandbox's speeds, before the bot has had
+            # Discord's answer to its post (a person is slower); the draw after them is not
+            # posted yet. A claim on more would be judged without them, and be false.
+            draws = await self.storage.draws(game_id)
+            seen = max((d.seq for d in draws if d.message_id is not None), default=0)
+            intent = player.decide(self.cog.engine, game, boards, seen)
             if intent is None:
                 return
             low, high = REACTION_SECONDS

@@ -114,12 +114,19 @@ class SimulatedPlayer:
         return None
 
     def decide(
-        self, engine: type[CallingGame[Any, Any]], game: GameRow, boards: Sequence[BoardRow]
+        self,
+        engine: type[CallingGame[Any, Any]],
+        game: GameRow,
+        boards: Sequence[BoardRow],
+        seen: int | None = None,
     ) -> Intent | None:
         """What to claim now, if anything, in a game of ``engine``: the first prize open to a
         claim that one of the member's live boards completes; else, for a bluffer, now and
-        then one a board is a single call short of."""
+        then one a board is a single call short of. On the calls the member has ``seen`` in
+        the channel (all stored, when None): the one drawn but not posted yet is not theirs to
+        claim on, and the claim would be judged without it."""
         state = _state(engine, game.state)
+        called = state.called if seen is None else state.called[:seen]
         open_prizes = [p for p in state.claimable_codes if p not in self.claimed]
         live = [
             (board.board_index + 1, _board(engine, board.state))
@@ -128,11 +135,11 @@ class SimulatedPlayer:
         ]
         for prize in open_prizes:
             for number, board in live:
-                if state.judge(board, prize, state.called).valid:
+                if state.judge(board, prize, called).valid:
                     return Intent(prize, number, bluff=False)
         for prize in open_prizes:
             for number, board in live:
-                intent = self._maybe_bluff(prize, number, state.missing(board, prize, state.called))
+                intent = self._maybe_bluff(prize, number, state.missing(board, prize, called))
                 if intent is not None:
                     return intent
         return None

@@ -31,7 +31,13 @@ async def open_game(channel, members, command: str, **options):
 
 
 async def voice_night(
-    emulator, start_bot, cog_name: str, *, locale: str = "en-US", seed: bytes | None = None
+    emulator,
+    start_bot,
+    cog_name: str,
+    *,
+    locale: str = "en-US",
+    seed: bytes | None = None,
+    time_scale: float = 100,
 ):
     """A server with a text channel, a voice channel both members are in, and the bot: the
     guild, the channel, the voice channel, the members, the bot and the game's cog."""
@@ -42,7 +48,7 @@ async def voice_night(
     for member in members:
         member.join_voice(stage)
     chosen = {} if seed is None else {"seed_source": lambda: seed}
-    bot = await start_bot(time_scale=100, **chosen)
+    bot = await start_bot(time_scale=time_scale, **chosen)
     return guild, channel, stage, members, bot, bot.get_cog(cog_name)
 
 
@@ -343,3 +349,28 @@ async def test_a_win_is_said_aloud_after_its_call(emulator: Emulator, start_bot)
     after = [f for f in call.frames if f.arrived > last_call.created]
     assert len(speech.frames) <= len(after) <= len(speech.frames) + 5
     assert loudness(call.pcm(after)) > 500
+
+
+async def test_in_riddle_mode_the_verse_is_said_before_the_riddle_and_the_card_at_its_reveal(
+    emulator: Emulator, start_bot
+):
+    # At the real pace: the caller makes the first call itself, the riddle's pause in seconds.
+    guild, channel, stage, members, bot, cog = await voice_night(
+        emulator, start_bot, "Lotería", time_scale=1
+    )
+    await open_game(channel, members, "loteria start", voice=stage, verses="riddle")
+    game, call = await joined_and_ready(emulator, bot, cog, guild, stage)
+    riddle = await channel.wait_for_message(lambda m: "of 54" in m.content, timeout=60)
+    await emulator.wait_until(lambda: riddle.edits or None, 60, lambda: "the riddle revealed")
+    await (await members[0].slash("loteria pause", in_channel=channel)).reply()
+    value = (await bot.storage.draws(game.id))[0].value
+    (verse,), (name,) = cog.call_phrases(game, value, 1)
+    card = cog.state_of(game).deck.card(value)
+    assert card.english in name.text
+    assert card.english not in verse.text
+    await call.wait_until_quiet()
+    said_verse, said_name = call.spans()[:2]
+    assert len(said_verse) == len((await bot.voices.speech(verse)).frames)
+    assert len(said_name) == len((await bot.voices.speech(name)).frames)
+    assert said_verse[-1].arrived <= riddle.created <= said_name[0].arrived
+    assert card.english in riddle.content  # revealed once the card was said

@@ -54,7 +54,7 @@ def test_a_whole_bingo_game_offline_in_spanish(tmp_path, capsys):
     assert re.search(r"🎱 [BINGO]-\d+ · [^·\n]+ · número 1 de 75 · se juega Cualquier línea", out)
     # (The blackout may come with the 75th number, when the game ends whoever claims.)
     for pattern in ("Cualquier línea", "Equis"):
-        assert re.search(rf"🎉 ¡{pattern}! .+ gana en la cantada \d+", out), pattern
+        assert re.search(rf"🎉 ¡{pattern}! .+ gana en la cantada \d+", out), out
     assert re.search(r"[0-9a-f]{64}", out)
     assert "verificada" in out
     names = " ".join(path.name for path in tmp_path.rglob("*.png"))
