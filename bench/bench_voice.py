@@ -3,7 +3,7 @@
     python bench/bench_voice.py [--phrases 40] [--seconds 10]
     python bench/bench_voice.py --games 20 [--minutes 1] [--every 5] [--hog 2]
 
-Synthesis per phrase, cold (espeak-ng run, its WAV resampled to discord.py's PCM in pure Python,
+Synthesis per phrase, cold (espeak-ng run, its WAV resampled to discord.py's PCM (bot.voice.pcm),
 encoded to Opus, written to the disk cache) and on a cache hit (read from disk by a new
 machinery, as after a restart; and from memory, as during a night once prepared), in English
 and Spanish, phrases of a caller's length ("Twenty two", "two little ducks"). Then the CPU of
