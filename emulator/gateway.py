@@ -115,6 +115,20 @@ class SessionStartLimit:
         self.used += 1
 
 
+async def heartbeat_missed(
+    socket: web.WebSocketResponse, last_heartbeat: Callable[[], float], allowed: float
+) -> bool:
+    """Wait until no heartbeat came for ``allowed`` seconds (True: the connection timed out) or
+    ``socket`` closed first (False). The main gateway and the voice gateway time out alike."""
+    loop = asyncio.get_running_loop()
+    while not socket.closed:
+        late = loop.time() - last_heartbeat() - allowed
+        if late >= 0:
+            return True
+        await asyncio.sleep(-late)
+    return False
+
+
 @dataclass(frozen=True)
 class GatewayLimits:
     """Gateway rules the emulator enforces when they are on (Gateway: Gateway Intents,
@@ -545,13 +559,8 @@ class Gateway:
         """Close ``connection`` with 4009 once no heartbeat came for the interval and its grace
         ("If your app fails to send a heartbeat event in time, your connection will be closed
         and you will be forced to Resume")."""
-        loop = asyncio.get_running_loop()
         allowed = self.heartbeat_interval * (1 + grace)
-        while not connection.socket.closed:
-            late = loop.time() - connection.last_heartbeat - allowed
-            if late < 0:
-                await asyncio.sleep(-late)
-                continue
+        if await heartbeat_missed(connection.socket, lambda: connection.last_heartbeat, allowed):
             self._world.record_failure(
                 "heartbeat_timeout",
                 f"no heartbeat for {allowed:g} s (interval {self.heartbeat_interval:g} s): the "

@@ -27,7 +27,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from emulator.gateway import Gateway, GatewaySession
+from emulator.gateway import Gateway, GatewaySession, heartbeat_missed
 from emulator.model import Channel, Guild, Permission, World
 
 _log = logging.getLogger(__name__)
@@ -605,13 +605,8 @@ class VoiceServer:
         """Close ``connection`` with 4009 once no heartbeat came for the interval and its grace:
         its voice session has timed out (a resume is refused with 4006; the client starts a
         new one with op 4)."""
-        loop = asyncio.get_running_loop()
         allowed = self.heartbeat_interval * (1 + self.heartbeat_grace)
-        while not connection.socket.closed:
-            late = loop.time() - connection.last_heartbeat - allowed
-            if late < 0:
-                await asyncio.sleep(-late)
-                continue
+        if await heartbeat_missed(connection.socket, lambda: connection.last_heartbeat, allowed):
             self._world.record_failure(
                 "voice_heartbeat_timeout",
                 f"no voice heartbeat for {allowed:g} s (interval {self.heartbeat_interval:g} s): "
