@@ -86,6 +86,7 @@ class Speaker:
         self.skipped = 0
         self.rejoins = 0
         self._saying = asyncio.Lock()
+        self._turns = asyncio.Lock()  # one say_all at a time: a call's phrases go together
         self._hushes = 0  # how many times it was hushed: a say_all under way stops at a change
         self._watcher: asyncio.Task[None] | None = None
 
@@ -127,15 +128,18 @@ class Speaker:
         return spoken
 
     async def say_all(self, phrases: Sequence[Phrase], gap: float = PHRASE_GAP) -> int:
-        """Speak ``phrases`` in turn, a short pause between them; how many were spoken."""
+        """Speak ``phrases`` in turn, a short pause between them, after any other ``say_all``
+        under way (a win or a farewell never comes between a call's phrases); how many were
+        spoken."""
         spoken = 0
-        hushes = self._hushes
-        for index, phrase in enumerate(phrases):
-            if self.left is not None or self._hushes != hushes:
-                break
-            if index:
-                await asyncio.sleep(gap)
-            spoken += await self.say(phrase)
+        async with self._turns:
+            hushes = self._hushes
+            for index, phrase in enumerate(phrases):
+                if self.left is not None or self._hushes != hushes:
+                    break
+                if index:
+                    await asyncio.sleep(gap)
+                spoken += await self.say(phrase)
         return spoken
 
     def hush(self) -> None:
