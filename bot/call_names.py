@@ -18,6 +18,8 @@ from bot.i18n import LocaleLike, is_spanish
 
 HIGHEST_NICKNAMED = 90  # the numbers with a call name: 1..90
 NICKNAME_CHARS = 32
+# How a game calls its numbers (its ``calls`` option): each with its nickname, or plainly.
+CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ from bot.calling.options import (
     CallingOptions,
     option,
 )
-from bot.calling.spoken import SPOKEN_LOCALES, speakable
+from bot.calling.spoken import SPOKEN_LOCALES, called_with_nickname, speakable
 
 __all__ = [
     "CLAIMS_AUTO",
@@ -85,6 +85,7 @@ __all__ = [
     "LiveGame",
     "Verdict",
     "WonBoard",
+    "called_with_nickname",
     "lobby_edit_interval",
     "option",
     "speakable",

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.call_names import nickname
 from bot.calling.live import CheckT, GameT
 from bot.calling.options import VOICE_IN_GAME_LANGUAGE
 from bot.calling.recap import RecapCog
@@ -51,6 +52,14 @@ def speakable(text: str) -> str:
             continue
         kept.append(character)
     return " ".join("".join(kept).replace("\ufe0f", "").split())
+
+
+def called_with_nickname(called: str, number: int, language: Language) -> list[Phrase]:
+    """A number as bingo callers say it: ``called`` ("22", "B 7"), its nickname in
+    ``language`` (``bot.call_names``), and ``called`` again; ``called`` alone without one."""
+    said = Phrase(called, language)
+    name = speakable(nickname(number, SPOKEN_LOCALES[language]))
+    return [said, Phrase(name, language), said] if name else [said]
 
 
 class SpokenCog(RecapCog[GameT, CheckT]):
@@ -120,8 +129,7 @@ class SpokenCog(RecapCog[GameT, CheckT]):
                 shown = message(
                     "voice_winners_more", locale, names=shown, count=len(named) - WINNERS_SPOKEN
                 )
-            prize_name = speakable(self.prize_name(prize, locale))
-            text = message("voice_win", locale, prize=prize_name, names=shown)
+            text = message("voice_win", locale, prize=self.prize_name(prize, locale), names=shown)
             return [Phrase(speakable(text), language)]
 
         return in_languages(phrases_in, self.voice_languages(game))

@@ -18,7 +18,7 @@ from PIL import Image
 
 import cogs.bingo.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
-from bot.call_names import nickname
+from bot.call_names import CALLS_CLASSIC, CALLS_PLAIN, nickname
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
@@ -26,12 +26,11 @@ from bot.calling import (
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
-    SPOKEN_LOCALES,
     CallingGameCog,
     CallingOptions,
     Verdict,
+    called_with_nickname,
     option,
-    speakable,
 )
 from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
@@ -79,7 +78,6 @@ BOARD_EVERY = 10  # the caller's board goes with every tenth call
 LOBBY_PATTERNS_ONE_BY_ONE = 4  # up to this many patterns: a picture each; more: one book
 SEPARATORS = re.compile(r"[\s,>→]+")  # what may stand between codes ("-" and "_" are in codes)
 NO_CUSTOM_PATTERNS: Mapping[str, Pattern] = MappingProxyType({})
-CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"  # each number with its nickname, or plainly
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,12 +237,10 @@ class Bingo(
     def spoken_call(self, game: GameRow, value: int, seq: int, language: Language) -> list[Phrase]:
         """As a bingo caller says it: the letter and the number, with classic calls its
         nickname and the letter and number again."""
-        letter = call_name(value).split("-")[0]
-        called = Phrase(f"{letter} {value}.", language)
+        called = call_name(value).replace("-", " ") + "."
         if (self.options_of(game).calls or CALLS_PLAIN) != CALLS_CLASSIC:
-            return [called]
-        name = speakable(nickname(value, SPOKEN_LOCALES[language]))
-        return [called, Phrase(name, language), called] if name else [called]
+            return [Phrase(called, language)]
+        return called_with_nickname(called, value, language)
 
     def call_nickname(self, game: GameRow, value: int) -> str | None:
         """The number's traditional nickname in the channel's language ("Legs eleven" for 11),

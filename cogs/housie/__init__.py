@@ -16,19 +16,18 @@ from PIL import Image
 
 import cogs.housie.words  # noqa: F401  (its words, registered on import)
 from bot.attachments import attachment
-from bot.call_names import nickname
+from bot.call_names import CALLS_CLASSIC, CALLS_PLAIN, nickname
 from bot.calling import (
     DEFAULT_INTERVAL,
     DEFAULT_MAX_PLAYERS,
     MAX_INTERVAL,
     MAX_PLAYERS_LIMIT,
     MIN_INTERVAL,
-    SPOKEN_LOCALES,
     CallingGameCog,
     CallingOptions,
     Verdict,
+    called_with_nickname,
     option,
-    speakable,
 )
 from bot.components import GameButton
 from bot.game_settings import GameSettings, register_game_settings
@@ -81,7 +80,6 @@ SUGGESTED_SWITCHES = (
     (),
 )
 BOARD_EVERY = 10
-CALLS_CLASSIC, CALLS_PLAIN = "classic", "plain"
 MAX_TICKETS = 6
 
 
@@ -176,11 +174,9 @@ class Housie(
     def spoken_call(self, game: GameRow, value: int, seq: int, language: Language) -> list[Phrase]:
         """As a caller says it: the number, its nickname, the number again (with classic
         calls; the number alone with plain ones)."""
-        number = Phrase(f"{value}.", language)
         if (self.options_of(game).calls or CALLS_PLAIN) != CALLS_CLASSIC:
-            return [number]
-        name = speakable(nickname(value, SPOKEN_LOCALES[language]))
-        return [number, Phrase(name, language), number] if name else [number]
+            return [Phrase(f"{value}.", language)]
+        return called_with_nickname(f"{value}.", value, language)
 
     def render_call(self, game: GameRow, value: int, seq: int) -> tuple[str, list[Rendered]]:
         locale = self.channel_locale(game)
