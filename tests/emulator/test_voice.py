@@ -402,19 +402,26 @@ async def test_the_voice_gateway_v8_by_hand(emulator: Emulator):
         await emulator.wait_until(
             lambda: emulator.voice(guild).channel is None or None, 5, lambda: "the bot left"
         )
-        async with http.ws_connect(url) as socket:
-            raw = RawVoice(socket)
-            await raw.receive()
-            await raw.send(
-                7,
-                {
-                    "server_id": str(guild.id),
-                    "session_id": grant.session_id,
-                    "token": grant.token,
-                    "seq_ack": 2,
-                },
-            )
-            assert await raw.closed_with() == 4006
+        assert await resumed_closing(http, emulator, guild, grant, seq_ack=2) == 4006
+
+
+async def resumed_closing(
+    http: aiohttp.ClientSession, emulator: Emulator, guild, grant, *, seq_ack: int
+) -> int | None:
+    """The close code a new voice websocket gets when it resumes ``grant``'s session."""
+    async with http.ws_connect(f"ws://{emulator.voice_endpoint}/?v=8") as socket:
+        raw = RawVoice(socket)
+        await raw.receive()
+        await raw.send(
+            7,
+            {
+                "server_id": str(guild.id),
+                "session_id": grant.session_id,
+                "token": grant.token,
+                "seq_ack": seq_ack,
+            },
+        )
+        return await raw.closed_with()
 
 
 class Collect(asyncio.DatagramProtocol):
@@ -479,19 +486,7 @@ async def test_a_voice_connection_without_heartbeats_times_out_with_4009():
             (failure,) = emulator.take_failures()
             assert failure.kind == "voice_heartbeat_timeout"
             assert not emulator.voice(guild).connected
-            async with http.ws_connect(f"ws://{emulator.voice_endpoint}/?v=8") as socket:
-                raw = RawVoice(socket)
-                await raw.receive()
-                await raw.send(
-                    7,
-                    {
-                        "server_id": str(guild.id),
-                        "session_id": grant.session_id,
-                        "token": grant.token,
-                        "seq_ack": 1,
-                    },
-                )
-                assert await raw.closed_with() == 4006
+            assert await resumed_closing(http, emulator, guild, grant, seq_ack=1) == 4006
 
 
 async def test_discord_pys_voice_heartbeats_keep_its_connection_open():
@@ -530,19 +525,7 @@ async def test_the_main_gateway_session_ending_closes_the_voice_connection_with_
         # Discord takes the bot out of the channel; the voice session cannot be resumed.
         assert guild.members_in_voice(stage) == [alice.user]
         assert emulator.voice(guild).channel is None
-        async with http.ws_connect(f"ws://{emulator.voice_endpoint}/?v=8") as socket:
-            again = RawVoice(socket)
-            await again.receive()
-            await again.send(
-                7,
-                {
-                    "server_id": str(guild.id),
-                    "session_id": grant.session_id,
-                    "token": grant.token,
-                    "seq_ack": 0,
-                },
-            )
-            assert await again.closed_with() == 4006
+        assert await resumed_closing(http, emulator, guild, grant, seq_ack=0) == 4006
 
 
 async def test_a_server_the_bot_owns_lets_it_join_whatever_the_overwrites(emulator: Emulator):

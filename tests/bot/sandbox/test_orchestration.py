@@ -4,14 +4,11 @@ without Discord's OpenAPI description and jsonschema to validate requests."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from bot.sandbox import main
+from tests.bot.sandbox.helpers import sandbox_without
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_whole_loteria_game_offline(tmp_path, capsys):
@@ -90,20 +87,9 @@ def test_housie_without_the_spec_stops_at_the_time_limit(tmp_path, capsys, monke
 
 def test_without_jsonschema_it_plays_and_says_how_to_validate(tmp_path):
     # `pip install -e .` has no jsonschema (it is in the emulator extra): hide the installed one.
-    script = (
-        "import sys; sys.modules['jsonschema'] = None\n"
-        "from bot.sandbox import main\n"
-        "sys.exit(main(['--game=housie', '--players=2', '--speed=100', '--seconds=1', "
-        f"'--images={tmp_path}']))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        check=False,
+    result = sandbox_without(
+        "jsonschema",
+        ["--game=housie", "--players=2", "--speed=100", "--seconds=1", f"--images={tmp_path}"],
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Requests are not validated (jsonschema is not installed" in result.stdout

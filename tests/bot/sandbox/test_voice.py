@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-import subprocess
-import sys
 import wave
 from pathlib import Path
 
@@ -15,8 +13,8 @@ from bot.sandbox import main
 from bot.voice.engines import Espeak
 from bot.voice.pcm import loudness, seconds_of
 from emulator.voice import FRAME_SECONDS
+from tests.bot.sandbox.helpers import sandbox_without
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
 AUDIO = re.compile(
     r'<figure class="voice"><audio controls preload="none" src="([^"]+)"></audio>'
     r"<figcaption>🔊 (.*?) \([\d.]+ s\)</figcaption></figure>"
@@ -69,20 +67,7 @@ def test_each_call_is_saved_as_it_was_spoken_beside_its_picture_and_plays_from_t
 
 def test_without_voice_it_says_why_and_exits_with_status_2(tmp_path):
     # The voice extra's davey hidden: the bot could not speak.
-    script = (
-        "import sys; sys.modules['davey'] = None\n"
-        "from bot.sandbox import main\n"
-        f"sys.exit(main(['--voice', '--game=housie', '--images={tmp_path}']))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        check=False,
-    )
+    result = sandbox_without("davey", ["--voice", "--game=housie", f"--images={tmp_path}"])
     assert result.returncode == 2, result.stdout + result.stderr
     assert "--voice: the bot cannot speak here: davey is not installed" in result.stderr
     assert "pip install 'gamenight[voice]'" in result.stderr
