@@ -510,6 +510,17 @@ class CallingBase(commands.GroupCog, GameCog[LiveGame], Generic[GameT, CheckT]):
         """Whether the bot finds ``game``'s winners itself (``claims: auto``)."""
         return self.options_of(game).auto_claims
 
+    @classmethod
+    def with_chosen(
+        cls, options: OptionsT, chosen: Mapping[str, Any], defaults: GameDefaults
+    ) -> OptionsT:
+        """``options`` with what the options every start command has (``START_OPTIONS``) chose:
+        ``chosen`` by the host (the interaction's ``extras``) or as a night was planned (its
+        stored options), else the server's ``defaults``."""
+        claims, voice = chosen.get(CLAIMS_OPTION), chosen.get(VOICE_OPTION)
+        options = cls.with_claims(options, None if claims is None else str(claims), defaults)
+        return cls.with_voice(options, None if voice is None else int(voice), defaults)
+
     @staticmethod
     def with_claims(options: OptionsT, chosen: str | None, defaults: GameDefaults) -> OptionsT:
         """``options`` saying how the game's wins are found: as ``chosen`` (by the host, or for

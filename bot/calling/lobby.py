@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.attachments import attachment
-from bot.calling.base import CLAIMS_OPTION, VOICE_OPTION, CallingBase
+from bot.calling.base import CallingBase
 from bot.calling.live import (
     CANNOT_MESSAGE_USER,
     LOBBY_EDIT_INTERVAL,
@@ -81,14 +81,9 @@ class LobbyCog(CallingBase[GameT, CheckT]):
             raise UserError("no_dm_games")
         require_posting(interaction)
         locale = settings.public_locale(interaction.guild_locale)
-        # How wins are found: the host's ``claims`` (every start command has it), or the
-        # server's default.
-        chosen = interaction.extras.get(CLAIMS_OPTION)
-        options = self.with_claims(options, chosen, settings.defaults(self.kind))
-        # Where its calls are spoken: the host's ``voice`` channel, or the server's default.
-        options = self.with_voice(
-            options, interaction.extras.get(VOICE_OPTION), settings.defaults(self.kind)
-        )
+        # How wins are found and where the calls are spoken: the host's ``claims`` and
+        # ``voice`` (every start command has them), or the server's defaults.
+        options = self.with_chosen(options, interaction.extras, settings.defaults(self.kind))
         options = dataclasses.replace(options, guild_locale=locale)
         # The lobby is the answer, and the database may be slow: acknowledge first. Publicly,
         # unless the channel seems to have its game already (or another start came first and

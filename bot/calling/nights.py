@@ -201,16 +201,9 @@ class GameNights(CallerCog[GameT, CheckT]):
             locale = await self.public_locale(schedule.guild_id)
             await self.miss(schedule, "night_missed_prizes", reason=unplayable.text(locale))
             return
-        # How its wins are found: as planned (``schedule``'s ``claims``), else the server's way.
-        chosen = schedule.options.get(CLAIMS_OPTION)
-        options = self.with_claims(
-            options, None if chosen is None else str(chosen), settings.defaults(self.kind)
-        )
-        # Where its calls are spoken: as planned (``schedule``'s ``voice``), else the server's.
-        voice = schedule.options.get(VOICE_OPTION)
-        options = self.with_voice(
-            options, None if voice is None else int(voice), settings.defaults(self.kind)
-        )
+        # How its wins are found and where its calls are spoken: as planned (``schedule``'s
+        # ``claims`` and ``voice``), else the server's way.
+        options = self.with_chosen(options, schedule.options, settings.defaults(self.kind))
         locale = await self.public_locale(schedule.guild_id)
         options = dataclasses.replace(
             options, guild_locale=locale, night=schedule.id, event_id=schedule.event_id
